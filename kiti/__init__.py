@@ -1,0 +1,3 @@
+"""Kiti: the referee for Miaui, Mauw and MOTU."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,20 @@
+"""The uniform-random bot."""
+
+from __future__ import annotations
+
+import random
+
+from ..core.game import Move
+from .base import SeatView
+
+
+class RandomBot:
+    """Uniform over the legal moves, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: SeatView) -> Move:
+        return self.rng.choice(view.legal_moves)

@@ -1,0 +1,1 @@
+"""Kiti's command line (``kiti``)."""
