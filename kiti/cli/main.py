@@ -1,110 +1,28 @@
-"""The ``kiti`` command: play, replay, rules, bench, tournament."""
+"""The ``kiti`` command: play, replay, rules, bench, tournament.
+
+Each sub-command lives in its own module and registers itself on the shared
+typer ``app`` (kiti/cli/app.py); this module only gathers them.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from importlib import resources
-from typing import Optional
+from . import commands  # noqa: F401  (replay, rules, bench)
+from .app import app
 
-import typer
-
-from ..core.errors import KitiError
-from ..core.records import load_record
-from ..games import get_game, replay
-
-app = typer.Typer(
-    help="Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+try:
+    from . import play  # noqa: F401  (play)
+except ImportError:  # pragma: no cover - while the module is being written
+    pass
+try:
+    from . import tournament  # noqa: F401  (tournament)
+except ImportError:  # pragma: no cover - while the module is being written
+    pass
 
 
-def fail(message: str, code: int = 2) -> None:
-    typer.echo(f"kiti: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def game_or_fail(game: str):  # type: ignore[no-untyped-def]
-    try:
-        return get_game(game)
-    except KitiError as exc:
-        fail(str(exc))
-
-
-@app.command("replay")
-def replay_command(
-    file: str = typer.Argument(..., help="A record (JSON) to replay."),
-    seat: Optional[int] = typer.Option(None, "--seat", help="Show only what this seat sees."),
-    as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
-) -> None:
-    """Replay a record and print the table after its moves (or one seat's view of it)."""
-    try:
-        state = replay(load_record(file))
-    except KitiError as exc:
-        fail(f"invalid record {file}: {exc}", 1)
-    if seat is not None and not 0 <= seat < state.players:
-        fail(f"no seat {seat} in a {state.players}-player game")
-    view = state.table() if seat is None else state.observation(seat)
-    if as_json:
-        typer.echo(json.dumps(view))
-        return
-    from .render import render_table
-
-    render_table(state, view, seat)
-
-
-@app.command("rules")
-def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) -> None:
-    """Print a game's rules summary and its options with their defaults."""
-    cls = game_or_fail(game)
-    package = cls.__module__.rsplit(".", 1)[0]
-    text = resources.files(package).joinpath("summary.md").read_text("utf-8")
-    typer.echo(text.rstrip())
-    typer.echo("")
-    typer.echo(f"Options (set with --option name=value; players {cls.info.min_seats}-{cls.info.max_seats}):")
-    for spec in cls.info.options:
-        default = str(spec.default).lower() if spec.type is bool else spec.default
-        typer.echo(f"  {spec.name} = {default}  ({spec.type.__name__})")
-        typer.echo(f"      {spec.help}")
-    typer.echo("")
-    typer.echo(f"Move notation: {cls.info.notation}")
-
-
-@app.command("bench")
-def bench_command(
-    game: str = typer.Argument("miaui", help="Game id."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of results."),
-    seconds: float = typer.Option(2.0, "--seconds", help="Time spent on each measurement."),
-) -> None:
-    """Random full games per second through the public API, against OpenSpiel's goofspiel."""
-    from ..sim.bench import run_bench
-
-    cls = game_or_fail(game)
-    try:
-        results = run_bench(cls, seconds=seconds, progress=not as_json)
-    except KitiError as exc:
-        fail(str(exc))
-    if as_json:
-        typer.echo(json.dumps(results))
-
-
-def _register_optional() -> None:
-    from . import play  # noqa: F401  (adds `kiti play`)
-
-    try:
-        from . import tournament  # noqa: F401  (adds `kiti tournament`)
-    except ImportError:  # pragma: no cover - only while the module does not exist
-        pass
-
-
-_register_optional()
-
-
-def main() -> None:  # pragma: no cover
+def main() -> None:
+    """Entry point of the ``kiti`` console script."""
     app(prog_name="kiti")
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+if __name__ == "__main__":
+    main()

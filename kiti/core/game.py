@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, ClassVar
 
 from .errors import IllegalMoveError, NotationError, SetupError
 from .options import OptionSpec, resolve_options
@@ -72,7 +73,7 @@ class State(ABC):
         options: Mapping[str, Any] | None = None,
         seed: int | None = None,
         setup: Mapping[str, Any] | None = None,
-    ) -> "State":
+    ) -> State:
         """A new game: ``players`` seats, validated ``options``, a seed (random if None)."""
         info = cls.info
         if isinstance(players, bool) or not isinstance(players, int):
@@ -178,11 +179,11 @@ class State(ABC):
 
     # ------------------------------------------------------------- copies
     @abstractmethod
-    def clone(self) -> "State":
+    def clone(self) -> State:
         """An independent copy (its generator included)."""
 
     @abstractmethod
-    def resample(self, seat: int, rng: random.Random) -> "State":
+    def resample(self, seat: int, rng: random.Random) -> State:
         """A full state drawn at random among those consistent with ``seat``'s
         information state.  The result gives ``seat`` the identical
         observation and information state, and has a fresh generator."""

@@ -13,8 +13,9 @@ gives the identical state.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .errors import KitiError, RecordError
 from .game import State

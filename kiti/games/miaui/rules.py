@@ -52,6 +52,7 @@ class Take(Move):
 
 
 _DIVE = {n: Dive(n) for n in DIVERS}
+_DIVE_AT = [None, *(_DIVE[n] for n in DIVERS)]  # _DIVE_AT[n] is the move ``dive n``
 _TAKE = {code: Take(code) for code in COUNT}
 
 OPTIONS = (
@@ -188,7 +189,7 @@ class MiauiState(State):
             return []
         if self.pending:
             return [_TAKE[c] for c in sorted(set(self.pending[2]))]
-        return [_DIVE[n] for n in self.hands[seat]]
+        return list(map(_DIVE_AT.__getitem__, self.hands[seat]))
 
     def illegal_reason(self, seat: int, move: Move) -> str | None:
         if self.over:
@@ -225,8 +226,9 @@ class MiauiState(State):
         n = move.n  # type: ignore[attr-defined]
         self.hands[seat].remove(n)
         self.committed[seat] = n
-        self._to_act = self._to_act - {seat}
-        if not self._to_act:
+        waiting = self._to_act - {seat}
+        self._to_act = waiting
+        if not waiting:
             self._resolve()
 
     # ----------------------------------------------------------- the round
@@ -261,43 +263,60 @@ class MiauiState(State):
         """Reveal the dives together, decide each depth, then hand out the catches."""
         dives = self.committed
         n = self.players
-        self._log({"type": "reveal", "round": self.round, "dives": list(dives)})
-        remaining = set(range(n))
+        rnd = self.round
+        events = self.events
+        events.append((EVERYONE, {"type": "reveal", "round": rnd, "dives": dives}))
+        remaining = list(range(n))
         takes = []
+        kiti = self.kiti
         for space in (0, 1, 2):
             if not remaining:
-                self._log({"type": "no_diver", "round": self.round, "space": space})
+                events.append((EVERYONE, {"type": "no_diver", "round": rnd, "space": space}))
                 continue
-            best = (max if space < 2 else min)(dives[s] for s in remaining)
-            tied = [s for s in remaining if dives[s] == best]
-            if len(tied) == 1:
-                winner = tied[0]
-            elif self.no_fighting:
-                remaining.difference_update(tied)
-                self._log({"type": "tie", "round": self.round, "space": space,
-                           "seats": sorted(tied)})
+            values = [dives[s] for s in remaining]
+            best = max(values) if space < 2 else min(values)
+            if values.count(best) == 1:
+                winner = remaining[values.index(best)]
+            elif kiti is None:  # No Fighting: the tied divers are out, nobody catches
+                tied = [s for s in remaining if dives[s] == best]
+                remaining = [s for s in remaining if dives[s] != best]
+                events.append((EVERYONE, {"type": "tie", "round": rnd, "space": space,
+                                          "seats": tied}))
                 continue
-            else:
-                winner = next(s for s in kiti_order(self.kiti, n, space) if s in tied)  # type: ignore[arg-type]
-            remaining.discard(winner)
+            else:  # Kiti: the tied seat nearest in its order (see kiti_order)
+                tied = [s for s in remaining if dives[s] == best]
+                if space < 2:
+                    winner = min(tied, key=lambda s: (kiti - s) % n)
+                else:
+                    winner = min(tied, key=lambda s: (s - kiti - 1) % n)
+            remaining.remove(winner)
             takes.append((space, winner))
+        discards = self.discards
         for s in range(n):
-            self.discards[s].append(dives[s])
+            discards[s].append(dives[s])
         self.committed = [0] * n
         self.takes = takes
         self._hand_out()
 
     def _hand_out(self) -> None:
         """Give each won space to its winner, deepest first, pausing if a taker must order cards."""
-        while self.takes:
-            space, seat = self.takes.pop(0)
+        takes = self.takes
+        rnd = self.round
+        while takes:
+            space, seat = takes.pop(0)
             cards = self.lagoon[space]
             self.lagoon[space] = []
             self.hidden[space] = []
             self.peek_at[space] = []
-            self._log({"type": "catch", "round": self.round, "space": space, "seat": seat,
-                       "cards": list(cards)})
-            if self.round < ROUNDS and any(c[0] == "L" for c in cards):
+            self.events.append((EVERYONE, {"type": "catch", "round": rnd, "space": space,
+                                           "seat": seat, "cards": cards}))
+            if len(cards) == 1:
+                card = cards[0]
+                if card[0] == "L" and rnd < ROUNDS:
+                    self.hide_next[space] = seat
+                self._add(seat, card)
+                continue
+            if rnd < ROUNDS and any(c[0] == "L" for c in cards):
                 self.hide_next[space] = seat
             if self.taker_chooses and len(set(cards)) > 1:
                 self.pending = [seat, space, list(cards)]
@@ -322,7 +341,8 @@ class MiauiState(State):
     def _add(self, seat: int, card: str) -> None:
         """One card joins a pile: a Seagull eats the top card; three Jellyfish leave together."""
         pile = self.piles[seat]
-        if card == "S":
+        kind = card[0]
+        if kind == "S":
             self.box.append(card)
             eaten = pile.pop() if pile else None
             if eaten is not None:
@@ -330,7 +350,7 @@ class MiauiState(State):
             self._log({"type": "seagull", "round": self.round, "seat": seat, "ate": eaten})
             return
         pile.append(card)
-        if card[0] == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
+        if kind == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
             jellies = [c for c in pile if c[0] == "J"]
             pile[:] = [c for c in pile if c[0] != "J"]
             self.box.extend(jellies)
@@ -416,9 +436,14 @@ class MiauiState(State):
         return view
 
     def _events_for(self, viewer: int) -> list[dict[str, Any]]:
-        if viewer == REFEREE:
-            return [dict(e, to=a) if a >= 0 else dict(e) for a, e in self.events]
-        return [dict(e) for a, e in self.events if a == EVERYONE or a == viewer]
+        out = []
+        for audience, event in self.events:
+            if viewer == REFEREE or audience == EVERYONE or audience == viewer:
+                copy = {k: (list(v) if type(v) is list else v) for k, v in event.items()}
+                if viewer == REFEREE and audience >= 0:
+                    copy["to"] = audience
+                out.append(copy)
+        return out
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         return self._view(SPECTATOR if seat is None else self._seat(seat))
@@ -440,7 +465,7 @@ class MiauiState(State):
         return seat
 
     # -------------------------------------------------------------- copies
-    def clone(self) -> "MiauiState":
+    def clone(self) -> MiauiState:
         new = MiauiState.__new__(MiauiState)
         d = self.__dict__.copy()
         new.__dict__ = d
@@ -464,7 +489,7 @@ class MiauiState(State):
         new.events = list(self.events)
         return new
 
-    def resample(self, seat: int, rng: random.Random) -> "MiauiState":
+    def resample(self, seat: int, rng: random.Random) -> MiauiState:
         seat = self._seat(seat)
         new = self.clone()
         new.rng = random.Random(rng.getrandbits(64))

@@ -1,0 +1,3 @@
+from kiti.cli.main import main
+
+main()

@@ -1,0 +1,70 @@
+"""``kiti replay``, ``kiti rules`` and ``kiti bench``."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import typer
+
+from ..core.errors import KitiError
+from ..core.records import load_record
+from ..games import replay
+from .app import app, fail, game_or_fail
+
+
+@app.command("replay")
+def replay_command(
+    file: str = typer.Argument(..., help="A record (JSON) to replay."),
+    seat: int | None = typer.Option(None, "--seat", help="Show only what this seat sees."),
+    as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
+) -> None:
+    """Replay a record and print the table after its moves (or one seat's view of it)."""
+    try:
+        state = replay(load_record(file))
+    except KitiError as exc:
+        fail(f"invalid record {file}: {exc}", 1)
+    if seat is not None and not 0 <= seat < state.players:
+        fail(f"no seat {seat} in a {state.players}-player game")
+    view = state.table() if seat is None else state.observation(seat)
+    if as_json:
+        typer.echo(json.dumps(view))
+        return
+    from .render import render_table
+
+    render_table(state, view, seat)
+
+
+@app.command("rules")
+def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) -> None:
+    """Print a game's rules summary and its options with their defaults."""
+    cls = game_or_fail(game)
+    package = cls.__module__.rsplit(".", 1)[0]
+    text = resources.files(package).joinpath("summary.md").read_text("utf-8")
+    typer.echo(text.rstrip())
+    typer.echo("")
+    typer.echo(f"Options (set with --option name=value; players {cls.info.min_seats}-{cls.info.max_seats}):")
+    for spec in cls.info.options:
+        default = str(spec.default).lower() if spec.type is bool else spec.default
+        typer.echo(f"  {spec.name} = {default}  ({spec.type.__name__})")
+        typer.echo(f"      {spec.help}")
+    typer.echo("")
+    typer.echo(f"Move notation: {cls.info.notation}")
+
+
+@app.command("bench")
+def bench_command(
+    game: str = typer.Argument("miaui", help="Game id."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of results."),
+    seconds: float = typer.Option(2.0, "--seconds", help="Time spent on each measurement."),
+) -> None:
+    """Random full games per second through the public API, against OpenSpiel's goofspiel."""
+    from ..sim.bench import run_bench
+
+    cls = game_or_fail(game)
+    try:
+        results = run_bench(cls, seconds=seconds, progress=not as_json)
+    except KitiError as exc:
+        fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(results))

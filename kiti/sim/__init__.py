@@ -1,0 +1,1 @@
+"""Simulation: benchmarks, tournaments, statistics and plots."""
