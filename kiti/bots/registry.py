@@ -20,8 +20,80 @@ def _random(seed: int | None, params: dict[str, str]) -> Bot:
     return RandomBot(seed)
 
 
+def _check_params(bot: str, params: dict[str, str], allowed: tuple[str, ...]) -> None:
+    for key in params:
+        if key not in allowed:
+            raise BotSpecError(
+                f"bot {bot} has no parameter {key!r} (its parameters: {', '.join(allowed)})"
+            )
+
+
+def _int_param(bot: str, key: str, value: str, minimum: int) -> int:
+    try:
+        out = int(value)
+    except ValueError:
+        raise BotSpecError(f"bot {bot} parameter {key} must be an integer, not {value!r}") from None
+    if out < minimum:
+        raise BotSpecError(f"bot {bot} parameter {key} must be at least {minimum}, not {out}")
+    return out
+
+
+def _float_param(bot: str, key: str, value: str, minimum: float, strict: bool = False) -> float:
+    try:
+        out = float(value)
+    except ValueError:
+        raise BotSpecError(f"bot {bot} parameter {key} must be a number, not {value!r}") from None
+    if out != out or out in (float("inf"), float("-inf")) or out < minimum or (strict and out == minimum):
+        bound = f"greater than {minimum:g}" if strict else f"at least {minimum:g}"
+        raise BotSpecError(f"bot {bot} parameter {key} must be {bound}, not {value!r}")
+    return out
+
+
+def _choice_param(bot: str, key: str, value: str, choices: tuple[str, ...]) -> str:
+    v = value.strip().lower()
+    if v not in choices:
+        raise BotSpecError(
+            f"bot {bot} parameter {key} must be one of {', '.join(choices)}, not {value!r}"
+        )
+    return v
+
+
+def _heuristic(seed: int | None, params: dict[str, str]) -> Bot:
+    from .heuristic import HeuristicBot
+
+    _check_params("heuristic", params, ("samples", "beta"))
+    kwargs: dict[str, Any] = {}
+    if "samples" in params:
+        kwargs["samples"] = _int_param("heuristic", "samples", params["samples"], 1)
+    if "beta" in params:
+        kwargs["beta"] = _float_param("heuristic", "beta", params["beta"], 0.0)
+    return HeuristicBot(seed, **kwargs)
+
+
+def _ismcts(seed: int | None, params: dict[str, str]) -> Bot:
+    from .ismcts import ISMCTSBot
+
+    _check_params("ismcts", params, ("iters", "time", "rollout", "c", "reward"))
+    kwargs: dict[str, Any] = {}
+    if "iters" in params:
+        kwargs["iters"] = _int_param("ismcts", "iters", params["iters"], 1)
+    if "time" in params:
+        kwargs["seconds"] = _float_param("ismcts", "time", params["time"], 0.0, strict=True)
+    if "rollout" in params:
+        kwargs["rollout"] = _choice_param("ismcts", "rollout", params["rollout"], ("random", "heuristic"))
+    if "c" in params:
+        kwargs["c"] = _float_param("ismcts", "c", params["c"], 0.0)
+    if "reward" in params:
+        kwargs["reward"] = _choice_param("ismcts", "reward", params["reward"], ("win", "margin"))
+    return ISMCTSBot(seed, **kwargs)
+
+
 #: name -> factory(seed, params)
-BOTS: dict[str, Callable[[int | None, dict[str, str]], Bot]] = {"random": _random}
+BOTS: dict[str, Callable[[int | None, dict[str, str]], Bot]] = {
+    "random": _random,
+    "heuristic": _heuristic,
+    "ismcts": _ismcts,
+}
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from importlib import resources
 
 import typer
@@ -47,7 +48,8 @@ def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) 
     for spec in cls.info.options:
         default = str(spec.default).lower() if spec.type is bool else spec.default
         typer.echo(f"  {spec.name} = {default}  ({spec.type.__name__})")
-        typer.echo(f"      {spec.help}")
+        typer.echo(textwrap.fill(spec.help, width=78, initial_indent="      ",
+                                 subsequent_indent="      "))
     typer.echo("")
     typer.echo(f"Move notation: {cls.info.notation}")
 

@@ -2,7 +2,7 @@
 
 A record is JSON::
 
-    {"game": "miaui", "players": 4, "options": {...}, "seed": 42,
+    {"game": "miaui", "version": "1", "players": 4, "options": {...}, "seed": 42,
      "setup": {...},                 # optional, game-specific
      "moves": [[seat, "dive 9"], ...]}
 
@@ -37,6 +37,12 @@ def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> S
         cls = lookup(record["game"])
     except KitiError as exc:
         raise RecordError(str(exc)) from None
+    version = record.get("version")
+    if version is not None and str(version) != cls.info.version:
+        raise RecordError(
+            f"the record is for {cls.info.id} rules version {version}, "
+            f"this Kiti plays version {cls.info.version}"
+        )
     options = record.get("options") or {}
     if not isinstance(options, Mapping):
         raise RecordError("'options' must be an object")

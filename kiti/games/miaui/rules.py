@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from ...core.errors import NotationError, SetupError
+from ...core.errors import NotationError, OptionError, SetupError
 from ...core.game import GameInfo, Move, State, check_notation
 from ...core.options import OptionSpec
 from ...core.registry import register
@@ -100,13 +100,13 @@ class MiauiState(State):
         self.no_fighting = options["no_fighting"]
         self.taker_chooses = options["taker_chooses_order"]
         if self.taker_chooses and not self.no_fighting:
-            raise SetupError("option taker_chooses_order only applies with no_fighting=true")
+            raise OptionError("option taker_chooses_order only applies with no_fighting=true")
         kiti: int | None = options["kiti_start"]
         if kiti is not None and kiti >= n:
-            raise SetupError(f"option kiti_start must be a seat 0-{n - 1}, not {kiti}")
+            raise OptionError(f"option kiti_start must be a seat 0-{n - 1}, not {kiti}")
         if self.no_fighting:
             if kiti:
-                raise SetupError("option kiti_start has no meaning with no_fighting=true (no Kiti)")
+                raise OptionError("option kiti_start has no meaning with no_fighting=true (no Kiti)")
             kiti = None
         setup = setup or {}
         unknown = set(setup) - {"deck", "kiti"}
@@ -170,7 +170,7 @@ class MiauiState(State):
         t = check_notation(text)
         word, _, arg = t.partition(" ")
         if word == "dive":
-            if not arg.isdigit():
+            if not (arg.isascii() and arg.isdigit()):
                 raise NotationError(f"{text!r}: a dive is written 'dive N' with N a number 1-12")
             n = int(arg)
             return _DIVE.get(n) or Dive(n)
@@ -399,10 +399,11 @@ class MiauiState(State):
         for s, pile in enumerate(self.piles):
             if ref or open_b or s == viewer:
                 piles.append(list(pile))
-                scores.append(sum(VALUE[c] for c in pile))
             else:
                 piles.append(["?"] * (len(pile) - 1) + pile[-1:])
-                scores.append(None)
+            # Totals are compared openly at the end; before that only your own is known.
+            shown = ref or open_b or s == viewer or self.over
+            scores.append(sum(VALUE[c] for c in pile) if shown else None)
         hands = [list(h) if (ref or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
         discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in self.discards]
         committed = [

@@ -1,0 +1,188 @@
+"""Bots: view-only guarantee, determinism, strength and spec errors."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import kiti.games  # noqa: F401  (registers the games)
+from kiti.bots.base import SeatView, seat_view
+from kiti.bots.heuristic import MiauiTable, NoHeuristicError, pile_add, resolve_dives
+from kiti.bots.ismcts import ISMCTSBot
+from kiti.bots.registry import BotSpecError, make_bot
+from kiti.core.game import GameInfo
+from kiti.games.miaui.cards import DECK
+from kiti.games.miaui.rules import MiauiState
+
+BOT_SPECS = ["random", "heuristic", "ismcts:iters=60", "ismcts:iters=40,rollout=heuristic"]
+
+
+def _base_order(seed: int) -> list[str]:
+    """A deck order whose first 7 cards (burned + round 1 + round 2) hold no Seagull."""
+    rng = random.Random(seed)
+    while True:
+        order = list(DECK)
+        rng.shuffle(order)
+        if "S" not in order[:7]:
+            return order
+
+
+def _twin_states(seed: int, committed: tuple[int, int]) -> tuple[MiauiState, MiauiState]:
+    """Two games identical for seat 0, differing in everything hidden from it: the order
+    of the undrawn deck, the burned card, and seat 1's face-down dive this round."""
+    order_a = _base_order(seed)
+    rng = random.Random(seed + 1)
+    rest = order_a[7:]
+    rng.shuffle(rest)
+    # Swap the burned card with one still in the deck.
+    burned, rest[0] = rest[0], order_a[0]
+    order_b = [burned] + order_a[1:7] + rest
+    assert order_b != order_a and order_b[0] != order_a[0]
+    states = []
+    for order, dive in zip((order_a, order_b), committed):
+        st = MiauiState.new(4, None, 1, setup={"deck": order})
+        for seat, n in enumerate((12, 1, 6, 7)):  # round 1, the same for both
+            st.apply(seat, f"dive {n}")
+        st.apply(1, f"dive {dive}")  # round 2: seat 1 commits face down
+        states.append(st)
+    return states[0], states[1]
+
+
+def test_twin_states_really_differ_in_hidden_information() -> None:
+    a, b = _twin_states(3, (3, 9))
+    assert a.table() != b.table()
+    assert a.table()["burned"] != b.table()["burned"]
+    assert a.table()["committed"][1] != b.table()["committed"][1]
+    assert a.information_state(0) == b.information_state(0)
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS)
+@pytest.mark.parametrize("seed", [3, 4])
+def test_decision_does_not_depend_on_hidden_information(spec: str, seed: int) -> None:
+    a, b = _twin_states(seed, (3, 9))
+    move_a = make_bot(spec, 99).choose(seat_view(a, 0))
+    move_b = make_bot(spec, 99).choose(seat_view(b, 0))
+    assert move_a == move_b
+
+
+def test_seat_view_holds_no_state() -> None:
+    a, _ = _twin_states(3, (3, 9))
+    view = seat_view(a, 0)
+    assert not hasattr(view, "state")
+    assert set(SeatView.__slots__) == {"seat", "game", "info", "legal_moves", "players", "options", "_guess"}
+    # The private guess is a resample: it need not agree with the true hidden cards.
+    assert view._guess.table()["burned"] == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.table()["burned"]
+
+
+@pytest.mark.parametrize("spec", BOT_SPECS + ["ismcts:iters=30,reward=margin,c=1.2"])
+def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
+    def play(seed: int) -> list[tuple[int, str]]:
+        st = MiauiState.new(4, None, 11)
+        bots = [make_bot(spec, seed + s) for s in range(4)]
+        for _ in range(3):  # three rounds
+            for seat in sorted(st.to_act()):
+                st.apply(seat, bots[seat].choose(seat_view(st, seat)))
+        return [(s, str(m)) for s, m in st.history]
+
+    assert play(5) == play(5)
+    if spec != "heuristic":  # the heuristic is nearly deterministic by design
+        assert any(play(5) != play(k) for k in (6, 7, 8))
+
+
+def test_ismcts_time_budget_and_statistics() -> None:
+    st = MiauiState.new(4, None, 2)
+    bot = ISMCTSBot(1, seconds=0.05)
+    move = bot.choose(seat_view(st, 0))
+    assert move in st.legal_moves(0)
+    assert bot.last_iterations > 0
+    stats = ISMCTSBot(1).root_statistics(seat_view(st, 0), 300)
+    assert sum(v for v, _ in stats.values()) == 300
+    assert set(stats) == {str(m) for m in st.legal_moves(0)}
+
+
+def test_ismcts_prefers_the_obvious_catch() -> None:
+    # Last free round, our hand 1 and 12, all others hold only middle divers: 12 wins the Deepest.
+    wins = 0
+    for seed in range(5):
+        st = MiauiState.new(3, None, seed)
+        while st.round < 11:
+            for seat in sorted(st.to_act()):
+                hand = st.hands[seat]
+                n = hand[len(hand) // 2] if seat else next(x for x in hand if x not in (1, 12))
+                st.apply(seat, f"dive {n}")
+        bot = ISMCTSBot(seed, iters=400)
+        view = seat_view(st, 0)
+        lagoon = st.lagoon
+        deepest = sum(int(c[1:]) if c[0] in "KTEL" else -50 for c in lagoon[0])
+        shallow = sum(int(c[1:]) if c[0] in "KTEL" else -50 for c in lagoon[2])
+        if deepest > shallow and deepest > 0:
+            wins += str(bot.choose(view)) == "dive 12"
+        else:
+            wins += 1
+    assert wins >= 4
+
+
+def test_heuristic_table_reconstruction() -> None:
+    st = MiauiState.new(4, None, 21)
+    rng = random.Random(0)
+    for _ in range(6):
+        for seat in sorted(st.to_act()):
+            st.apply(seat, rng.choice(st.legal_moves(seat)))
+    table = MiauiTable(st.information_state(2))
+    assert table.hands == [sorted(h) for h in st.hands]
+    assert table.piles == st.piles  # catches are public, so every pile is deducible
+    assert "?" not in [c for row in table.lagoon for c in row if c is not None]
+
+
+def test_pile_rules_and_resolution() -> None:
+    pile = ["J10", "T7"]
+    pile_add(pile, "S")
+    assert pile == ["J10"]
+    pile_add(pile, "J15")
+    pile_add(pile, "E12")
+    pile_add(pile, "J10")
+    assert pile == ["E12"]
+    # Kiti at 0 in 4 seats: deep ties go to 0, 3, 2, 1; shallow ties to 1, 2, 3, 0.
+    assert resolve_dives([9, 9, 5, 5], 4, 0) == [(0, 0), (1, 1), (2, 2)]
+    assert resolve_dives([9, 9, 5, 5], 4, None) == []  # No Fighting: tied divers are out
+    assert resolve_dives([9, 7, 5, 5], 4, None) == [(0, 0), (1, 1)]
+
+
+def test_heuristic_refuses_a_game_without_strategy() -> None:
+    st = MiauiState.new(3, None, 1)
+    view = seat_view(st, 0)
+
+    class Other:
+        info = GameInfo("othergame", "Other", 2, 4, "1")
+
+    view.game = Other  # type: ignore[assignment]
+    with pytest.raises(NoHeuristicError, match="othergame"):
+        make_bot("heuristic", 1).choose(view)
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("nosuchbot", "unknown bot"),
+    ("random:x=1", "random takes no parameters"),
+    ("ismcts:iter=10", "no parameter 'iter'"),
+    ("ismcts:iters=ten", "iters must be an integer"),
+    ("ismcts:iters=0", "iters must be at least 1"),
+    ("ismcts:time=-1", "time must be greater than 0"),
+    ("ismcts:time=abc", "time must be a number"),
+    ("ismcts:rollout=smart", "rollout must be one of random, heuristic"),
+    ("ismcts:reward=points", "reward must be one of win, margin"),
+    ("ismcts:c=-0.5", "parameter c must be at least 0"),
+    ("ismcts:iters", "must be written key=value"),
+    ("heuristic:samples=0", "samples must be at least 1"),
+    ("heuristic:depth=3", "no parameter 'depth'"),
+])
+def test_bot_spec_errors(spec: str, words: str) -> None:
+    with pytest.raises(BotSpecError, match=words):
+        make_bot(spec, 0)
+
+
+def test_bot_specs_accepted() -> None:
+    bot = make_bot("ISMCTS: iters=20, rollout=heuristic, c=1.0, reward=margin", 0)
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iters, bot.rollout, bot.c, bot.reward) == (20, "heuristic", 1.0, "margin")
+    assert make_bot("ismcts:time=0.5", 0).seconds == 0.5  # type: ignore[attr-defined]

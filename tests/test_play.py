@@ -1,0 +1,274 @@
+"""``kiti play`` driven through a pseudo-terminal, as a person would use it (pexpect)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[1]
+MOVE = r"your move \(\? for help\) > "
+CONFIRM = r"Enter to go on, or undo: "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e.update(PYTHONPATH=str(ROOT) + os.pathsep + e.get("PYTHONPATH", ""), TERM="dumb",
+             NO_COLOR="1", COLUMNS="80", LINES="24", TMPDIR=e.get("TMPDIR", "/tmp"))
+    return e
+
+
+def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+    child = pexpect.spawn(sys.executable, ["-m", "kiti.cli.main", "play", *args], cwd=str(cwd),
+                          env=env(), dimensions=(24, 80), encoding="utf-8", timeout=20)
+    return child
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+def kiti(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kiti.cli.main", *args], cwd=str(cwd), env=env(),
+                          capture_output=True, text=True, timeout=60)
+
+
+def finish(child: pexpect.spawn) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus if child.exitstatus is not None else -(child.signalstatus or 0)
+
+
+def test_full_game_against_random_bots(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "3",
+                  "--save", "game.json", cwd=tmp_path)
+    for rnd in range(1, 12):  # round 12 plays itself
+        child.expect(MOVE)
+        assert f"round {rnd} of 12" in plain(child.before)
+        child.sendline(str(rnd) if rnd % 2 else f"dive {rnd}")  # the shorthand and the notation
+        child.expect(CONFIRM)
+        child.sendline("")
+    child.expect("Winner")
+    child.expect(r"Game record: (\S+)")
+    assert Path(tmp_path, child.match.group(1)).resolve() == (tmp_path / "game.json").resolve()
+    assert finish(child) == 0
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert [m for s, m in record["moves"] if s == 0] == [f"dive {n}" for n in range(1, 12)]
+    out = kiti("replay", "game.json", "--json", cwd=tmp_path)
+    assert out.returncode == 0 and json.loads(out.stdout)["over"] is True
+
+
+def test_illegal_move_is_explained_and_asked_again(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "human,random,random", "--seed", "5", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendline("dive 4")
+    child.expect(CONFIRM)
+    child.sendline("")
+    child.expect(MOVE)
+    child.sendline("dive 4")
+    child.expect("dive 4 is not allowed: seat 0 has already played diver 4")
+    child.expect(MOVE)
+    child.sendline("why 13")
+    child.expect("divers are numbered 1 to 12")
+    child.expect(MOVE)
+    child.sendline("why dive 5")
+    child.expect("dive 5 is legal now")
+    child.expect(MOVE)
+    child.sendline("swim deep")
+    child.expect("Not a move: .*not a Miaui move")
+    child.expect(MOVE)
+    child.sendline("?")
+    child.expect("Legal moves:")
+    child.expect("dive with diver 12")
+    child.expect(MOVE)
+    child.sendline("rules")
+    child.expect("This game's options: open_baskets=false")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("n")
+    child.expect("Left without saving")
+    assert finish(child) == 0
+
+
+def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "human,human,random,random", "--seed", "2", cwd=tmp_path)
+    child.expect("seat 0, take the keyboard")
+    child.expect("press Enter")
+    child.sendline("")
+    child.expect(MOVE)
+    assert "you are seat 0" in plain(child.before)
+    child.sendline("undo")
+    child.expect("Cannot undo: undo is only for games against bots")
+    child.expect(MOVE)
+    child.sendline("dive 12")
+    child.expect("seat 1, take the keyboard")
+    # The screen (and its scrollback) was wiped before the handover, and nothing of seat 1 showed.
+    assert "\x1b[2J\x1b[3J" in child.before
+    assert "you are seat 1" not in plain(child.before)
+    child.expect("press Enter")
+    child.sendline("")
+    child.expect(MOVE)
+    screen = plain(child.before)
+    assert "you are seat 1" in screen
+    assert "(face down)" not in screen  # seat 0's secret dive is not shown to seat 1
+    child.sendline("dive 1")
+    # Round 2: seat 0 first, then seat 1; each hand appears only after its own handover.
+    child.expect("seat 0, take the keyboard")
+    before_handover = plain(child.before)
+    child.expect("press Enter")
+    child.sendline("")
+    child.expect(MOVE)
+    seat0 = plain(child.before)
+    assert re.search(r"Your divers: 1 2 3 4 5 6 7 8 9 10 11\s*\n", seat0)
+    assert "Your divers: 2 3 4" not in before_handover + seat0
+    child.sendline("dive 11")
+    child.expect("seat 1, take the keyboard")
+    assert "Your divers: 2 3 4" not in plain(child.before)
+    child.expect("press Enter")
+    child.sendline("")
+    child.expect(MOVE)
+    assert "Your divers: 2 3 4 5 6 7 8 9 10 11 12" in plain(child.before)
+    child.sendeof()
+    child.expect(r"Game record saved to (\S+)")
+    assert finish(child) == 0
+
+
+def test_undo_only_before_the_reveal(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "7", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendline("undo")
+    child.expect("Cannot undo: you have not moved yet")
+    child.expect(MOVE)
+    child.sendline("dive 5")
+    child.expect(CONFIRM)
+    child.sendline("undo")
+    child.expect("Your divers: 1 2 3 4 5 6")  # the table again, diver 5 back in hand
+    child.expect("Took back dive 5")
+    child.expect(MOVE)
+    child.sendline("dive 7")
+    child.expect(CONFIRM)
+    child.sendline("")
+    child.expect(MOVE)
+    assert "Round 1 revealed" in plain(child.before)
+    child.sendline("undo")
+    child.expect("Cannot undo: something hidden has been revealed since your dive 7")
+    child.expect(MOVE)
+    child.sendline("save mid.json")
+    child.expect("Saved to mid.json")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("n")
+    assert finish(child) == 0
+    record = json.loads((tmp_path / "mid.json").read_text())
+    assert [m for s, m in record["moves"] if s == 0] == ["dive 7"]
+    assert len(record["moves"]) == 4
+
+
+def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "4",
+                  "--option", "open_baskets=true", cwd=tmp_path)
+    for n in (3, 9, 1):
+        child.expect(MOVE)
+        child.sendline(str(n))
+        child.expect(CONFIRM)
+        child.sendline("")
+    child.expect(MOVE)
+    child.sendline("dive 6")  # a secret choice made before saving is kept too
+    child.expect(CONFIRM)
+    child.sendline("save saved.json")
+    child.expect("Saved to saved.json")
+    child.expect(CONFIRM)
+    child.sendline("quit")
+    child.expect("Save the game before leaving")
+    child.sendline("n")
+    assert finish(child) == 0
+
+    child = spawn("--load", "saved.json", "--save", "resumed.json", cwd=tmp_path)
+    child.expect(MOVE)  # seat 0 has chosen already; the bots answer, round 5 begins
+    assert "round 5 of 12" in plain(child.before)
+    child.sendline("quit")
+    child.expect(r"Game record saved to (\S+)")
+    assert finish(child) == 0
+    saved = json.loads((tmp_path / "saved.json").read_text())
+    resumed = json.loads((tmp_path / "resumed.json").read_text())
+    assert resumed["moves"][: len(saved["moves"])] == saved["moves"]
+    # Resuming with nothing played gives the identical state.
+    child = spawn("--load", "saved.json", "--save", "same.json", "--seats", "human,human,human,human",
+                  cwd=tmp_path)
+    child.expect("take the keyboard")
+    child.sendline("")
+    child.expect(MOVE)
+    child.sendline("quit")
+    child.expect(r"Game record saved to")
+    assert finish(child) == 0
+    a = kiti("replay", "saved.json", "--json", cwd=tmp_path)
+    b = kiti("replay", "same.json", "--json", cwd=tmp_path)
+    assert a.returncode == b.returncode == 0
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    assert json.loads(a.stdout)["round"] == 4
+
+
+def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seed", "8", "--seats", "human,random,random,random", cwd=tmp_path)
+    child.expect(MOVE)
+    child.sendline("2")
+    child.expect(CONFIRM)
+    child.sendline("")
+    child.expect(MOVE)
+    child.sendintr()
+    child.expect(r"Game record saved to (\S+)")
+    path = Path(child.match.group(1))
+    child.expect("Resume with: kiti play --load")
+    assert finish(child) == 130
+    record = json.loads(path.read_text())
+    assert [0, "dive 2"] in record["moves"]
+    assert len(record["moves"]) == 4
+    path.unlink()
+
+
+def test_all_bots_play_without_input(tmp_path: Path) -> None:
+    out = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1",
+               "--save", "bots.json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "Winner" in out.stdout and "Final scores" in out.stdout
+    assert "bots.json" in out.stdout
+    again = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1", cwd=tmp_path)
+    assert again.returncode == 0 and "Winner" in again.stdout
+    watch = kiti("play", "miaui", "--players", "3", "--watch", "--delay", "0", "--seed", "2", cwd=tmp_path)
+    assert watch.returncode == 0 and "Winner" in watch.stdout
+
+
+def test_bad_seats_and_options_fail_clearly(tmp_path: Path) -> None:
+    out = kiti("play", "miaui", "--seats", "random,wizard,random", cwd=tmp_path)
+    assert out.returncode != 0 and "unknown bot 'wizard'" in out.stderr
+    out = kiti("play", "miaui", "--option", "fog=1", "--seats", "random,random,random", cwd=tmp_path)
+    assert out.returncode != 0 and "unknown option 'fog'" in out.stderr
+    out = kiti("play", "miaui", "--players", "3", "--seats", "random,random,random,random", cwd=tmp_path)
+    assert out.returncode != 0 and "4 seats" in out.stderr
+
+
+def test_replay_text_mode(tmp_path: Path) -> None:
+    assert kiti("play", "miaui", "--seats", "random,random,random", "--seed", "9",
+                "--save", "g.json", cwd=tmp_path).returncode == 0
+    record = json.loads((tmp_path / "g.json").read_text())
+    record["moves"] = record["moves"][:13]  # rounds 1-4 and one dive of round 5
+    (tmp_path / "part.json").write_text(json.dumps(record))
+    whole = kiti("replay", "part.json", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    assert "round 5 of 12" in whole.stdout and "whole table" in whole.stdout
+    assert "Round 4 revealed" in whole.stdout
+    seat = kiti("replay", "part.json", "--seat", "1", cwd=tmp_path)
+    assert seat.returncode == 0 and "you are seat 1" in seat.stdout and "Your divers:" in seat.stdout
+    assert "▒▒" in seat.stdout or "?" in seat.stdout
+    done = kiti("replay", "g.json", cwd=tmp_path)
+    assert done.returncode == 0 and "game over" in done.stdout and "★" in done.stdout
