@@ -14,6 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from miaui_helpers import OPTION_SETS, G, new, play_round, random_move, rounds_deck
 
+from kiti.games.miaui.cards import VALUE
+
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 mid_games = st.tuples(
@@ -148,7 +150,11 @@ def test_spectator_sees_no_hidden_card(game, r):
             assert spectator(c) == base
         obs = s.observation(None)
         assert obs["hands"][other] == ["?"] * len(s.hands[other])
-        assert obs["scores"][other] is None or s.options["open_baskets"]
+        # Only a pile of 0 or 1 card (wholly visible) or Open Baskets shows its total.
+        if not s.options["open_baskets"] and len(s.piles[other]) > 1:
+            assert obs["scores"][other] is None
+        else:
+            assert obs["scores"][other] == sum(VALUE[c] for c in s.piles[other])
     for space in range(3):
         for i, h in enumerate(s.hidden[space]):
             if h >= 0:

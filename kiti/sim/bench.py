@@ -120,5 +120,9 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
                 pass
             else:
                 figures = ismcts_iterations_per_second(players=4, seconds=seconds)
-                console.print(f"ISMCTS on {cls.info.name} at 4 seats, early game: {figures}")
+                console.print(
+                    f"ISMCTS on {cls.info.name}, 4 seats, first move, one core, "
+                    f"{figures.get('rollout', 'random')} rollouts: "
+                    f"{figures['iterations_per_s']:,.0f} iterations/s"
+                )
     return results

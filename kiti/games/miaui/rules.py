@@ -214,9 +214,10 @@ class MiauiState(State):
         if not 1 <= n <= ROUNDS:
             return f"diver {n} does not exist: divers are numbered 1 to {ROUNDS}"
         if self.committed[seat]:
-            return f"seat {seat} has already chosen a diver this round"
+            return (f"seat {seat} has already chosen a diver this round "
+                    f"(one diver per seat per round)")
         if n not in self.hands[seat]:
-            return f"seat {seat} has already played diver {n}"
+            return f"seat {seat} has already played diver {n} (each diver dives once per game)"
         return None
 
     def _apply(self, seat: int, move: Move) -> None:
@@ -402,7 +403,8 @@ class MiauiState(State):
             else:
                 piles.append(["?"] * (len(pile) - 1) + pile[-1:])
             # Totals are compared openly at the end; before that only your own is known.
-            shown = ref or open_b or s == viewer or self.over
+            # A pile of 0 or 1 card is wholly visible, so its total is too.
+            shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
             scores.append(sum(VALUE[c] for c in pile) if shown else None)
         hands = [list(h) if (ref or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
         discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in self.discards]
