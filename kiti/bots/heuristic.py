@@ -60,14 +60,10 @@ def _miaui_cards() -> tuple[dict[str, int], Counter[str]]:
 
 
 def pile_add(pile: list[str], card: str) -> None:
-    """Add ``card`` to ``pile`` as the rules do (Seagull eats the top card; three Jellyfish leave)."""
-    if card == "S":
-        if pile:
-            pile.pop()
-        return
-    pile.append(card)
-    if card[0] == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
-        pile[:] = [c for c in pile if c[0] != "J"]
+    """Add ``card`` to ``pile`` exactly as the rules do."""
+    from ..games.miaui.rules import add_to_pile
+
+    add_to_pile(pile, card)
 
 
 def pile_gain(pile: list[str], cards: list[str], value: dict[str, int], jelly_unseen: int = 0,
@@ -89,27 +85,9 @@ def pile_gain(pile: list[str], cards: list[str], value: dict[str, int], jelly_un
 
 def resolve_dives(dives: list[int], players: int, kiti: int | None) -> list[tuple[int, int]]:
     """(space, winner) for each depth won, as the rules decide (kiti None: No Fighting)."""
-    remaining = list(range(players))
-    takes: list[tuple[int, int]] = []
-    for space in (0, 1, 2):
-        if not remaining:
-            break
-        values = [dives[s] for s in remaining]
-        best = max(values) if space < 2 else min(values)
-        if values.count(best) == 1:
-            winner = remaining[values.index(best)]
-        elif kiti is None:
-            remaining = [s for s in remaining if dives[s] != best]
-            continue
-        else:
-            tied = [s for s in remaining if dives[s] == best]
-            if space < 2:
-                winner = min(tied, key=lambda s: (kiti - s) % players)
-            else:
-                winner = min(tied, key=lambda s: (s - kiti - 1) % players)
-        remaining.remove(winner)
-        takes.append((space, winner))
-    return takes
+    from ..games.miaui.rules import resolve_depths
+
+    return resolve_depths(dives, players, kiti)[0]
 
 
 class MiauiTable:

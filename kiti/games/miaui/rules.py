@@ -87,6 +87,58 @@ def kiti_order(kiti: int, players: int, space: int) -> list[int]:
     return [(kiti + 1 + i) % players for i in range(players)]  # Shallow: clockwise
 
 
+def resolve_depths(
+    dives: list[int], players: int, kiti: int | None
+) -> tuple[list[tuple[int, int]], list[tuple[int, list[int]]]]:
+    """Decide the three depths from revealed dives: the one place this rule lives.
+
+    Returns ``(takes, ties)``: ``takes`` lists (space, winning seat), deepest first;
+    ``ties`` lists (space, tied seats) for depths nobody won by a No Fighting tie
+    (``kiti`` None).  A depth missing from both had no remaining diver.
+    """
+    remaining = list(range(players))
+    takes: list[tuple[int, int]] = []
+    ties: list[tuple[int, list[int]]] = []
+    for space in (0, 1, 2):
+        if not remaining:
+            break
+        values = [dives[s] for s in remaining]
+        best = max(values) if space < 2 else min(values)
+        if values.count(best) == 1:
+            winner = remaining[values.index(best)]
+        elif kiti is None:  # No Fighting: the tied divers are out, nobody catches
+            ties.append((space, [s for s in remaining if dives[s] == best]))
+            remaining = [s for s in remaining if dives[s] != best]
+            continue
+        else:  # Kiti: the tied seat nearest in its order (see kiti_order)
+            tied = [s for s in remaining if dives[s] == best]
+            if space < 2:
+                winner = min(tied, key=lambda s: (kiti - s) % players)
+            else:
+                winner = min(tied, key=lambda s: (s - kiti - 1) % players)
+        remaining.remove(winner)
+        takes.append((space, winner))
+    return takes, ties
+
+
+def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
+    """One card joins ``pile`` (in place): the one place Seagull and Jellyfish rules live.
+
+    A Seagull never stays: it eats the top card (even a Jellyfish), if any.
+    After the change, a pile holding three Jellyfish loses them all.
+    Returns ``(eaten, jellies)``: the card the Seagull ate and the Jellyfish that
+    left; everything returned, and a Seagull, goes to the box.
+    """
+    if card == "S":
+        return (pile.pop() if pile else None), []
+    pile.append(card)
+    if card[0] == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
+        jellies = [c for c in pile if c[0] == "J"]
+        pile[:] = [c for c in pile if c[0] != "J"]
+        return None, jellies
+    return None, []
+
+
 @register
 class MiauiState(State):
     """A game of Miaui."""
@@ -267,31 +319,15 @@ class MiauiState(State):
         rnd = self.round
         events = self.events
         events.append((EVERYONE, {"type": "reveal", "round": rnd, "dives": dives}))
-        remaining = list(range(n))
-        takes = []
-        kiti = self.kiti
+        takes, ties = resolve_depths(dives, n, self.kiti)
+        won = {space for space, _ in takes}
+        tied = dict(ties)
         for space in (0, 1, 2):
-            if not remaining:
-                events.append((EVERYONE, {"type": "no_diver", "round": rnd, "space": space}))
-                continue
-            values = [dives[s] for s in remaining]
-            best = max(values) if space < 2 else min(values)
-            if values.count(best) == 1:
-                winner = remaining[values.index(best)]
-            elif kiti is None:  # No Fighting: the tied divers are out, nobody catches
-                tied = [s for s in remaining if dives[s] == best]
-                remaining = [s for s in remaining if dives[s] != best]
+            if space in tied:
                 events.append((EVERYONE, {"type": "tie", "round": rnd, "space": space,
-                                          "seats": tied}))
-                continue
-            else:  # Kiti: the tied seat nearest in its order (see kiti_order)
-                tied = [s for s in remaining if dives[s] == best]
-                if space < 2:
-                    winner = min(tied, key=lambda s: (kiti - s) % n)
-                else:
-                    winner = min(tied, key=lambda s: (s - kiti - 1) % n)
-            remaining.remove(winner)
-            takes.append((space, winner))
+                                          "seats": tied[space]}))
+            elif space not in won:
+                events.append((EVERYONE, {"type": "no_diver", "round": rnd, "space": space}))
         discards = self.discards
         for s in range(n):
             discards[s].append(dives[s])
@@ -340,20 +376,14 @@ class MiauiState(State):
             self._hand_out()
 
     def _add(self, seat: int, card: str) -> None:
-        """One card joins a pile: a Seagull eats the top card; three Jellyfish leave together."""
-        pile = self.piles[seat]
-        kind = card[0]
-        if kind == "S":
+        """One card joins a pile (see :func:`add_to_pile`); what leaves goes to the box."""
+        eaten, jellies = add_to_pile(self.piles[seat], card)
+        if card == "S":
             self.box.append(card)
-            eaten = pile.pop() if pile else None
             if eaten is not None:
                 self.box.append(eaten)
             self._log({"type": "seagull", "round": self.round, "seat": seat, "ate": eaten})
-            return
-        pile.append(card)
-        if kind == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
-            jellies = [c for c in pile if c[0] == "J"]
-            pile[:] = [c for c in pile if c[0] != "J"]
+        elif jellies:
             self.box.extend(jellies)
             self._log({"type": "jellyfish", "round": self.round, "seat": seat, "cards": jellies})
 
