@@ -15,7 +15,7 @@ pexpect = pytest.importorskip("pexpect")
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVE = r"your move \(\? for help\) > "
-CONFIRM = r"Enter to go on, or undo: "
+CONFIRM = r"Enter to reveal, or undo: "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 

@@ -238,14 +238,14 @@ class Session:
             self.completions = ["undo", "help", "rules", "save ", "quit"]
             self.console.print(f"You chose [bold]{move}[/]: secret until everyone has chosen.")
             while True:
-                line = self.ask("Enter to go on, or undo: ").strip()
+                line = self.ask("Enter to reveal, or undo: ").strip()
                 if not line:
                     break
                 if line.lower() == "undo":
                     self.command(seat, line)
                     return
                 if not self.command(seat, line):
-                    self.console.print("You have already chosen: press Enter to go on, or type undo.")
+                    self.console.print("You have already chosen: press Enter to reveal, or type undo.")
         self.shown = None  # the table has changed
 
     # ----------------------------------------------------------- commands

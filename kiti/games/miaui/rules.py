@@ -245,7 +245,8 @@ class MiauiState(State):
 
     def illegal_reason(self, seat: int, move: Move) -> str | None:
         if self.over:
-            return "the game is over"
+            return ("the game is over (round 12 plays itself: every seat's last diver "
+                    "is played automatically)")
         if self.pending:
             taker, space, cards = self.pending
             if seat != taker:
