@@ -71,10 +71,10 @@ def parse_seats(text: str) -> list[str]:
     continues that bot's parameters (``ismcts:time=1,c=0.7`` is one seat).
     """
     seats: list[str] = []
-    for part in text.split(","):
+    for index, part in enumerate(text.split(",")):
         part = part.strip()
         if not part:
-            continue
+            raise KitiError(f"--seats entry {index + 1} is empty (write e.g. human,random,random)")
         if "=" in part and ":" not in part and seats and ":" in seats[-1]:
             seats[-1] += "," + part
         else:
@@ -133,12 +133,20 @@ class Session:
 
     def autosave(self) -> None:
         if self.save_path:
-            save_record(self.state, self.save_path)
+            try:
+                save_record(self.state, self.save_path)
+            except OSError as exc:
+                self.console.print(f"[red]Cannot save to {self.save_path}: {exc.strerror}; "
+                                   "the game goes on (use save FILE).[/]")
+                self.save_path = None
 
     def keep_record(self) -> Path:
         """Save the record to --save, or to a new temporary file; return the path."""
         if self.save_path:
-            return save_record(self.state, self.save_path)
+            try:
+                return save_record(self.state, self.save_path)
+            except OSError as exc:
+                self.console.print(f"[red]Cannot save to {self.save_path}: {exc.strerror}.[/]")
         fd, name = tempfile.mkstemp(prefix=f"kiti-{self.cls.info.id}-", suffix=".json")
         os.close(fd)
         return save_record(self.state, name)
@@ -395,8 +403,11 @@ class Session:
     def finish(self) -> Path | None:
         state = self.state
         self.clear()
-        self.console.print(view_renderable(self.cls, state.table(), seen_events(state, None),
-                                           self.labels(self.humans[0] if len(self.humans) == 1 else None)))
+        # Even at the end, a person sees only what their seat may see (a face-down card can
+        # stay in the lagoon); with several humans, or none, the spectator's view.
+        me = self.humans[0] if len(self.humans) == 1 else None
+        self.console.print(view_renderable(self.cls, state.observation(me), seen_events(state, me),
+                                           self.labels(me)))
         self.print_result()
         if self.save_path or self.humans:
             path = self.keep_record()
@@ -435,7 +446,7 @@ def play_command(
     save: str | None = typer.Option(None, "--save", help="Write the game record to this file (kept up to date)."),
     load: str | None = typer.Option(None, "--load", help="Resume the game recorded in this file."),
     watch: bool = typer.Option(False, "--watch", help="Bots only: show every round, with a pause."),
-    delay: float = typer.Option(1.0, "--delay", help="Seconds between rounds with --watch."),
+    delay: float = typer.Option(1.0, "--delay", min=0.0, help="Seconds between rounds with --watch."),
 ) -> None:
     """Play a game at the terminal: you against bots, several people on one screen, or bots alone.
 
@@ -480,6 +491,11 @@ def play_command(
     except (KitiError, BotSpecError) as exc:
         fail(str(exc))
 
+    if save is not None:
+        try:
+            save_record(state, save)
+        except OSError as exc:
+            fail(f"cannot write --save {save}: {exc.strerror}")
     session = Session(state, seat_specs, console, save, watch, delay)
     if not session.humans and not watch:
         session.run()

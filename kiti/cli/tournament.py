@@ -18,7 +18,7 @@ def tournament_command(
     games: int = typer.Option(2000, "--games", min=1, help="Games to play (rounded up to whole deals)."),
     players: int | None = typer.Option(None, "--players", help="Seats (default: number of bots)."),
     option: list[str] | None = typer.Option(  # noqa: B008
-        None, "--option", help="Game option name=value (repeatable)."),
+        None, "--option", "-o", help="Game option name=value (repeatable)."),
     jobs: int | None = typer.Option(None, "--jobs", min=1, help="Worker processes (default: all cores)."),
     seed: int = typer.Option(0, "--seed", help="Tournament seed: every deal and bot seed derive from it."),
     rotation: str = typer.Option("cyclic", "--rotation", help="Seat rotations per deal: cyclic or all."),
@@ -33,6 +33,16 @@ def tournament_command(
 
     if save_records and out is None:
         fail("--save-records needs --out DIR")
+    if out is not None:  # check it now, not after hours of games
+        from pathlib import Path
+
+        try:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            probe = Path(out) / ".kiti-write-test"
+            probe.write_text("")
+            probe.unlink()
+        except OSError as exc:
+            fail(f"cannot write to --out {out}: {exc.strerror}")
     try:
         config = TournamentConfig(game=game, bots=split_bot_list(bots), games=games, players=players,
                                   options=parse_option_args(option), jobs=jobs, seed=seed,
@@ -71,6 +81,8 @@ def tournament_command(
             write_outputs(result, out, records=save_records)
         except ImportError as exc:
             fail(str(exc), 1)
+        except OSError as exc:
+            fail(f"cannot write results to {out}: {exc.strerror}", 1)
     if as_json:
         slim = dict(summary, bots=[{k: v for k, v in b.items() if k != "scores"} for b in summary["bots"]])
         typer.echo(json.dumps(slim))

@@ -33,6 +33,8 @@ def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> S
     for key in ("game", "players", "moves"):
         if key not in record:
             raise RecordError(f"the record has no {key!r}")
+    if not isinstance(record["game"], str):
+        raise RecordError(f"'game' must be a game id such as \"miaui\", not {record['game']!r}")
     try:
         cls = lookup(record["game"])
     except KitiError as exc:
@@ -49,7 +51,11 @@ def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> S
     setup = record.get("setup")
     if setup is not None and not isinstance(setup, Mapping):
         raise RecordError("'setup' must be an object")
-    seed = record.get("seed", 0)
+    seed = record.get("seed")
+    if seed is None:  # absent or null: the documented default
+        seed = 0
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError(f"'seed' must be an integer, not {seed!r}")
     try:
         state = cls.new(record["players"], options, seed, setup)
     except KitiError as exc:

@@ -13,10 +13,11 @@ It never imports ``kiti.cli``; it reads only views and events, never the state.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -377,13 +378,40 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
         kiti_then = _kiti_during(events, reveal_round, kiti, n, view)
         if n <= 4:
             parts.append(Text(""))
-        parts.extend(round_story(events, last, me, kiti_then, n))
-        log_rounds = min(log_rounds, max(0, 7 - n))  # room in 24 lines
-        if log_rounds:
+        story = round_story(events, last, me, kiti_then, n)
+        # Fit an 80x24 terminal (one line kept for the prompt): a long story (No Fighting
+        # takes, Seagulls) is cut short, and older rounds get whatever room is left.
+        room = SCREEN_LINES - 1 - _height(parts)
+        heights = [_height([line]) for line in story]
+        if sum(heights) > room:
+            keep, used = 0, 0
+            while keep < len(story) and used + heights[keep] <= max(heights[0], room - 1):
+                used += heights[keep]
+                keep += 1
+            keep = max(1, keep)
+            note = [Text(f"  … {len(story) - keep} more line(s) of this reveal", style="dim")]
+            story = story[:keep] + (note if room - used >= 1 else [])
+        parts.extend(story)
+        room = SCREEN_LINES - 1 - _height(parts)
+        if log_rounds and room > 0:
             starts = [i for i, e in enumerate(events[:last]) if e.get("type") == "reveal"][-log_rounds:]
-            for i in starts:
-                parts.append(_round_line(events, i, me))
+            lines = [_round_line(events, i, me) for i in starts]
+            heights = [_height([line]) for line in lines]
+            while lines and sum(heights) > room:  # drop the oldest first
+                lines.pop(0)
+                heights.pop(0)
+            parts.extend(lines)
     return Group(*parts)
+
+
+SCREEN_LINES = 24
+
+
+def _height(parts: list[RenderableType], width: int = 80) -> int:
+    """Lines ``parts`` take on a ``width``-column terminal."""
+    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    console.print(Group(*parts))
+    return console.file.getvalue().count("\n")
 
 
 def _kiti_during(events: Sequence[dict[str, Any]], rnd: int, now: int | None, n: int,
