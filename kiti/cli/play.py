@@ -221,11 +221,8 @@ class Session:
                 if self.state is not state:  # undone: start the turn again
                     return
                 continue
-            text = expand_input(self.cls, line)
-            try:
-                move = self.cls.parse_move(text)
-            except NotationError as exc:
-                self.console.print(f"[red]Not a move:[/] {exc}. Type [bold]?[/] for the legal moves.")
+            move = self.parse_input(line, " Type [bold]?[/] for the legal moves.")
+            if move is None:
                 continue
             reason = state.illegal_reason(seat, move)
             if reason is not None:
@@ -325,15 +322,20 @@ class Session:
         if self.cls.info.notation:
             self.console.print(f"Move notation: {self.cls.info.notation}")
 
+    def parse_input(self, line: str, hint: str = "") -> Any:
+        """The move typed (shorthands expanded), or None after saying why it is not one."""
+        try:
+            return self.cls.parse_move(expand_input(self.cls, line))
+        except NotationError as exc:
+            self.console.print(f"[red]Not a move:[/] {exc}.{hint}")
+            return None
+
     def why(self, seat: int, arg: str) -> None:
         if not arg:
             self.console.print("Write [bold]why MOVE[/], e.g. why " + (self.state.legal_notations(seat) or ["?"])[0])
             return
-        text = expand_input(self.cls, arg)
-        try:
-            move = self.cls.parse_move(text)
-        except NotationError as exc:
-            self.console.print(f"[red]Not a move:[/] {exc}")
+        move = self.parse_input(arg)
+        if move is None:
             return
         reason = self.state.illegal_reason(seat, move)
         if reason is None:
