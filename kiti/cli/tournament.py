@@ -43,6 +43,10 @@ def tournament_command(
             probe.unlink()
         except OSError as exc:
             fail(f"cannot write to --out {out}: {exc.strerror}")
+        try:
+            import matplotlib  # noqa: F401  (plots are part of --out)
+        except ImportError:
+            fail("--out draws plots with matplotlib: pip install 'kiti[sim]' (or pip install matplotlib)")
     try:
         config = TournamentConfig(game=game, bots=split_bot_list(bots), games=games, players=players,
                                   options=parse_option_args(option), jobs=jobs, seed=seed,

@@ -109,7 +109,7 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
         for r in results:
             ref = r["reference_games_per_s"]
             table.add_row(str(r["players"]), f"{r['games_per_s']:,.0f}",
-                          "n/a (pip install kiti[bench])" if ref is None else f"{ref:,.0f}",
+                          "n/a: pip install 'kiti\\[bench]'" if ref is None else f"{ref:,.0f}",
                           "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}")
         console = Console()
         console.print(table)
