@@ -6,17 +6,13 @@ typer ``app`` (kiti/cli/app.py); this module only gathers them.
 
 from __future__ import annotations
 
+# Registration order is the order `kiti --help` lists the commands in.
+# isort: off
+from . import play  # noqa: F401  (play)
 from . import commands  # noqa: F401  (replay, rules, bench)
+from . import tournament  # noqa: F401  (tournament)
+# isort: on
 from .app import app
-
-try:
-    from . import play  # noqa: F401  (play)
-except ImportError:  # pragma: no cover - while the module is being written
-    pass
-try:
-    from . import tournament  # noqa: F401  (tournament)
-except ImportError:  # pragma: no cover - while the module is being written
-    pass
 
 
 def main() -> None:
