@@ -93,16 +93,19 @@ def random_move(s, rng: random.Random):
     return seat, rng.choice(moves)
 
 
-def random_game(players: int, options: dict | None, seed: int, steps: int | None = None):
-    """Play random legal moves from a seeded game; stop after ``steps`` moves or at the end."""
-    s = G.new(players, options=options, seed=seed)
-    rng = random.Random(seed * 7919 + 1)
+def advance(s, rng: random.Random, steps: int | None = None):
+    """Play random legal moves on ``s``; stop after ``steps`` moves or at the end."""
     done = 0
     while not s.is_over() and (steps is None or done < steps):
         seat, move = random_move(s, rng)
         s.apply(seat, move)
         done += 1
     return s
+
+
+def random_game(players: int, options: dict | None, seed: int, steps: int | None = None):
+    """Play random legal moves from a seeded game; stop after ``steps`` moves or at the end."""
+    return advance(G.new(players, options=options, seed=seed), random.Random(seed * 7919 + 1), steps)
 
 
 OPTION_SETS = [

@@ -67,6 +67,19 @@ def swap_with_deck(s, get, put, rng) -> bool:
 
 
 # ------------------------------------------------------------------ invisible changes
+def with_other_committed_dive(s, seat, rng=None):
+    """A clone of ``s`` in which ``seat`` committed another diver of its hand this round
+    (a random one with ``rng``, else its highest)."""
+    c = s.clone()
+    hand = c.hands[seat]
+    dive = rng.choice(hand) if rng is not None else hand[-1]
+    hand.remove(dive)
+    hand.append(c.committed[seat])
+    hand.sort()
+    c.committed[seat] = dive
+    return c
+
+
 def invisible_changes(s, seat, rng):
     """Clones of ``s``, each with one change ``seat`` cannot see, with a label."""
     n = s.players
@@ -74,12 +87,7 @@ def invisible_changes(s, seat, rng):
     # Another seat's face-down dive this round.
     for other in range(n):
         if other != seat and s.committed[other] and s.hands[other]:
-            c = s.clone()
-            new_dive = rng.choice(c.hands[other])
-            c.hands[other].remove(new_dive)
-            c.hands[other].append(c.committed[other])
-            c.hands[other].sort()
-            c.committed[other] = new_dive
+            c = with_other_committed_dive(s, other, rng)
             out.append((f"seat {other}'s committed dive", c))
     # The order of the deck.
     if len(set(s.deck)) > 1:
@@ -142,11 +150,7 @@ def test_spectator_sees_no_hidden_card(game, r):
     # Nor committed dives or any face-down lagoon card.
     for other in range(s.players):
         if s.committed[other] and s.hands[other]:
-            c = s.clone()
-            d = c.hands[other].pop()
-            c.hands[other].append(c.committed[other])
-            c.hands[other].sort()
-            c.committed[other] = d
+            c = with_other_committed_dive(s, other)
             assert spectator(c) == base
         obs = s.observation(None)
         assert obs["hands"][other] == ["?"] * len(s.hands[other])
@@ -214,11 +218,7 @@ def test_visible_changes_change_views(game, r):
                         assert o != base_obs and inf != base_info, f"lagoon {space}/{i}"
         # Her own committed dive.
         if s.committed[seat] and s.hands[seat]:
-            c = s.clone()
-            d = c.hands[seat].pop()
-            c.hands[seat].append(c.committed[seat])
-            c.hands[seat].sort()
-            c.committed[seat] = d
+            c = with_other_committed_dive(s, seat)
             assert views(c, seat)[0] != base_obs, "own committed dive"
 
 

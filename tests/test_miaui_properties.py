@@ -8,7 +8,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from miaui_helpers import FULL_DECK, OPTION_SETS, VALUE, G, card_total, pending_cards, random_move
+from miaui_helpers import FULL_DECK, OPTION_SETS, VALUE, G, advance, card_total, pending_cards, random_move
 
 from kiti.games import replay
 
@@ -111,12 +111,7 @@ def test_invariants_through_random_games(game):
 def test_record_round_trip_at_random_points(game, stop):
     n, options, seed = game
     s = G.new(n, options=options, seed=seed)
-    rng = random.Random(seed + 1)
-    steps = 0
-    while not s.is_over() and steps < stop:
-        seat, move = random_move(s, rng)
-        s.apply(seat, move)
-        steps += 1
+    advance(s, random.Random(seed + 1), stop)
     rec = s.record()
     # A record is plain JSON.
     rec2 = json.loads(json.dumps(rec))
@@ -175,12 +170,7 @@ def test_determinism(game, stop):
 def test_resample_keeps_what_the_seat_knows(game, stop, rseed):
     n, options, seed = game
     s = G.new(n, options=options, seed=seed)
-    rng = random.Random(seed + 4)
-    steps = 0
-    while not s.is_over() and steps < stop:
-        seat, move = random_move(s, rng)
-        s.apply(seat, move)
-        steps += 1
+    advance(s, random.Random(seed + 4), stop)
     before = s.table()
     for seat in range(n):
         r = s.resample(seat, random.Random(rseed + seat))
@@ -203,11 +193,7 @@ def test_clone_is_independent(game, stop):
     n, options, seed = game
     s = G.new(n, options=options, seed=seed)
     rng = random.Random(seed + 5)
-    steps = 0
-    while not s.is_over() and steps < stop:
-        seat, move = random_move(s, rng)
-        s.apply(seat, move)
-        steps += 1
+    advance(s, rng, stop)
     if s.is_over():
         c = s.clone()
         assert c.table() == s.table()

@@ -41,6 +41,18 @@ def kiti(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
+def dive_and_reveal(child: pexpect.spawn, entry: str) -> str:
+    """At the move prompt: type ``entry``, then press Enter at the reveal prompt.
+
+    Returns what the screen showed before the move prompt."""
+    child.expect(MOVE)
+    screen = child.before
+    child.sendline(entry)
+    child.expect(CONFIRM)
+    child.sendline("")
+    return screen
+
+
 def finish(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -51,11 +63,8 @@ def test_full_game_against_random_bots(tmp_path: Path) -> None:
     child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "3",
                   "--save", "game.json", cwd=tmp_path)
     for rnd in range(1, 12):  # round 12 plays itself
-        child.expect(MOVE)
-        assert f"round {rnd} of 12" in plain(child.before)
-        child.sendline(str(rnd) if rnd % 2 else f"dive {rnd}")  # the shorthand and the notation
-        child.expect(CONFIRM)
-        child.sendline("")
+        screen = dive_and_reveal(child, str(rnd) if rnd % 2 else f"dive {rnd}")  # both notations
+        assert f"round {rnd} of 12" in plain(screen)
     child.expect("Winner")
     child.expect(r"Game record: (\S+)")
     assert Path(tmp_path, child.match.group(1)).resolve() == (tmp_path / "game.json").resolve()
@@ -68,10 +77,7 @@ def test_full_game_against_random_bots(tmp_path: Path) -> None:
 
 def test_illegal_move_is_explained_and_asked_again(tmp_path: Path) -> None:
     child = spawn("miaui", "--seats", "human,random,random", "--seed", "5", cwd=tmp_path)
-    child.expect(MOVE)
-    child.sendline("dive 4")
-    child.expect(CONFIRM)
-    child.sendline("")
+    dive_and_reveal(child, "dive 4")
     child.expect(MOVE)
     child.sendline("dive 4")
     child.expect("dive 4 is not allowed: seat 0 has already played diver 4")
@@ -178,10 +184,7 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
     child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "4",
                   "--option", "open_baskets=true", cwd=tmp_path)
     for n in (3, 9, 1):
-        child.expect(MOVE)
-        child.sendline(str(n))
-        child.expect(CONFIRM)
-        child.sendline("")
+        dive_and_reveal(child, str(n))
     child.expect(MOVE)
     child.sendline("dive 6")  # a secret choice made before saving is kept too
     child.expect(CONFIRM)
@@ -220,10 +223,7 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
 
 def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
     child = spawn("miaui", "--seed", "8", "--seats", "human,random,random,random", cwd=tmp_path)
-    child.expect(MOVE)
-    child.sendline("2")
-    child.expect(CONFIRM)
-    child.sendline("")
+    dive_and_reveal(child, "2")
     child.expect(MOVE)
     child.sendintr()
     child.expect(r"Game record saved to (\S+)")

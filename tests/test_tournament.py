@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 import kiti.games  # noqa: F401
+from kiti.bots.registry import split_bot_specs
 from kiti.games import replay
 from kiti.sim import stats
 from kiti.sim.tournament import (
@@ -17,7 +18,6 @@ from kiti.sim.tournament import (
     contestant_labels,
     lineups,
     run_tournament,
-    split_bot_list,
     write_outputs,
 )
 
@@ -139,7 +139,7 @@ def test_mean_ci_coverage_and_t_quantiles() -> None:
 
 
 def test_labels_and_bot_list_splitting() -> None:
-    assert split_bot_list("ismcts:iters=500,rollout=heuristic,heuristic, random") == [
+    assert split_bot_specs("ismcts:iters=500,rollout=heuristic,heuristic, random") == [
         "ismcts:iters=500,rollout=heuristic", "heuristic", "random"]
     assert contestant_labels(["heuristic", "random", "random"]) == ["heuristic", "random#1", "random#2"]
 

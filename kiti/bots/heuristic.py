@@ -43,9 +43,9 @@ from typing import Any
 
 from ..core.errors import KitiError
 from ..core.game import Move, State
+from ..games.miaui.cards import COUNT, VALUE
+from ..games.miaui.rules import ROUNDS, add_to_pile, resolve_depths
 from .base import SeatView
-
-ROUNDS = 12
 
 
 class NoHeuristicError(KitiError, ValueError):
@@ -53,16 +53,8 @@ class NoHeuristicError(KitiError, ValueError):
 
 
 # --------------------------------------------------------------------------- Miaui
-def _miaui_cards() -> tuple[dict[str, int], Counter[str]]:
-    from ..games.miaui.cards import COUNT, VALUE
-
-    return VALUE, COUNT
-
-
 def pile_add(pile: list[str], card: str) -> None:
-    """Add ``card`` to ``pile`` exactly as the rules do."""
-    from ..games.miaui.rules import add_to_pile
-
+    """Add ``card`` to ``pile`` exactly as the rules do (:func:`add_to_pile`)."""
     add_to_pile(pile, card)
 
 
@@ -85,16 +77,14 @@ def pile_gain(pile: list[str], cards: list[str], value: dict[str, int], jelly_un
 
 def resolve_dives(dives: list[int], players: int, kiti: int | None) -> list[tuple[int, int]]:
     """(space, winner) for each depth won, as the rules decide (kiti None: No Fighting)."""
-    from ..games.miaui.rules import resolve_depths
-
-    return resolve_depths(dives, players, kiti)[0]
+    return [(space, winner) for space, winner, _ in resolve_depths(dives, players, kiti)[0]]
 
 
 class MiauiTable:
     """What a seat can deduce about a Miaui table from its information state."""
 
     def __init__(self, info: dict[str, Any]) -> None:
-        value, count = _miaui_cards()
+        value, count = VALUE, COUNT
         now = info["now"]
         events = info["events"]
         self.seat: int = info["seat"]
@@ -253,7 +243,7 @@ def miaui_rollout_move(state: State, seat: int, rng: random.Random) -> Move:
     moves = state.legal_moves(seat)
     if len(moves) == 1 or rng.random() < 0.2 or getattr(state, "pending", None):
         return rng.choice(moves)
-    value, _ = _miaui_cards()
+    value = VALUE
     pile = state.piles[seat]  # type: ignore[attr-defined]
     top = value[pile[-1]] if pile else 0
     best_space, best = -1, 0.0
@@ -282,24 +272,21 @@ ROLLOUT_POLICIES: dict[str, Callable[[State, int, random.Random], Move]] = {
 }
 
 
-def strategy_for(game_id: str) -> Callable[..., Move]:
+def _for_game(table: dict[str, Any], game_id: str, what: str) -> Any:
     try:
-        return STRATEGIES[game_id]
+        return table[game_id]
     except KeyError:
-        known = ", ".join(sorted(STRATEGIES))
-        raise NoHeuristicError(
-            f"the heuristic bot has no strategy for game {game_id!r} yet (it plays: {known})"
-        ) from None
+        known = ", ".join(sorted(table))
+        raise NoHeuristicError(f"the heuristic bot has no {what} for game {game_id!r} yet "
+                               f"(it knows: {known})") from None
+
+
+def strategy_for(game_id: str) -> Callable[..., Move]:
+    return _for_game(STRATEGIES, game_id, "strategy")
 
 
 def rollout_policy_for(game_id: str) -> Callable[[State, int, random.Random], Move]:
-    try:
-        return ROLLOUT_POLICIES[game_id]
-    except KeyError:
-        known = ", ".join(sorted(ROLLOUT_POLICIES))
-        raise NoHeuristicError(
-            f"no heuristic rollout policy for game {game_id!r} yet (known: {known})"
-        ) from None
+    return _for_game(ROLLOUT_POLICIES, game_id, "rollout policy")
 
 
 class HeuristicBot:

@@ -50,6 +50,7 @@ import time
 from typing import Any
 
 from ..core.game import Move, State
+from ..core.random_player import turns
 from .base import SeatView
 
 
@@ -145,74 +146,50 @@ class ISMCTSBot:
         players = view.players
         cur: list[_Node | None] = list(roots)
         paths: list[list[list[Any]]] = [[] for _ in range(players)]
-        in_tree = players
         c = self.c
         log = math.log
         sqrt = math.sqrt
         choice = rng.choice
         apply = state.apply
         legal_moves = state.legal_moves
-        to_act = state.to_act
-        while in_tree:
-            acting = to_act()
-            if not acting:
-                break
-            for s in sorted(acting) if len(acting) > 1 else acting:
-                if s not in to_act():
-                    continue  # an earlier move of this step took the turn away
-                moves = legal_moves(s)
-                node = cur[s]
-                if node is None:
-                    move = policy(state, s, rng) if policy is not None else choice(moves)
-                    apply(s, move, False)
-                    continue
-                edges = node.edges
-                fresh = None
-                best_e = None
-                best_v = -1.0
-                move = moves[0]
-                for m in moves:
-                    e = edges.get(m)
-                    if e is None:
-                        e = edges[m] = [0, 0.0, 0, None]
-                    e[2] += 1
-                    n = e[0]
-                    if n == 0:
-                        if fresh is None:
-                            fresh = []
-                        fresh.append((m, e))
-                    elif fresh is None:
-                        v = e[1] / n + c * sqrt(log(e[2]) / n)
-                        if v > best_v:
-                            best_v, best_e, move = v, e, m
-                if fresh is not None:
-                    move, best_e = fresh[0] if len(fresh) == 1 else choice(fresh)
-                paths[s].append(best_e)
-                child = best_e[3]  # type: ignore[index]
-                if child is None:
-                    best_e[3] = _Node()  # type: ignore[index]
-                    cur[s] = None
-                    in_tree -= 1
-                else:
-                    cur[s] = child
+        # One pass over the seats as they act: a seat still in its tree selects there;
+        # once it has left its tree (a new node), it plays the rollout policy.
+        for s in turns(state):
+            node = cur[s]
+            if node is None:
+                move = policy(state, s, rng) if policy is not None else choice(legal_moves(s))
                 apply(s, move, False)
-        # Rollout: every seat has left its tree.
-        if policy is None:
-            while True:
-                acting = to_act()
-                if not acting:
-                    break
-                for s in acting:
-                    if s in to_act():
-                        apply(s, choice(legal_moves(s)), False)
-        else:
-            while True:
-                acting = to_act()
-                if not acting:
-                    break
-                for s in sorted(acting):
-                    if s in to_act():
-                        apply(s, policy(state, s, rng), False)
+                continue
+            moves = legal_moves(s)
+            edges = node.edges
+            fresh = None
+            best_e = None
+            best_v = -1.0
+            move = moves[0]
+            for m in moves:
+                e = edges.get(m)
+                if e is None:
+                    e = edges[m] = [0, 0.0, 0, None]
+                e[2] += 1
+                n = e[0]
+                if n == 0:
+                    if fresh is None:
+                        fresh = []
+                    fresh.append((m, e))
+                elif fresh is None:
+                    v = e[1] / n + c * sqrt(log(e[2]) / n)
+                    if v > best_v:
+                        best_v, best_e, move = v, e, m
+            if fresh is not None:
+                move, best_e = fresh[0] if len(fresh) == 1 else choice(fresh)
+            paths[s].append(best_e)
+            child = best_e[3]  # type: ignore[index]
+            if child is None:
+                best_e[3] = _Node()  # type: ignore[index]
+                cur[s] = None
+            else:
+                cur[s] = child
+            apply(s, move, False)
         rewards = self._rewards(state)
         for s in range(players):
             r = rewards[s]

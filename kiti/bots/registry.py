@@ -112,6 +112,25 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
+def split_bot_specs(text: str, what: str = "--bots") -> list[str]:
+    """``"human,ismcts:time=1,c=2,random"`` -> one spec per seat.
+
+    A comma separates seats, except that a ``key=value`` piece after a bot that already
+    has parameters continues that bot's parameters (``ismcts:time=1,c=2`` is one seat).
+    An empty entry is an error naming its place in ``what`` (the option it came from).
+    """
+    specs: list[str] = []
+    for index, piece in enumerate(text.split(",")):
+        piece = piece.strip()
+        if not piece:
+            raise BotSpecError(f"{what} entry {index + 1} is empty (write e.g. heuristic,random,random)")
+        if "=" in piece and ":" not in piece and specs and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def make_bot(spec: str, seed: int | None = None) -> Bot:
     """Build a bot from its text spec; raise BotSpecError naming what is wrong."""
     name, params = parse_bot_spec(spec)
@@ -119,11 +138,3 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         raise BotSpecError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
     return BOTS[name](seed, params)
 
-
-def bot_names() -> list[str]:
-    return sorted(BOTS)
-
-
-def describe(spec: str) -> dict[str, Any]:
-    name, params = parse_bot_spec(spec)
-    return {"name": name, "params": params}

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..bots.base import seat_view
-from ..bots.registry import BOTS, BotSpecError, make_bot
+from ..bots.registry import BOTS, BotSpecError, make_bot, split_bot_specs
 from ..core.errors import KitiError, NotationError
 from ..core.game import State
 from ..core.options import parse_option_args
@@ -62,24 +62,6 @@ def default_bot() -> str:
 def default_players(cls: type[State]) -> int:
     """4 where the game allows it (Miaui's usual table), else the nearest allowed count."""
     return max(cls.info.min_seats, min(4, cls.info.max_seats))
-
-
-def parse_seats(text: str) -> list[str]:
-    """``human,random,ismcts:time=1,iters=50`` -> one spec per seat.
-
-    A comma separates seats, except that ``key=value`` after a bot with parameters
-    continues that bot's parameters (``ismcts:time=1,c=0.7`` is one seat).
-    """
-    seats: list[str] = []
-    for index, part in enumerate(text.split(",")):
-        part = part.strip()
-        if not part:
-            raise KitiError(f"--seats entry {index + 1} is empty (write e.g. human,random,random)")
-        if "=" in part and ":" not in part and seats and ":" in seats[-1]:
-            seats[-1] += "," + part
-        else:
-            seats.append(part)
-    return seats
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -474,7 +456,7 @@ def play_command(
                 fail("name a game to play, e.g. kiti play miaui (or resume one with --load FILE)")
             cls = get_game(game)
             n = players
-        seat_specs = parse_seats(seats) if seats is not None else []
+        seat_specs = split_bot_specs(seats, "--seats") if seats is not None else []
         if n is None:
             n = len(seat_specs) if seat_specs else default_players(cls)
         if len(seat_specs) > n:

@@ -38,16 +38,8 @@ def render_hook(cls: type[State]) -> ModuleType | None:
 
 
 def seen_events(state: State, seat: int | None) -> list[dict[str, Any]]:
-    """The events ``seat`` has seen (None: a spectator), when the game keeps an event log."""
-    events_seen = getattr(state, "events_seen", None)
-    if callable(events_seen):
-        return list(events_seen(seat))
-    if seat is None:
-        return []
-    info = state.information_state(seat)
-    if isinstance(info, dict) and isinstance(info.get("events"), list):
-        return list(info["events"])
-    return []
+    """The events ``seat`` has seen (None: a spectator)."""
+    return state.events_seen(seat)
 
 
 def view_renderable(cls: type[State], view: Any, events: Sequence[dict[str, Any]] | None = None,

@@ -29,7 +29,8 @@ def tournament_command(
     """Play GAME between bots on duplicate deals with rotated seats, and report who wins."""
     import json
 
-    from ..sim.tournament import TournamentConfig, run_tournament, split_bot_list, write_outputs
+    from ..bots.registry import split_bot_specs
+    from ..sim.tournament import TournamentConfig, run_tournament, write_outputs
 
     if save_records and out is None:
         fail("--save-records needs --out DIR")
@@ -48,7 +49,7 @@ def tournament_command(
         except ImportError:
             fail("--out draws plots with matplotlib: pip install 'kiti[sim]' (or pip install matplotlib)")
     try:
-        config = TournamentConfig(game=game, bots=split_bot_list(bots), games=games, players=players,
+        config = TournamentConfig(game=game, bots=split_bot_specs(bots, "--bots"), games=games, players=players,
                                   options=parse_option_args(option), jobs=jobs, seed=seed,
                                   rotation=rotation, save_records=save_records)
         if as_json:

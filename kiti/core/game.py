@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -44,12 +44,6 @@ class GameInfo:
     version: str
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
     notation: str = ""
-
-    def option(self, name: str) -> OptionSpec:
-        for spec in self.options:
-            if spec.name == name:
-                return spec
-        raise KeyError(name)
 
 
 class State(ABC):
@@ -173,6 +167,17 @@ class State(ABC):
     def information_state(self, seat: int) -> JSON:
         """Everything ``seat`` has seen so far (history) and sees now. JSON-serialisable."""
 
+    def events_seen(self, seat: int | None) -> list[JSON]:
+        """What ``seat`` saw happen, oldest first (None: a spectator).
+
+        By default the ``events`` of the seat's information state; a game whose
+        spectators see events too overrides this.
+        """
+        if seat is None:
+            return []
+        info = self.information_state(seat)
+        return list(info.get("events", [])) if isinstance(info, dict) else []
+
     @abstractmethod
     def table(self) -> JSON:
         """The whole table, hidden cards included (for referees, replays and tests)."""
@@ -226,6 +231,3 @@ def check_notation(text: object) -> str:
         raise NotationError("empty move")
     return out
 
-
-def seats_in(seq: Sequence[int]) -> str:
-    return ", ".join(str(s) for s in seq)

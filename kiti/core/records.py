@@ -101,6 +101,3 @@ def save_record(state: State, path: str | Path) -> Path:
     path.write_text(json.dumps(state.record(), indent=1) + "\n", encoding="utf-8")
     return path
 
-
-def dumps_record(state: State) -> str:
-    return json.dumps(state.record())

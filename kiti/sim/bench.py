@@ -1,7 +1,8 @@
 """``kiti bench``: random full games per second through the public engine API.
 
 Each measurement plays complete games with uniform-random moves for every
-seat: ``to_act`` -> ``legal_moves`` -> ``random.choice`` -> ``apply(check=False)``.
+seat through the public API (:func:`kiti.core.play_random_game`: ``turns`` ->
+``legal_moves`` -> ``random.choice`` -> ``apply(check=False)``).
 When OpenSpiel is installed (the ``[bench]`` extra) the same run measures a
 reference: OpenSpiel's goofspiel (12 cards, the same seat count, imp_info,
 random points order) driven by an equivalent Python loop over ``pyspiel``
@@ -17,6 +18,7 @@ import time
 from typing import Any
 
 from ..core.game import State
+from ..core.random_player import play_random_game
 
 
 def bench_seat_counts(cls: type[State]) -> list[int]:
@@ -42,17 +44,10 @@ def _rate(play_one: Any, seconds: float) -> float:
 
 def kiti_games_per_second(cls: type[State], players: int, seconds: float, options: dict | None = None) -> float:
     rng = random.Random(12345)
-    choice = rng.choice
     seeds = iter(range(10**12))
 
     def play_one() -> None:
-        state = cls.new(players, options, next(seeds))
-        while True:
-            seats = state.to_act()
-            if not seats:
-                return
-            for seat in seats:
-                state.apply(seat, choice(state.legal_moves(seat)), False)
+        play_random_game(cls.new(players, options, next(seeds)), rng)
 
     return _rate(play_one, seconds)
 

@@ -19,6 +19,13 @@ def _pyplot() -> Any:
     return plt
 
 
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
 def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
     """scores.png (score distribution per bot), seats.png (win share per seat),
     ratings.png (openskill mu with 95% intervals).  Returns the files written."""
@@ -32,11 +39,7 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
     ax.set_xticks(range(1, len(labels) + 1), labels, rotation=15)
     ax.set_ylabel("final score")
     ax.set_title("Score distribution per bot")
-    fig.tight_layout()
-    p = out / "scores.png"
-    fig.savefig(p, dpi=100)
-    plt.close(fig)
-    written.append(p)
+    written.append(_save(plt, fig, out / "scores.png"))
 
     seats = summary["seats"]
     fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(seats)), 4))
@@ -49,11 +52,7 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
     ax.set_ylabel("win share (95% CI)")
     ax.set_title("Win share per seat")
     ax.legend()
-    fig.tight_layout()
-    p = out / "seats.png"
-    fig.savefig(p, dpi=100)
-    plt.close(fig)
-    written.append(p)
+    written.append(_save(plt, fig, out / "seats.png"))
 
     rat = summary.get("ratings")
     if rat:
@@ -66,9 +65,5 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
         ax.set_yticks(ys, [r["bot"] for r in rat])
         ax.set_xlabel("openskill Plackett-Luce mu (+/- 1.96 sigma)")
         ax.set_title("Rating")
-        fig.tight_layout()
-        p = out / "ratings.png"
-        fig.savefig(p, dpi=100)
-        plt.close(fig)
-        written.append(p)
+        written.append(_save(plt, fig, out / "ratings.png"))
     return written

@@ -45,10 +45,6 @@ class Interval:
     high: float
     n: int
 
-    @property
-    def half_width(self) -> float:
-        return (self.high - self.low) / 2
-
     def excludes(self, value: float) -> bool:
         return value < self.low or value > self.high
 

@@ -38,29 +38,12 @@ from ..bots.base import seat_view
 from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
 from ..core.errors import KitiError
 from ..core.game import State
+from ..core.random_player import turns
 from . import stats
 
 
 class TournamentError(KitiError, ValueError):
     """A tournament that cannot be run as asked."""
-
-
-def split_bot_list(text: str) -> list[str]:
-    """``"ismcts:iters=500,rollout=heuristic,heuristic,random"`` -> 3 specs.
-
-    A comma-separated piece holding ``=`` but no ``:`` is a further parameter of the
-    previous bot; ``;`` also separates parameters.
-    """
-    out: list[str] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        if not piece:
-            continue
-        if "=" in piece and ":" not in piece and out:
-            out[-1] += "," + piece
-        else:
-            out.append(piece)
-    return out
 
 
 @dataclass
@@ -130,15 +113,10 @@ def play_game(cls: type[State], players: int, options: dict[str, Any], game_seed
               bots: list[Any]) -> State:
     """Play one game; each bot only ever gets ``seat_view(state, seat)``."""
     state = cls.new(players, options, game_seed)
-    while not state.is_over():
-        acting = state.to_act()
-        if not acting:  # pragma: no cover - a game that stalls
-            raise TournamentError("the game stopped without ending")
-        for seat in sorted(acting):
-            if seat not in state.to_act():
-                continue
-            move = bots[seat].choose(seat_view(state, seat))
-            state.apply(seat, move)
+    for seat in turns(state):
+        state.apply(seat, bots[seat].choose(seat_view(state, seat)))
+    if not state.is_over():  # pragma: no cover - a game that stalls
+        raise TournamentError("the game stopped without ending")
     return state
 
 

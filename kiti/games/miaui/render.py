@@ -22,6 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import COUNT, card_name
+from .rules import kiti_order
 
 SPACES = ("Deepest", "Deep", "Shallow")
 RULE_OF_SPACE = ("highest diver wins", "next highest wins", "lowest diver wins")
@@ -130,14 +131,11 @@ def _last_reveal(events: Sequence[dict[str, Any]]) -> int | None:
     return None
 
 
-def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None,
-                kiti: int | None = None, players: int = 0) -> list[Text]:
-    """The reveal starting at ``events[start]`` and all it caused, one line per thing that happened.
-
-    ``kiti``: Kiti's position during that round (None with No Fighting), to say who won a tie.
-    """
+def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None) -> list[Text]:
+    """The reveal starting at ``events[start]`` and all it caused, one line per thing that happened."""
     reveal = events[start]
     dives: list[int] = reveal["dives"]
+    kiti = reveal.get("kiti")  # Kiti's position during that round (None with No Fighting)
     r = reveal["round"]
     n = len(dives)
     out: list[Text] = []
@@ -147,7 +145,6 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
         line.append(str(d), style="bold")
         line.append("  ")
     out.append(line)
-    remaining = list(range(n))
     for ev in events[start + 1:]:
         t = ev.get("type")
         if t in ("stock", "peek", "reveal", "end"):
@@ -155,9 +152,7 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
         if t == "catch":
             space, seat = ev["space"], ev["seat"]
             d = dives[seat]
-            tied = [s for s in remaining if dives[s] == d]
-            if seat in remaining:
-                remaining.remove(seat)
+            tied = ev.get("tied", [])
             text = Text(f"  {SPACES[space]}: ")
             text.append(who(seat, viewer), style="bold")
             text.append(f" ({d}) caught ")
@@ -166,16 +161,13 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
                     text.append(" + ")
                 text.append_text(card_long(c))
             out.append(text)
-            if len(tied) > 1 and kiti is not None:
+            if tied and kiti is not None:
                 way = "counterclockwise" if space < 2 else "clockwise"
                 others = ", ".join("you" if s == viewer else str(s) for s in tied if s != seat)
-                order = ">".join(map(str, _kiti_order(kiti, n, space)))
+                order = ">".join(map(str, kiti_order(kiti, n, space)))
                 out.append(Text(f"    tied {d}s with {'' if others == 'you' else ('seats ' if ',' in others else 'seat ')}{others}: "
                                 f"Kiti's {way} order {order}", style="italic"))
         elif t == "tie":
-            for s in ev["seats"]:
-                if s in remaining:
-                    remaining.remove(s)
             seats = " and ".join(who(s, viewer) for s in ev["seats"])
             out.append(Text(f"  {SPACES[ev['space']]}: tie of {dives[ev['seats'][0]]}s between "
                             f"{seats}: nobody catches, the fish stay (No Fighting)", style="italic"))
@@ -197,13 +189,6 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
         elif t == "kiti":
             pass
     return out
-
-
-def _kiti_order(kiti: int, n: int, space: int) -> list[int]:
-    """Seats in the order Kiti favours them in a tie at ``space`` (as the view's tie_order)."""
-    if space < 2:
-        return [(kiti - i) % n for i in range(n)]
-    return [(kiti + 1 + i) % n for i in range(n)]
 
 
 def _round_line(events: Sequence[dict[str, Any]], start: int, viewer: Any) -> Text:
@@ -374,11 +359,9 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
     # The last round's reveal, then one line per earlier round.
     last = _last_reveal(events)
     if last is not None:
-        reveal_round = events[last]["round"]
-        kiti_then = _kiti_during(events, reveal_round, kiti, n, view)
         if n <= 4:
             parts.append(Text(""))
-        story = round_story(events, last, me, kiti_then, n)
+        story = round_story(events, last, me)
         # Fit an 80x24 terminal (one line kept for the prompt): a long story (No Fighting
         # takes, Seagulls) is cut short, and older rounds get whatever room is left.
         room = SCREEN_LINES - 1 - _height(parts)
@@ -412,12 +395,3 @@ def _height(parts: list[RenderableType], width: int = 80) -> int:
     console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(Group(*parts))
     return console.file.getvalue().count("\n")
-
-
-def _kiti_during(events: Sequence[dict[str, Any]], rnd: int, now: int | None, n: int,
-                 view: dict[str, Any]) -> int | None:
-    """Kiti's position while round ``rnd`` was played."""
-    if now is None:
-        return None
-    moves = sum(1 for e in events if e.get("type") == "kiti" and e.get("round", 0) >= rnd)
-    return (now - moves) % n

@@ -80,44 +80,55 @@ INFO = GameInfo(
 )
 
 
+def kiti_rank(kiti: int, players: int, space: int, seat: int) -> int:
+    """Place of ``seat`` in Kiti's order for a tie at ``space`` (0: favoured first).
+
+    The one place the tie rule lives.  Deepest and Deep: counterclockwise, starting
+    with seat ``kiti`` (on Kiti's right); Shallow: clockwise, starting with ``kiti+1``.
+    """
+    if space < 2:
+        return (kiti - seat) % players
+    return (seat - kiti - 1) % players
+
+
 def kiti_order(kiti: int, players: int, space: int) -> list[int]:
     """Seats in the order Kiti favours them for ties at ``space``."""
-    if space < 2:  # Deepest and Deep: counterclockwise from the seat on Kiti's right
-        return [(kiti - i) % players for i in range(players)]
-    return [(kiti + 1 + i) % players for i in range(players)]  # Shallow: clockwise
+    return sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat))
+
+
+Catch = tuple[int, int, list[int]]  # (space, winning seat, seats Kiti chose among, if tied)
 
 
 def resolve_depths(
     dives: list[int], players: int, kiti: int | None
-) -> tuple[list[tuple[int, int]], list[tuple[int, list[int]]]]:
+) -> tuple[list[Catch], list[tuple[int, list[int]]]]:
     """Decide the three depths from revealed dives: the one place this rule lives.
 
-    Returns ``(takes, ties)``: ``takes`` lists (space, winning seat), deepest first;
-    ``ties`` lists (space, tied seats) for depths nobody won by a No Fighting tie
-    (``kiti`` None).  A depth missing from both had no remaining diver.
+    Returns ``(takes, ties)``: ``takes`` lists (space, winning seat, tied seats),
+    deepest first, where tied seats is empty unless Kiti broke a tie; ``ties`` lists
+    (space, tied seats) for depths nobody won by a No Fighting tie (``kiti`` None).
+    A depth missing from both had no remaining diver.
     """
     remaining = list(range(players))
-    takes: list[tuple[int, int]] = []
+    takes: list[Catch] = []
     ties: list[tuple[int, list[int]]] = []
     for space in (0, 1, 2):
         if not remaining:
             break
         values = [dives[s] for s in remaining]
         best = max(values) if space < 2 else min(values)
+        tied: list[int] = []
         if values.count(best) == 1:
             winner = remaining[values.index(best)]
         elif kiti is None:  # No Fighting: the tied divers are out, nobody catches
             ties.append((space, [s for s in remaining if dives[s] == best]))
             remaining = [s for s in remaining if dives[s] != best]
             continue
-        else:  # Kiti: the tied seat nearest in its order (see kiti_order)
+        else:  # Kiti: the tied seat it favours first
             tied = [s for s in remaining if dives[s] == best]
-            if space < 2:
-                winner = min(tied, key=lambda s: (kiti - s) % players)
-            else:
-                winner = min(tied, key=lambda s: (s - kiti - 1) % players)
+            winner = min(tied, key=lambda s: kiti_rank(kiti, players, space, s))
         remaining.remove(winner)
-        takes.append((space, winner))
+        takes.append((space, winner, tied))
     return takes, ties
 
 
@@ -209,7 +220,7 @@ class MiauiState(State):
         self.round = 1
         self.over = False
         self.pending: list[Any] = []  # [seat, space, cards still to add] while a taker orders
-        self.takes: list[tuple[int, int]] = []  # (space, seat) catches still to hand out
+        self.takes: list[Catch] = []  # catches still to hand out
         self.round_start = 0  # index in history of the first move of this round
         self.events: list[tuple[int, dict[str, Any]]] = []
         self.resampled = False
@@ -319,9 +330,10 @@ class MiauiState(State):
         n = self.players
         rnd = self.round
         events = self.events
-        events.append((EVERYONE, {"type": "reveal", "round": rnd, "dives": dives}))
+        events.append((EVERYONE, {"type": "reveal", "round": rnd, "dives": dives,
+                                  "kiti": self.kiti}))
         takes, ties = resolve_depths(dives, n, self.kiti)
-        won = {space for space, _ in takes}
+        won = {take[0] for take in takes}
         tied = dict(ties)
         for space in (0, 1, 2):
             if space in tied:
@@ -341,13 +353,15 @@ class MiauiState(State):
         takes = self.takes
         rnd = self.round
         while takes:
-            space, seat = takes.pop(0)
+            space, seat, tied = takes.pop(0)
             cards = self.lagoon[space]
             self.lagoon[space] = []
             self.hidden[space] = []
             self.peek_at[space] = []
-            self.events.append((EVERYONE, {"type": "catch", "round": rnd, "space": space,
-                                           "seat": seat, "cards": cards}))
+            catch = {"type": "catch", "round": rnd, "space": space, "seat": seat, "cards": cards}
+            if tied:
+                catch["tied"] = tied  # Kiti chose ``seat`` among these
+            self.events.append((EVERYONE, catch))
             if len(cards) == 1:
                 card = cards[0]
                 if card[0] == "L" and rnd < ROUNDS:
