@@ -61,3 +61,19 @@ def test_face_down_card_is_drawn_as_a_back_for_others():
     console = Console(width=80, file=io.StringIO(), color_system=None)
     console.print(render_view(state.observation(0), state.events_seen(0)))
     assert "E15" in console.file.getvalue()
+
+
+def test_kiti_tie_is_told_in_words():
+    # The rulebook's example round: three 9s and a 7, Kiti between seats 0 and 1.
+    # Deepest: seats 0, 1, 2 tie and Kiti favours 0; Deep: 1 and 2 tie and Kiti favours 2.
+    state = G.new(4, None, 1, {"kiti": 0})
+    for seat, n in enumerate((9, 9, 9, 7)):
+        state.apply(seat, f"dive {n}")
+    console = Console(width=80, file=io.StringIO(), color_system=None)
+    console.print(render_view(state.observation(1), state.events_seen(1)))
+    text = " ".join(console.file.getvalue().split())
+    assert "Deepest: seat 0 (9) caught" in text
+    assert "tied 9s with you and seat 2: Kiti's counterclockwise order 0>3>2>1" in text
+    assert "Deep: seat 2 (9) caught" in text
+    assert "tied 9s with you: Kiti's counterclockwise order 0>3>2>1" in text
+    assert "Shallow: seat 3 (7) caught" in text

@@ -163,10 +163,10 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
             out.append(text)
             if tied and kiti is not None:
                 way = "counterclockwise" if space < 2 else "clockwise"
-                others = ", ".join("you" if s == viewer else str(s) for s in tied if s != seat)
+                others = " and ".join(who(s, viewer) for s in tied if s != seat)
                 order = ">".join(map(str, kiti_order(kiti, n, space)))
-                out.append(Text(f"    tied {d}s with {'' if others == 'you' else ('seats ' if ',' in others else 'seat ')}{others}: "
-                                f"Kiti's {way} order {order}", style="italic"))
+                out.append(Text(f"    tied {d}s with {others}: Kiti's {way} order {order}",
+                                style="italic"))
         elif t == "tie":
             seats = " and ".join(who(s, viewer) for s in ev["seats"])
             out.append(Text(f"  {SPACES[ev['space']]}: tie of {dives[ev['seats'][0]]}s between "
