@@ -116,3 +116,27 @@ OPTION_SETS = [
     {"no_fighting": True, "taker_chooses_order": True},
     {"no_fighting": True, "taker_chooses_order": True, "open_baskets": True},
 ]
+
+
+def lagoon_seers(s, space: int) -> list[int]:
+    """Per card of a lagoon space: the seat that may see it face down, or -1 if face up."""
+    veil = s.veil[space]
+    return [veil[i][0] if i in veil else -1 for i in range(len(s.lagoon[space]))]
+
+
+def played(s, seat: int) -> list[int]:
+    """The divers ``seat`` has revealed so far (the referee's discards)."""
+    return list(s.table()["discards"][seat])
+
+
+def swap_hand_and_played(s, seat: int) -> bool:
+    """Exchange ``seat``'s first diver in hand with its first revealed one (False if equal)."""
+    h = s.hands[seat][0]
+    d = s.reveals[0][seat]
+    if h == d:
+        return False
+    s.hands[seat][0] = d
+    first = list(s.reveals[0])
+    first[seat] = h
+    s.reveals[0] = tuple(first)
+    return True

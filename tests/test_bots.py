@@ -8,12 +8,25 @@ import pytest
 
 import kiti.games  # noqa: F401  (registers the games)
 from kiti.bots.base import SeatView, seat_view
-from kiti.bots.heuristic import MiauiTable, NoHeuristicError, pile_add, resolve_dives
 from kiti.bots.ismcts import ISMCTSBot
-from kiti.bots.registry import BotSpecError, make_bot
+from kiti.bots.registry import BotSpecError
+from kiti.bots.registry import make_bot as _make_bot
 from kiti.core.game import GameInfo
 from kiti.games.miaui.cards import DECK
-from kiti.games.miaui.rules import MiauiState
+from kiti.games.miaui.heuristic import MiauiTable
+from kiti.games.miaui.rules import MiauiState, add_to_pile, resolve_depths
+
+
+def make_bot(spec: str, seed: int):  # type: ignore[no-untyped-def]
+    return _make_bot(spec, MiauiState, seed)
+
+
+def pile_add(pile: list[str], card: str) -> None:
+    add_to_pile(pile, card)
+
+
+def resolve_dives(dives: list[int], players: int, kiti: int | None) -> list[tuple[int, int]]:
+    return [(space, winner) for space, winner, _ in resolve_depths(dives, players, kiti)[0]]
 
 BOT_SPECS = ["random", "heuristic", "ismcts:iters=60", "ismcts:iters=40,rollout=heuristic"]
 
@@ -70,7 +83,9 @@ def test_seat_view_holds_no_state() -> None:
     a, _ = _twin_states(3, (3, 9))
     view = seat_view(a, 0)
     assert not hasattr(view, "state")
-    assert set(SeatView.__slots__) == {"seat", "game", "info", "legal_moves", "players", "options", "_guess"}
+    assert set(vars(view)) <= {"seat", "game", "info", "legal_moves", "players", "options", "_guess"}
+    assert view._guess.resampled and view._guess is not a
+    assert isinstance(view, SeatView)
     # The private guess is a resample: it need not agree with the true hidden cards.
     assert view._guess.table()["burned"] == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.table()["burned"]
 
@@ -86,8 +101,7 @@ def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
         return [(s, str(m)) for s, m in st.history]
 
     assert play(5) == play(5)
-    if spec != "heuristic":  # the heuristic is nearly deterministic by design
-        assert any(play(5) != play(k) for k in (6, 7, 8))
+    assert any(play(5) != play(k) for k in (6, 7, 8))  # the heuristic too: it plays a mixed strategy
 
 
 def test_ismcts_time_budget_and_statistics() -> None:
@@ -150,20 +164,16 @@ def test_pile_rules_and_resolution() -> None:
 
 
 def test_heuristic_refuses_a_game_without_strategy() -> None:
-    st = MiauiState.new(3, None, 1)
-    view = seat_view(st, 0)
-
     class Other:
         info = GameInfo("othergame", "Other", 2, 4, "1")
 
-    view.game = Other  # type: ignore[assignment]
-    with pytest.raises(NoHeuristicError, match="othergame"):
-        make_bot("heuristic", 1).choose(view)
+    with pytest.raises(BotSpecError, match="cannot play Other: Other has no heuristic"):
+        _make_bot("heuristic", Other, 1)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("spec, words", [
     ("nosuchbot", "unknown bot"),
-    ("random:x=1", "random takes no parameters"),
+    ("random:x=1", "random has no parameter 'x'"),
     ("ismcts:iter=10", "no parameter 'iter'"),
     ("ismcts:iters=ten", "iters must be an integer"),
     ("ismcts:iters=0", "iters must be at least 1"),

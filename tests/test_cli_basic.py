@@ -118,7 +118,7 @@ def test_replay_invalid_record_names_the_move(tmp_path):
     path.write_text(json.dumps(rec), encoding="utf-8")
     out = kiti("replay", str(path), "--json")
     assert out.returncode != 0
-    assert "move 3" in out.stderr
+    assert "move 4" in out.stderr
     assert "dive 5" in out.stderr
     assert "already played diver 5" in out.stderr
     assert out.stdout.strip() == ""

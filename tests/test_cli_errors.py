@@ -26,7 +26,7 @@ def assert_clean_failure(result: subprocess.CompletedProcess, *words: str) -> No
     ({"game": "miaui", "players": 3, "seed": "x", "moves": []}, ["'seed'"]),
     ({"game": "chess", "players": 3, "moves": []}, ["unknown game 'chess'"]),
     ({"game": "miaui", "players": 3, "moves": [[0, "dive 3"], [0, "dive 4"]]},
-     ["move 1", "dive 4", "already chosen"]),
+     ["move 2", "dive 4", "already chosen"]),
 ])
 def test_bad_records(tmp_path, record, words):
     path = tmp_path / "r.json"

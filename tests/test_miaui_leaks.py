@@ -12,7 +12,16 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from miaui_helpers import OPTION_SETS, G, new, play_round, random_move, rounds_deck
+from miaui_helpers import (
+    OPTION_SETS,
+    G,
+    lagoon_seers,
+    new,
+    play_round,
+    random_move,
+    rounds_deck,
+    swap_hand_and_played,
+)
 
 from kiti.games.miaui.cards import VALUE
 
@@ -111,7 +120,7 @@ def invisible_changes(s, seat, rng):
                     out.append((f"buried card of seat {other}'s pile", c))
     # A face-down lagoon card this seat did not earn.
     for space in range(3):
-        for i, h in enumerate(s.hidden[space]):
+        for i, h in enumerate(lagoon_seers(s, space)):
             if h >= 0 and h != seat:
                 c = s.clone()
                 cards = c.lagoon[space]
@@ -160,7 +169,7 @@ def test_spectator_sees_no_hidden_card(game, r):
         else:
             assert obs["scores"][other] == sum(VALUE[c] for c in s.piles[other])
     for space in range(3):
-        for i, h in enumerate(s.hidden[space]):
+        for i, h in enumerate(lagoon_seers(s, space)):
             if h >= 0:
                 assert s.observation(None)["lagoon"][space][i] == "?"
 
@@ -185,11 +194,9 @@ def test_visible_changes_change_views(game, r):
                     assert o != base_obs and i != base_info, f"top of pile {owner}"
                     assert spectator(c) != spectator(s)
         # Her own hand (swap a diver in hand with one already played).
-        if s.hands[seat] and s.discards[seat]:
+        if s.hands[seat] and s.reveals:
             c = s.clone()
-            h, d = c.hands[seat][0], c.discards[seat][0]
-            if h != d:
-                c.hands[seat][0], c.discards[seat][0] = d, h
+            if swap_hand_and_played(c, seat):
                 o, i = views(c, seat)
                 assert o != base_obs and i != base_info, "own hand"
         # A buried card of her own pile.
@@ -208,7 +215,7 @@ def test_visible_changes_change_views(game, r):
                         assert views(c, seat)[0] != base_obs, "open basket"
         # Any lagoon card face up, or face down but earned by this seat.
         for space in range(3):
-            for i, h in enumerate(s.hidden[space]):
+            for i, h in enumerate(lagoon_seers(s, space)):
                 if h < 0 or h == seat:
                     c = s.clone()
                     cards = c.lagoon[space]

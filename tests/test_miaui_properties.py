@@ -8,7 +8,17 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from miaui_helpers import FULL_DECK, OPTION_SETS, VALUE, G, advance, card_total, pending_cards, random_move
+from miaui_helpers import (
+    FULL_DECK,
+    OPTION_SETS,
+    VALUE,
+    G,
+    advance,
+    card_total,
+    pending_cards,
+    played,
+    random_move,
+)
 
 from kiti.games import replay
 
@@ -38,13 +48,13 @@ def check_invariants(s) -> None:
         assert sum(1 for c in pile if c[0] == "J") < 3
         assert "S" not in pile
         # Every diver is either in the hand, committed this round, or discarded: once each.
-        divers = list(s.hands[seat]) + list(s.discards[seat])
+        divers = list(s.hands[seat]) + played(s, seat)
         if s.committed[seat]:
             divers.append(s.committed[seat])
         assert sorted(divers) == list(range(1, 13))
     assert s.scores() == [sum(VALUE[c] for c in p) for p in s.piles]
-    assert len(s.lagoon) == 3 and len(s.hidden) == 3
-    assert all(len(a) == len(b) for a, b in zip(s.lagoon, s.hidden))
+    assert len(s.lagoon) == 3
+    assert all(set(s.veil[space]) <= set(range(len(s.lagoon[space]))) for space in range(3))
     if not s.options["no_fighting"]:
         # In the base game every depth is won every round, so each space holds exactly 1 card
         # while waiting for dives (none at the end).
@@ -89,7 +99,7 @@ def test_invariants_through_random_games(game):
     assert rounds == sorted(rounds)
     # Every seat played each diver 1-12 exactly once.
     for seat in range(n):
-        assert sorted(s.discards[seat]) == list(range(1, 13))
+        assert sorted(played(s, seat)) == list(range(1, 13))
         assert s.hands[seat] == []
         assert s.committed[seat] == 0
     assert s.deck == []

@@ -34,7 +34,7 @@ def test_every_seat_view_fits_80x24(options):
                 state.apply(seat, rng.choice(state.legal_moves(seat)))
                 if rng.random() < 0.35:  # a sample of positions keeps the test quick
                     tallest = max(tallest,
-                                  height(state.observation(seat), state.events_seen(seat)))
+                                  height(state.observation(seat), state.events(seat)))
     assert tallest <= 23
 
 
@@ -52,14 +52,14 @@ def test_face_down_card_is_drawn_as_a_back_for_others():
     for seat, n in ((0, 12), (1, 5), (2, 1)):
         state.apply(seat, f"dive {n}")
     assert state.table()["lagoon"][0] == ["E15"]
-    mine = height(state.observation(0), state.events_seen(0))
+    mine = height(state.observation(0), state.events(0))
     assert mine <= 23
     for viewer in (1, 2):
         console = Console(width=80, file=io.StringIO(), color_system=None)
-        console.print(render_view(state.observation(viewer), state.events_seen(viewer)))
+        console.print(render_view(state.observation(viewer), state.events(viewer)))
         assert "E15" not in console.file.getvalue()
     console = Console(width=80, file=io.StringIO(), color_system=None)
-    console.print(render_view(state.observation(0), state.events_seen(0)))
+    console.print(render_view(state.observation(0), state.events(0)))
     assert "E15" in console.file.getvalue()
 
 
@@ -70,7 +70,7 @@ def test_kiti_tie_is_told_in_words():
     for seat, n in enumerate((9, 9, 9, 7)):
         state.apply(seat, f"dive {n}")
     console = Console(width=80, file=io.StringIO(), color_system=None)
-    console.print(render_view(state.observation(1), state.events_seen(1)))
+    console.print(render_view(state.observation(1), state.events(1)))
     text = " ".join(console.file.getvalue().split())
     assert "Deepest: seat 0 (9) caught" in text
     assert "tied 9s with you and seat 2: Kiti's counterclockwise order 0>3>2>1" in text

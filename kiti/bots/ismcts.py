@@ -1,45 +1,34 @@
 """The ``ismcts`` bot: information-set Monte Carlo tree search, generic over games.
 
-Algorithm (a multi-observer, open-loop ISMCTS with decoupled simultaneous choices):
+Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
 
-* **Fresh determinisation every iteration.**  Each iteration starts from
-  ``view.determinize(rng)``: a full state drawn from the searching seat's information
-  set by the engine (hidden cards, and the divers other seats have already committed
-  face down this round, are redrawn).  The search never sees the true state.
-* **One tree per seat, keyed by that seat's own information.**  Seat ``s``'s tree is
-  indexed by the sequence of ``s``'s *own* moves since the root (an open-loop key: what a
-  seat always knows about its own line of play; everything else it learns, the cards
-  and the others' revealed choices, is averaged over by the determinisations).  When
-  seat ``s`` acts in an iteration, it selects from *its* current node with UCB1 using
-  only its own statistics: its choice never depends on another seat's choice in that
-  iteration, so a seat's committed-but-hidden move is invisible to the others, exactly
-  as at the table.  Simultaneous steps (``to_act`` holding several seats, each
-  committing separately, as in Miaui) are thus decoupled: every acting seat picks from
-  its own node, then the moves are applied one by one.  For Miaui, whose dives are
-  revealed together at the end of each round, this is the standard decoupled-UCT
-  treatment of simultaneous moves; for turn-based games it is a multi-observer
-  ISMCTS in which no seat's tree branches on information it lacks.
-* **Availability.**  A move's UCB exploration term uses the number of iterations in which
-  it was legal at that node (``avail``), not the node's visits, since legal moves can
-  differ between determinisations (Cowling, Powley & Whitehouse 2012).
-* **Expansion and rollouts.**  Each seat's tree grows by at most one node per iteration;
-  once a seat has left its tree it plays the rollout policy: ``rollout=random`` (uniform
-  over legal moves, the default) or ``rollout=heuristic`` (the game's cheap rule of thumb
-  in :mod:`kiti.bots.heuristic`).
-* **Rewards.**  ``reward=win`` (default): ``State.returns()``, each seat's share of the
-  victory (1/k for k tied winners), the quantity tournaments measure.  ``reward=margin``:
-  ``0.5 + 0.5 * clip((own score - best other score) / 50, -1, 1)``, a denser signal.
-  Each seat's tree is updated with its own reward (every seat plays for itself).
-* **Final choice**: the most visited root move of the searching seat (ties: the first in
-  the order of ``legal_moves``).
-* **Budget**: ``iters=N`` iterations per move (deterministic for a given bot seed: the
-  search generator is seeded from the bot's generator) or ``time=S`` seconds per move
-  (then the result depends on the machine's speed).  ``c`` is the UCB1 exploration
-  constant (default 0.7 on rewards in [0, 1]).
-
-Speed: an iteration is one determinisation, a few dictionary look-ups per in-tree
-decision and a full playout through ``clone``-free ``apply(check=False)`` on the
-determinised copy; see :func:`kiti.sim.bench_bots.ismcts_iterations_per_second`.
+* **A fresh determinisation every iteration.**  Each iteration starts from
+  ``view.determinize(rng)``: a full state drawn from the searching seat's information set
+  by the engine.  The search never sees the true state.
+* **One tree per seat, keyed by what that seat can tell apart.**  A seat's tree alternates
+  its decisions (edges, one per move) and what it then observes: the events it saw from
+  its move to its next decision (``kiti.core.events.key_since``: kinds and arguments of
+  the events visible to that seat).  Two lines of play reach the same node of seat ``s``
+  exactly when ``s`` cannot tell them apart from its own moves and observations, so in
+  Mauw a defender knows which card attacks which column, and a seat never branches on
+  another seat's hidden choice.
+* **Simultaneous choices** (``to_act`` holding several seats) are decoupled: each seat
+  selects from its own node with its own statistics and nothing it has not seen.
+* **Availability.**  The exploration term of a move counts the iterations in which it was
+  legal at that node, not the node's visits (Cowling, Powley & Whitehouse 2012).
+* **Wide positions.**  Where the game says a seat has very many moves
+  (``State.many_moves``), a node opens moves progressively: at most
+  ``width * sqrt(visits)`` edges, each new one drawn with ``State.random_move``, so an
+  iteration never lists thousands of moves (progressive widening).
+* **Rollouts** play ``rollout=random`` (``State.random_move``) or ``rollout=heuristic``
+  (the game's declared cheap policy) and stop after ``depth`` moves; a game cut short is
+  scored by its provisional result (the leaders share the win).
+* **Rewards** come from the core's results model: ``reward=win`` uses each seat's share
+  of the victory (teams share; a non-seat party such as a solo opponent can win);
+  ``reward=margin`` uses ``0.5 + 0.5*clip((own party score - best other party score) /
+  scale, -1, 1)`` where ``scale`` is the game's declared ``margin_scale``.
+* **Final choice**: the most visited move at the root; **budget**: ``iters=N`` iterations
+  (deterministic for a bot seed) or ``time=S`` seconds per move.
 """
 
 from __future__ import annotations
@@ -49,18 +38,36 @@ import random
 import time
 from typing import Any
 
-from ..core.game import Move, State
-from ..core.random_player import turns
-from .base import SeatView
+from ..core.events import key_since
+from ..core.game import State
+from ..core.moves import Move
+from ..core.options import OptionSpec
+from ..core.seatview import SeatView
+from ..core.turns import turns
+
+PARAMS = (
+    OptionSpec("iters", int, 1000, "iterations per move", minimum=1, what="bot ismcts parameter"),
+    OptionSpec("time", float, None, "seconds per move (instead of iters)", minimum=0.0,
+               above_minimum=True, what="bot ismcts parameter"),
+    OptionSpec("rollout", str, "random", "rollout policy", choices=("random", "heuristic"),
+               what="bot ismcts parameter"),
+    OptionSpec("c", float, 0.7, "UCB exploration constant", minimum=0.0, what="bot ismcts parameter"),
+    OptionSpec("reward", str, "win", "win share or score margin", choices=("win", "margin"),
+               what="bot ismcts parameter"),
+    OptionSpec("width", float, 2.0, "widening: edges opened per sqrt(visit) on wide positions",
+               minimum=0.1, what="bot ismcts parameter"),
+    OptionSpec("depth", int, 1000, "most moves in a rollout", minimum=1, what="bot ismcts parameter"),
+)
 
 
 class _Node:
-    """A node of one seat's tree: move -> [visits, total reward, availability, child]."""
+    """A decision node of one seat: move -> edge [visits, total reward, availability, children]."""
 
-    __slots__ = ("edges",)
+    __slots__ = ("edges", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[Move, list[Any]] = {}
+        self.visits = 0
 
 
 class ISMCTSBot:
@@ -68,15 +75,9 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(
-        self,
-        seed: int | None = None,
-        iters: int | None = None,
-        seconds: float | None = None,
-        rollout: str = "random",
-        c: float = 0.7,
-        reward: str = "win",
-    ) -> None:
+    def __init__(self, seed: int | None = None, iters: int | None = None,
+                 seconds: float | None = None, rollout: str = "random", c: float = 0.7,
+                 reward: str = "win", width: float = 2.0, depth: int = 1000) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
@@ -93,29 +94,52 @@ class ISMCTSBot:
         self.rollout = rollout
         self.c = float(c)
         self.reward = reward
+        self.width = float(width)
+        self.depth = int(depth)
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
-        legal = view.legal_moves
-        if len(legal) == 1:
+        legal = view.legal_moves if not view.many_moves() else None
+        if legal is not None and len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        rng = random.Random(self.rng.getrandbits(64))
+        roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+        edges = roots[view.seat].edges
+        best: Move | None = None
+        best_n = -1
+        for move, edge in edges.items():  # insertion order: ties go to the first opened
+            if edge[0] > best_n and (legal is None or move in legal):
+                best, best_n = move, edge[0]
+        if best is None:
+            return view.random_move(self.rng)
+        return best
+
+    def root_statistics(self, view: SeatView, iterations: int) -> dict[str, tuple[int, float]]:
+        """Run ``iterations`` from ``view``; move -> (visits, mean reward) (for tests and tools)."""
+        saved = self.iters, self.seconds
+        self.iters, self.seconds = iterations, None
+        try:
+            roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+        finally:
+            self.iters, self.seconds = saved
+        return {str(m): (e[0], e[1] / e[0] if e[0] else 0.0)
+                for m, e in roots[view.seat].edges.items()}
+
+    def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
         policy = None
         if self.rollout == "heuristic":
-            from .heuristic import rollout_policy_for
+            from .heuristic import strategy_class
 
-            policy = rollout_policy_for(view.game.info.id)
+            policy = strategy_class(view.game)().rollout
         roots = [_Node() for _ in range(view.players)]
-        me = view.seat
         done = 0
-        if self.iters is not None and self.seconds is None:
-            for _ in range(self.iters):
+        if self.seconds is None:
+            for _ in range(self.iters or 1):
                 self._iterate(view, roots, rng, policy)
-            done = self.iters
+            done = self.iters or 1
         else:
-            deadline = time.perf_counter() + float(self.seconds or 0.0)
+            deadline = time.perf_counter() + self.seconds
             cap = self.iters if self.iters is not None else 10**12
             while done < cap:
                 for _ in range(8):
@@ -124,85 +148,111 @@ class ISMCTSBot:
                 if time.perf_counter() >= deadline:
                     break
         self.last_iterations = done
-        edges = roots[me].edges
-        best, best_n = legal[0], -1
-        for m in legal:
-            e = edges.get(m)
-            n = e[0] if e is not None else 0
-            if n > best_n:
-                best, best_n = m, n
-        return best
-
-    def root_statistics(self, view: SeatView, iterations: int) -> dict[str, tuple[int, float]]:
-        """Run ``iterations`` from ``view`` and return move -> (visits, mean reward) (for tests/tools)."""
-        rng = random.Random(self.rng.getrandbits(64))
-        roots = [_Node() for _ in range(view.players)]
-        for _ in range(iterations):
-            self._iterate(view, roots, rng, None)
-        return {str(m): (e[0], e[1] / e[0] if e[0] else 0.0) for m, e in roots[view.seat].edges.items()}
+        return roots
 
     def _iterate(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> None:
         state: State = view.determinize(rng)
         players = view.players
-        cur: list[_Node | None] = list(roots)
-        paths: list[list[list[Any]]] = [[] for _ in range(players)]
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        choice = rng.choice
+        start = len(state.log)
+        node: list[_Node | None] = list(roots)
+        taken: list[list[Any] | None] = [None] * players  # the edge a seat took last
+        since = [start] * players  # where each seat's next observation begins
+        paths: list[list[tuple[_Node, list[Any]]]] = [[] for _ in range(players)]
+        random_move = state.random_move
         apply = state.apply
-        legal_moves = state.legal_moves
-        # One pass over the seats as they act: a seat still in its tree selects there;
-        # once it has left its tree (a new node), it plays the rollout policy.
-        for s in turns(state):
-            node = cur[s]
-            if node is None:
-                move = policy(state, s, rng) if policy is not None else choice(legal_moves(s))
-                apply(s, move, False)
+        left = self.depth
+        for seat in turns(state):
+            edge = taken[seat]
+            if edge is not None:  # the seat is back: what did it see since its last move?
+                children = edge[3]
+                key = key_since(state.log, seat, since[seat])
+                child = children.get(key)
+                if child is None:
+                    child = children[key] = _Node()
+                    node[seat] = child
+                    taken[seat] = None
+                    move, chosen = self._select(state, seat, child, rng)
+                    paths[seat].append((child, chosen))
+                    node[seat] = None  # a new node: this seat leaves its tree
+                    apply(seat, move, False)
+                    continue
+                node[seat] = child
+            current = node[seat]
+            if current is None:  # out of the tree: roll out
+                left -= 1
+                if left < 0:
+                    break
+                move = policy(state, seat, rng) if policy is not None else random_move(seat, rng)
+                apply(seat, move, False)
                 continue
-            moves = legal_moves(s)
-            edges = node.edges
-            fresh = None
-            best_e = None
-            best_v = -1.0
-            move = moves[0]
-            for m in moves:
-                e = edges.get(m)
-                if e is None:
-                    e = edges[m] = [0, 0.0, 0, None]
-                e[2] += 1
-                n = e[0]
-                if n == 0:
-                    if fresh is None:
-                        fresh = []
-                    fresh.append((m, e))
-                elif fresh is None:
-                    v = e[1] / n + c * sqrt(log(e[2]) / n)
-                    if v > best_v:
-                        best_v, best_e, move = v, e, m
-            if fresh is not None:
-                move, best_e = fresh[0] if len(fresh) == 1 else choice(fresh)
-            paths[s].append(best_e)
-            child = best_e[3]  # type: ignore[index]
-            if child is None:
-                best_e[3] = _Node()  # type: ignore[index]
-                cur[s] = None
+            move, chosen = self._select(state, seat, current, rng)
+            paths[seat].append((current, chosen))
+            if chosen[0] == 0:
+                node[seat] = None  # first visit of this move: roll out from here
+                taken[seat] = None
             else:
-                cur[s] = child
-            apply(s, move, False)
+                taken[seat] = chosen
+            apply(seat, move, False)
+            since[seat] = len(state.log)
         rewards = self._rewards(state)
-        for s in range(players):
-            r = rewards[s]
-            for e in paths[s]:
+        for seat in range(players):
+            r = rewards[seat]
+            for owner, e in paths[seat]:
+                owner.visits += 1
                 e[0] += 1
                 e[1] += r
 
+    def _select(self, state: State, seat: int, node: _Node, rng: random.Random
+                ) -> tuple[Move, list[Any]]:
+        """UCB1 with availability among the moves legal here (progressive widening if wide)."""
+        edges = node.edges
+        if state.many_moves(seat):
+            limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
+            if len(edges) < limit:
+                fresh = state.random_move(seat, rng)
+                if fresh not in edges:
+                    edges[fresh] = [0, 0.0, 0, {}]
+            moves = [m for m in edges if state.is_legal(seat, m)]
+            if not moves:
+                fresh = state.random_move(seat, rng)
+                edges.setdefault(fresh, [0, 0.0, 0, {}])
+                moves = [fresh]
+        else:
+            moves = state.legal_moves(seat)
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        unvisited: list[tuple[Move, list[Any]]] = []
+        best: tuple[Move, list[Any]] | None = None
+        best_v = -1.0
+        for m in moves:
+            e = edges.get(m)
+            if e is None:
+                e = edges[m] = [0, 0.0, 0, {}]
+            e[2] += 1
+            n = e[0]
+            if n == 0:
+                unvisited.append((m, e))
+            elif not unvisited:
+                v = e[1] / n + c * sqrt(log(e[2]) / n)
+                if v > best_v:
+                    best_v, best = v, (m, e)
+        if unvisited:
+            return unvisited[0] if len(unvisited) == 1 else rng.choice(unvisited)
+        assert best is not None
+        return best
+
     def _rewards(self, state: State) -> list[float]:
+        result = state.result()
         if self.reward == "win":
-            return state.returns()
-        scores = state.scores()
-        out = []
-        for s, v in enumerate(scores):
-            best_other = max(x for i, x in enumerate(scores) if i != s)
-            out.append(0.5 + 0.5 * max(-1.0, min(1.0, (v - best_other) / 50.0)))
+            return result.seat_returns(state.players)
+        scale = state.info.margin_scale
+        scores = result.scores
+        out = [0.0] * state.players
+        for i, party in enumerate(result.parties):
+            others = [v for j, v in enumerate(scores) if j != i]
+            diff = scores[i] - (max(others) if others else 0.0)
+            r = 0.5 + 0.5 * max(-1.0, min(1.0, diff / scale))
+            for s in party.seats:
+                out[s] = r
         return out

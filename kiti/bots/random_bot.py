@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..core.game import Move
-from .base import SeatView
+from ..core.moves import Move
+from ..core.seatview import SeatView
 
 
 class RandomBot:
@@ -17,4 +17,4 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Move:
-        return self.rng.choice(view.legal_moves)
+        return view.random_move(self.rng)

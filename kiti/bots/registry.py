@@ -1,98 +1,64 @@
-"""Bots by name, configured from text such as ``ismcts:iters=2000`` or ``heuristic``."""
+"""Bots by name, configured from text such as ``ismcts:iters=2000`` or ``heuristic``.
+
+Every bot declares its parameters as :class:`~kiti.core.options.OptionSpec` values, so a
+spec is checked the same way game options are: unknown names and bad values are refused
+with a message naming the bot and the parameter.  The heuristic's parameters are the
+game's own (its strategy's ``params``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import KitiError
+from ..core.errors import KitiError, OptionError
+from ..core.game import State
+from ..core.options import OptionSpec
 from .base import Bot
-from .random_bot import RandomBot
 
 
 class BotSpecError(KitiError, ValueError):
     """A bot name or parameter that Kiti does not know."""
 
 
-def _random(seed: int | None, params: dict[str, str]) -> Bot:
-    if params:
-        raise BotSpecError(f"bot random takes no parameters (got {', '.join(params)})")
+def ismcts_params() -> tuple[OptionSpec, ...]:
+    from .ismcts import PARAMS
+
+    return PARAMS
+
+
+def heuristic_params(game: type[State]) -> tuple[OptionSpec, ...]:
+    from .heuristic import strategy_class
+
+    return tuple(strategy_class(game).params)
+
+
+def _make_random(game: type[State], seed: int | None, params: dict[str, Any]) -> Bot:
+    from .random_bot import RandomBot
+
     return RandomBot(seed)
 
 
-def _check_params(bot: str, params: dict[str, str], allowed: tuple[str, ...]) -> None:
-    for key in params:
-        if key not in allowed:
-            raise BotSpecError(
-                f"bot {bot} has no parameter {key!r} (its parameters: {', '.join(allowed)})"
-            )
-
-
-def _int_param(bot: str, key: str, value: str, minimum: int) -> int:
-    try:
-        out = int(value)
-    except ValueError:
-        raise BotSpecError(f"bot {bot} parameter {key} must be an integer, not {value!r}") from None
-    if out < minimum:
-        raise BotSpecError(f"bot {bot} parameter {key} must be at least {minimum}, not {out}")
-    return out
-
-
-def _float_param(bot: str, key: str, value: str, minimum: float, strict: bool = False) -> float:
-    try:
-        out = float(value)
-    except ValueError:
-        raise BotSpecError(f"bot {bot} parameter {key} must be a number, not {value!r}") from None
-    if out != out or out in (float("inf"), float("-inf")) or out < minimum or (strict and out == minimum):
-        bound = f"greater than {minimum:g}" if strict else f"at least {minimum:g}"
-        raise BotSpecError(f"bot {bot} parameter {key} must be {bound}, not {value!r}")
-    return out
-
-
-def _choice_param(bot: str, key: str, value: str, choices: tuple[str, ...]) -> str:
-    v = value.strip().lower()
-    if v not in choices:
-        raise BotSpecError(
-            f"bot {bot} parameter {key} must be one of {', '.join(choices)}, not {value!r}"
-        )
-    return v
-
-
-def _heuristic(seed: int | None, params: dict[str, str]) -> Bot:
+def _make_heuristic(game: type[State], seed: int | None, params: dict[str, Any]) -> Bot:
     from .heuristic import HeuristicBot
 
-    _check_params("heuristic", params, ("samples", "beta"))
-    kwargs: dict[str, Any] = {}
-    if "samples" in params:
-        kwargs["samples"] = _int_param("heuristic", "samples", params["samples"], 1)
-    if "beta" in params:
-        kwargs["beta"] = _float_param("heuristic", "beta", params["beta"], 0.0)
-    return HeuristicBot(seed, **kwargs)
+    return HeuristicBot(game, seed, **params)
 
 
-def _ismcts(seed: int | None, params: dict[str, str]) -> Bot:
+def _make_ismcts(game: type[State], seed: int | None, params: dict[str, Any]) -> Bot:
     from .ismcts import ISMCTSBot
 
-    _check_params("ismcts", params, ("iters", "time", "rollout", "c", "reward"))
-    kwargs: dict[str, Any] = {}
-    if "iters" in params:
-        kwargs["iters"] = _int_param("ismcts", "iters", params["iters"], 1)
-    if "time" in params:
-        kwargs["seconds"] = _float_param("ismcts", "time", params["time"], 0.0, strict=True)
-    if "rollout" in params:
-        kwargs["rollout"] = _choice_param("ismcts", "rollout", params["rollout"], ("random", "heuristic"))
-    if "c" in params:
-        kwargs["c"] = _float_param("ismcts", "c", params["c"], 0.0)
-    if "reward" in params:
-        kwargs["reward"] = _choice_param("ismcts", "reward", params["reward"], ("win", "margin"))
-    return ISMCTSBot(seed, **kwargs)
+    params = dict(params)
+    seconds = params.pop("time", None)
+    return ISMCTSBot(seed, seconds=seconds, **params)
 
 
-#: name -> factory(seed, params)
-BOTS: dict[str, Callable[[int | None, dict[str, str]], Bot]] = {
-    "random": _random,
-    "heuristic": _heuristic,
-    "ismcts": _ismcts,
+#: name -> (parameters for a game, factory(game, seed, checked params))
+BOTS: dict[str, tuple[Callable[[type[State]], tuple[OptionSpec, ...]],
+                      Callable[[type[State], int | None, dict[str, Any]], Bot]]] = {
+    "random": (lambda game: (), _make_random),
+    "heuristic": (heuristic_params, _make_heuristic),
+    "ismcts": (lambda game: ismcts_params(), _make_ismcts),
 }
 
 
@@ -131,10 +97,34 @@ def split_bot_specs(text: str, what: str = "--bots") -> list[str]:
     return specs
 
 
-def make_bot(spec: str, seed: int | None = None) -> Bot:
-    """Build a bot from its text spec; raise BotSpecError naming what is wrong."""
-    name, params = parse_bot_spec(spec)
+def check_bot_params(name: str, specs: tuple[OptionSpec, ...], params: dict[str, str]) -> dict[str, Any]:
+    """``params`` converted by the bot's declared parameters; BotSpecError naming a bad one."""
+    by_name = {s.name: s for s in specs}
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        spec = by_name.get(key)
+        if spec is None:
+            have = ", ".join(by_name) or "none"
+            raise BotSpecError(f"bot {name} has no parameter {key!r} (its parameters: {have})")
+        try:
+            out[key] = spec.coerce(value)
+        except OptionError as exc:
+            raise BotSpecError(str(exc)) from None
+    return out
+
+
+def make_bot(spec: str, game: type[State], seed: int | None = None) -> Bot:
+    """Build a bot for ``game`` from its text spec; raise BotSpecError naming what is wrong."""
+    name, raw = parse_bot_spec(spec)
     if name not in BOTS:
         raise BotSpecError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
-    return BOTS[name](seed, params)
-
+    params_for, factory = BOTS[name]
+    try:
+        specs = params_for(game)
+    except KitiError as exc:  # e.g. the game declares no heuristic
+        raise BotSpecError(f"bot {name} cannot play {game.info.name}: {exc}") from None
+    params = check_bot_params(name, specs, raw)
+    try:
+        return factory(game, seed, params)
+    except KitiError as exc:
+        raise BotSpecError(f"bot {name} cannot play {game.info.name}: {exc}") from None

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import textwrap
-from importlib import resources
 
 import typer
 
 from ..core.errors import KitiError
 from ..core.records import load_record
+from ..core.registry import game_part
 from ..games import replay
 from .app import app, fail, game_or_fail
 
@@ -40,14 +40,15 @@ def replay_command(
 def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) -> None:
     """Print a game's rules summary and its options with their defaults."""
     cls = game_or_fail(game)
-    package = cls.__module__.rsplit(".", 1)[0]
-    text = resources.files(package).joinpath("summary.md").read_text("utf-8")
+    try:
+        text = game_part(cls, "summary")
+    except KitiError as exc:
+        fail(str(exc))
     typer.echo(text.rstrip())
     typer.echo("")
     typer.echo(f"Options (set with --option name=value; players {cls.info.min_seats}-{cls.info.max_seats}):")
     for spec in cls.info.options:
-        default = str(spec.default).lower() if spec.type is bool else spec.default
-        typer.echo(f"  {spec.name} = {default}  ({spec.type.__name__})")
+        typer.echo(f"  {spec.name} = {spec.default_text()}  ({spec.type.__name__})")
         typer.echo(textwrap.fill(spec.help, width=78, initial_indent="      ",
                                  subsequent_indent="      "))
     typer.echo("")

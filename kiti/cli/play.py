@@ -15,10 +15,10 @@ legal ones; the game may accept shorthand, e.g. a bare number ``9`` for
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import tempfile
 import time
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +35,8 @@ from ..core.options import parse_option_args
 from ..core.records import load_record, save_record
 from ..games import get_game, replay
 from .app import app, fail
-from .render import describe_events, expand_input, game_package, input_help, seen_events, view_renderable
+from ..core.registry import game_part
+from .render import expand_input, renderer, view_renderable
 
 HUMAN = "human"
 COMMANDS = ["?", "help", "rules", "why ", "undo", "save ", "quit"]
@@ -64,8 +65,10 @@ def default_players(cls: type[State]) -> int:
     return max(cls.info.min_seats, min(4, cls.info.max_seats))
 
 
-def bot_seed(seed: int, seat: int) -> int:
-    return (seed * 1_000_003 + 7919 * (seat + 1)) % (2**63)
+def bot_seed() -> int:
+    """A bot's own seed: fresh randomness, unrelated to the game's seed (so a bot cannot
+    work out the deck from it)."""
+    return secrets.randbits(63)
 
 
 class Session:
@@ -84,10 +87,11 @@ class Session:
         self.bots: dict[int, Any] = {}
         for s, spec in enumerate(seats):
             if spec != HUMAN:
-                self.bots[s] = make_bot(spec, bot_seed(state.seed, s))
+                self.bots[s] = make_bot(spec, self.cls, bot_seed())
         self.shown: int | None = None  # the human seat whose private view is on screen
         self.completions: list[str] = []
         self.notice: str | None = None  # a line for the next time the table is drawn
+        self.undone = False
         if readline is not None and self.humans:
             readline.set_completer(self._complete)
             readline.set_completer_delims("")
@@ -137,7 +141,7 @@ class Session:
         """Draw the table as ``seat`` sees it (None: a spectator)."""
         self.clear()
         view = self.state.observation(seat)
-        self.console.print(view_renderable(self.cls, view, seen_events(self.state, seat), self.labels(seat)))
+        self.console.print(view_renderable(self.cls, view, self.state.events(seat), self.labels(seat)))
         self.shown = seat
         if self.notice:
             self.console.print(self.notice)
@@ -200,7 +204,8 @@ class Session:
             if not line:
                 continue
             if self.command(seat, line):
-                if self.state is not state:  # undone: start the turn again
+                if self.undone:  # taken back: start the turn again
+                    self.undone = False
                     return
                 continue
             move = self.parse_input(line, " Type [bold]?[/] for the legal moves.")
@@ -286,7 +291,7 @@ class Session:
                 row.extend(cells[k] if k < len(cells) else ("", ""))
             grid.add_row(*row)
         self.console.print(grid)
-        extra = input_help(self.cls)
+        extra = renderer(self.cls).input_help
         if extra:
             self.console.print(extra)
         self.console.print("Commands: ? help · rules · why MOVE · undo · save FILE · quit. "
@@ -294,8 +299,8 @@ class Session:
 
     def rules(self) -> None:
         try:
-            text = resources.files(game_package(self.cls)).joinpath("summary.md").read_text("utf-8")
-        except (FileNotFoundError, OSError):
+            text = game_part(self.cls, "summary")
+        except KitiError:
             text = f"(No rules summary is installed for {self.cls.info.name}.)"
         self.console.print(text.rstrip())
         opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
@@ -325,41 +330,16 @@ class Session:
         else:
             self.console.print(f"{move} is not allowed: {reason}.")
 
-    def _last_own(self, seat: int) -> int | None:
-        for i in range(len(self.state.history) - 1, -1, -1):
-            if self.state.history[i][0] == seat:
-                return i
-        return None
-
-    def _replay_to(self, count: int) -> State:
-        rec = self.state.record()
-        rec["moves"] = rec["moves"][:count]
-        return replay(rec)
-
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last move now (None if it may)."""
-        others = [s for s in self.humans if s != seat]
-        if others:
+        """Why ``seat`` may not take back its last move now (None if it may): the engine
+        decides, and a table with another person at it never allows it."""
+        if any(s != seat for s in self.humans):
             return "undo is only for games against bots (another person plays here)"
-        i = self._last_own(seat)
-        if i is None:
-            return "you have not moved yet"
-        earlier = self._replay_to(i)
-        seen_then = len(seen_events(earlier, seat))
-        now = seen_events(self.state, seat)
-        if len(now) > seen_then:
-            first = describe_events(self.cls, now[seen_then:], seat)
-            what = f" ({first[0]})" if first else ""
-            return f"something hidden has been revealed since your {self.state.history[i][1]}{what}"
-        if i != len(self.state.history) - 1 and not seen_events(self.state, seat):
-            return "other seats have moved since and this game keeps no event log to check them"
-        return None
+        return self.state.undo_refusal(seat)
 
     def undo(self, seat: int) -> None:
-        i = self._last_own(seat)
-        assert i is not None
-        move = self.state.history[i][1]
-        self.state = self._replay_to(i)
+        move = self.state.undo(seat)
+        self.undone = True
         self.autosave()
         self.shown = None
         self.notice = f"Took back {move}: choose again."
@@ -390,7 +370,7 @@ class Session:
         # Even at the end, a person sees only what their seat may see (a face-down card can
         # stay in the lagoon); with several humans, or none, the spectator's view.
         me = self.humans[0] if len(self.humans) == 1 else None
-        self.console.print(view_renderable(self.cls, state.observation(me), seen_events(state, me),
+        self.console.print(view_renderable(self.cls, state.observation(me), state.events(me),
                                            self.labels(me)))
         self.print_result()
         if self.save_path or self.humans:
@@ -469,7 +449,7 @@ def play_command(
             fail("--watch is for bots only: leave human out of --seats")
         for spec in seat_specs:
             if spec != HUMAN:
-                make_bot(spec, 0)  # check the spec before the game starts
+                make_bot(spec, cls, 0)  # check the spec before the game starts
         if load is None:
             state = cls.new(n, parse_option_args(option), seed)
     except (KitiError, BotSpecError) as exc:

@@ -12,7 +12,7 @@ class OptionError(KitiError, ValueError):
 
 
 class SetupError(KitiError, ValueError):
-    """A bad seat count, seed or explicit setup."""
+    """A bad seat count, seed, viewer or explicit setup."""
 
 
 class NotationError(KitiError, ValueError):
@@ -20,24 +20,44 @@ class NotationError(KitiError, ValueError):
 
 
 class IllegalMoveError(KitiError, ValueError):
-    """A well-formed move that the rules do not allow now.
+    """A move that the rules do not allow now.
 
-    The state it was offered to is left exactly as it was.
+    The state it was offered to is left exactly as it was (its generator included).
     """
 
-    def __init__(self, seat: int, move: object, reason: str) -> None:
+    def __init__(self, seat: object, move: object, reason: str) -> None:
         self.seat = seat
         self.move = move
         self.reason = reason
         super().__init__(reason)
 
 
+class NotYourTurnError(IllegalMoveError):
+    """A seat that exists but is not to act now."""
+
+
+class GameOverError(IllegalMoveError):
+    """A move offered after the end of the game."""
+
+
+class UndoError(KitiError, ValueError):
+    """A take-back the engine refuses (the reason says why)."""
+
+
 class RecordError(KitiError, ValueError):
-    """A record that cannot be replayed. ``index`` is the 0-based move index, if any."""
+    """A record that cannot be replayed.
+
+    ``index`` is the 0-based index of the bad move, if any; messages number moves from 1
+    as people do ("move 5" is the fifth move of the record).
+    """
 
     def __init__(self, reason: str, index: int | None = None, move: object = None) -> None:
         self.reason = reason
         self.index = index
         self.move = move
-        where = "" if index is None else f"move {index} ({move!r}): "
+        where = "" if index is None else f"move {index + 1} ({move!r}): "
         super().__init__(where + reason)
+
+
+class MissingPartError(KitiError, LookupError):
+    """A game asked for a part (renderer, heuristic) it does not declare."""

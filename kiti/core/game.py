@@ -1,39 +1,59 @@
 """The game protocol every Kiti game implements.
 
-A game is a subclass of :class:`State` that declares a :class:`GameInfo` once
-(id, name, seat range, options, version) and implements the rules.  Front
-ends, bots, records and simulations only use the methods defined here, so
-they work for every game without special cases.
+A game is a subclass of :class:`State` that declares a :class:`GameInfo` once (id, name,
+seat range, options, version, event kinds, move limit) and implements the rules through a
+few hooks (``_setup``, ``parse_move``, ``legal_moves``, ``_illegal_reason``, ``_apply``,
+``scores``, ``_view``, ``_copy_parts``, ``resample``).  Front ends, bots, records and
+simulations only use the public methods defined here, so they work for every game.
 
-Turn structure is expressed by :meth:`State.to_act`, a set of seats: one seat
-for an ordinary turn, several for a simultaneous secret choice (each commits
-separately; nobody else sees a committed choice until the game reveals it),
-and any seat that may respond out of turn.  Chance is resolved inside the
-state from its own seeded generator, so every state is a pure function of
-(seat count, options, seed, setup, moves).
+**One turn rule.**  :meth:`State.to_act` is the set of seats that must act now.  One seat:
+an ordinary decision.  Several seats: a *simultaneous secret choice* in which every listed
+seat must commit; a seat leaves the set when it has committed, and nobody sees a committed
+choice until the game reveals it.  Optional responses (a defence, a renewal) are asked one
+seat at a time, with explicit decline moves.  :meth:`State.apply` refuses a seat that is
+not to act with :class:`NotYourTurnError` and changes nothing.
+
+**Chance** comes only from the state's seeded generator (``self.rng``), so a state is a
+pure function of (seat count, options, seed, setup, moves): its record.
+
+**Events** are logged as compact facts with an audience (:mod:`kiti.core.events`); views
+come from the game's one ``_view(viewer)`` function.  Viewers: a seat, ``None`` (a
+spectator) or :data:`~kiti.core.events.REFEREE`.
+
+**Results** (:mod:`kiti.core.results`): parties (teams, or non-seat parties such as a solo
+opponent), scores, tie-breaks, winners and returns.  A game that reaches its move limit is
+stopped and scored as a draw (``truncated``).
+
+**Undo** is decided here, from the log: see :meth:`State.undo_refusal`.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .errors import IllegalMoveError, NotationError, SetupError
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    NotationError,
+    NotYourTurnError,
+    SetupError,
+    UndoError,
+)
+from .events import REFEREE, Entry, Viewer, count_visible, seen_by_others, visible
+from .moves import ActionCodec, Move, Step, steps_from_moves
 from .options import OptionSpec, resolve_options
+from .results import Party, Result, make_result, seat_parties
 
 JSON = Any
+MAX_SEED = 2**63
 
 
-class Move:
-    """Base class of game moves.  ``str(move)`` is its canonical notation."""
-
-    __slots__ = ()
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GameInfo:
     """What a game declares about itself, once."""
 
@@ -42,8 +62,16 @@ class GameInfo:
     min_seats: int
     max_seats: int
     version: str
-    options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+    options: tuple[OptionSpec, ...] = ()
     notation: str = ""
+    #: Event kinds and their field names, in the order of a log entry's ``args``.
+    events: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The classes of this game's moves (anything else is refused).
+    move_types: tuple[type, ...] = (Move,)
+    #: The most moves a game may take; past it the game is stopped as a draw (truncated).
+    max_moves: int = 10_000
+    #: A typical score difference between first and second (scales search rewards).
+    margin_scale: float = 50.0
 
 
 class State(ABC):
@@ -51,13 +79,20 @@ class State(ABC):
 
     info: ClassVar[GameInfo]
 
-    # Filled in by ``__init__`` of every subclass through ``_init_common``.
     players: int
     options: dict[str, Any]
     seed: int
-    setup: dict[str, Any] | None
     history: list[tuple[int, Move]]
-    rng: random.Random
+    log: list[Entry]
+    acting: frozenset[int]  # the seats to act (maintained by the game)
+    over: bool  # set by the game at its end (and by truncation)
+    truncated: bool
+    limit: int
+    resampled: bool
+    _rng: random.Random
+    _setup_json: str | None
+    _chance_at: int  # len(history) when the generator was last handed out
+    _undo_mark: tuple[int, int] | None  # (history, log) lengths before the last checked move
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -74,128 +109,311 @@ class State(ABC):
             raise SetupError(f"players must be an integer, not {players!r}")
         if not info.min_seats <= players <= info.max_seats:
             raise SetupError(
-                f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {players}"
-            )
+                f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {players}")
         opts = resolve_options(info.options, options)
         if seed is None:
-            seed = random.SystemRandom().randrange(2**63)
+            seed = random.SystemRandom().randrange(MAX_SEED)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SetupError(f"seed must be an integer, not {seed!r}")
+        if not 0 <= seed < MAX_SEED:
+            raise SetupError(f"seed must be an integer 0 to 2**63-1, not {_short(seed)}")
+        if setup is not None and not isinstance(setup, Mapping):
+            raise SetupError(f"setup must be a mapping (a JSON object), not {_short(setup)}")
         state = cls.__new__(cls)
         state.players = players
         state.options = opts
         state.seed = seed
-        state.setup = dict(setup) if setup is not None else None
+        state._setup_json = None if setup is None else _freeze(setup)
         state.history = []
-        state.rng = random.Random(seed)
+        state.log = []
+        state.acting = frozenset()
+        state.over = False
+        state.truncated = False
+        state.resampled = False
+        state.limit = cls.move_limit(players, opts)
+        state._rng = random.Random(seed)
+        state._chance_at = 0
+        state._undo_mark = None
         state._setup(opts, state.setup)
         return state
 
     @abstractmethod
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
-        """Lay out the table (validate ``options`` combinations and ``setup`` here)."""
+        """Lay out the table: validate option combinations and ``setup``, set ``acting``."""
 
-    # ------------------------------------------------------------ turns
-    @abstractmethod
+    @classmethod
+    def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:
+        """The most moves this game may take (default: ``info.max_moves``)."""
+        return cls.info.max_moves
+
+    @property
+    def rng(self) -> random.Random:
+        """The state's seeded generator: every chance event of the game comes from here.
+
+        Handing it out marks the current move as having used chance (undo refuses then).
+        """
+        self._chance_at = len(self.history)
+        return self._rng
+
+    @property
+    def setup(self) -> dict[str, Any] | None:
+        """A fresh copy of the explicit setup the game was created with (None if none)."""
+        return None if self._setup_json is None else json.loads(self._setup_json)
+
+    # ------------------------------------------------------------- turns
     def to_act(self) -> frozenset[int]:
-        """The seats that must (or may) act now; empty when the game is over."""
+        """The seats that must act now; several: a simultaneous secret choice; none: over."""
+        return self.acting
 
     @abstractmethod
     def legal_moves(self, seat: int) -> list[Move]:
         """Every legal move of ``seat`` now (empty if it is not to act)."""
 
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        """A legal move of ``seat`` (to act), uniformly at random (games may do it faster)."""
+        return rng.choice(self.legal_moves(seat))
+
+    def many_moves(self, seat: int) -> bool:
+        """True where ``seat`` may have so many moves that listing them is costly (then
+        searches sample with :meth:`random_move` and front ends use :meth:`move_steps`)."""
+        return False
+
+    def move_steps(self, seat: int, prefix: tuple[str, ...] = ()) -> list[Step]:
+        """The tokens ``seat`` may pick next after ``prefix`` (see :mod:`kiti.core.moves`)."""
+        return steps_from_moves(self.legal_moves(seat), tuple(prefix))
+
+    def illegal_reason(self, seat: int, move: Any) -> str | None:
+        """Why ``move`` by ``seat`` is not allowed now, or None if it is legal."""
+        refusal = self._refusal(seat, move)
+        return None if refusal is None else refusal[1]
+
+    def is_legal(self, seat: int, move: Move) -> bool:
+        return self._refusal(seat, move) is None
+
+    def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMoveError], str] | None:
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return IllegalMoveError, (f"there is no seat {_short(seat)} in this "
+                                      f"{self.players}-player game (seats are 0-{self.players - 1})")
+        if self.over:
+            end = " (stopped at its move limit)" if self.truncated else ""
+            return GameOverError, f"the game is over{end}: no more moves"
+        if not isinstance(move, self.info.move_types):
+            return IllegalMoveError, f"{_short(move)} is not a {self.info.name} move"
+        if seat not in self.acting:
+            return NotYourTurnError, self._not_to_act_reason(seat)
+        reason = self._illegal_reason(seat, move)
+        return None if reason is None else (IllegalMoveError, reason)
+
+    def _not_to_act_reason(self, seat: int) -> str:
+        waiting = " and ".join(f"seat {s}" for s in sorted(self.acting))
+        return f"it is not seat {seat}'s turn (waiting for {waiting})"
+
     @abstractmethod
-    def illegal_reason(self, seat: int, move: Move) -> str | None:
-        """Why ``move`` by ``seat`` is illegal now, or None if it is legal."""
+    def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        """Why a move of this game by a seat that is to act is illegal (None: legal)."""
 
     @abstractmethod
     def _apply(self, seat: int, move: Move) -> None:
-        """Apply a legal move (no checks)."""
+        """Apply a legal move (no checks); update ``acting`` and ``over``."""
 
     def apply(self, seat: int, move: Move | str, check: bool = True) -> None:
         """Apply ``move`` (a Move or its notation) for ``seat``.
 
-        Checked by default: an illegal move raises :class:`IllegalMoveError`
-        and leaves the state unchanged.  ``check=False`` is the fast path for
-        bots and simulations that only ever pick from :meth:`legal_moves`.
+        Checked by default: a bad move raises :class:`IllegalMoveError` (or its subclasses
+        :class:`NotYourTurnError`, :class:`GameOverError`; :class:`NotationError` for text
+        that is not a move) and leaves the state exactly as it was.  ``check=False`` is the
+        fast path for callers that only pick legal moves.
         """
-        if isinstance(move, str):
+        if check or type(move) is str:
+            self._apply_checked(seat, move, check)
+            return
+        history = self.history
+        history.append((seat, move))
+        self._apply(seat, move)
+        if len(history) >= self.limit:
+            self._truncate()
+
+    def _apply_checked(self, seat: int, move: Move | str, check: bool) -> None:
+        if type(move) is str:
             move = self.parse_move(move)
         if check:
-            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-                raise IllegalMoveError(
-                    seat, move, f"no seat {seat!r} in a {self.players}-player game"
-                )
-            reason = self.illegal_reason(seat, move)
-            if reason is not None:
-                raise IllegalMoveError(seat, move, reason)
-        self.history.append((seat, move))
-        self._apply(seat, move)
+            refusal = self._refusal(seat, move)
+            if refusal is not None:
+                raise refusal[0](seat, move, refusal[1])
+            self._undo_mark = (len(self.history), len(self.log))
+        self.apply(seat, move, False)
+
+    def _truncate(self) -> None:
+        if self.over:
+            return
+        self.over = True
+        self.truncated = True
+        self.acting = frozenset()
 
     @classmethod
     @abstractmethod
     def parse_move(cls, text: str) -> Move:
         """Parse move notation; raise :class:`NotationError` naming what is wrong."""
 
-    # ------------------------------------------------------------- ending
+    def describe_move(self, seat: int, move: Move) -> str:
+        """A sentence for people explaining what ``move`` does (front ends use it)."""
+        return str(move)
+
+    def legal_notations(self, seat: int) -> list[str]:
+        return [str(m) for m in self.legal_moves(seat)]
+
+    # ---------------------------------------------------------- actions
+    @classmethod
     @abstractmethod
-    def is_over(self) -> bool: ...
+    def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
+        """Every move that can ever be legal in a game with these seats and options."""
+
+    @classmethod
+    def codec_for(cls, players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
+        """The integer action codec of (this game, ``players``, ``options``), built once."""
+        opts = resolve_options(cls.info.options, options)
+        key = (cls, players, tuple(sorted(opts.items())))
+        codec = _CODECS.get(key)
+        if codec is None:
+            codec = _CODECS[key] = ActionCodec(cls.all_moves(players, opts))
+        return codec
+
+    def codec(self) -> ActionCodec:
+        codec = self.__dict__.get("_codec")
+        if codec is None:
+            codec = self._codec = type(self).codec_for(self.players, self.options)
+        return codec
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The legal moves of ``seat`` as action integers, in increasing order."""
+        index = self.codec().index
+        return sorted(index[m] for m in self.legal_moves(seat))
+
+    def step(self, seat: int, action: int) -> None:
+        """Fast path: apply action ``action`` (unchecked: it must be legal)."""
+        codec = self.__dict__.get("_codec") or self.codec()
+        self.apply(seat, codec.moves[action], False)
+
+    # ----------------------------------------------------------- results
+    def is_over(self) -> bool:
+        return self.over
 
     @abstractmethod
     def scores(self) -> list[float]:
         """Current score per seat (final once the game is over)."""
 
-    def winners(self) -> list[int]:
-        """Seats sharing the victory (empty until the game is over)."""
-        if not self.is_over():
-            return []
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team (each seat alone unless the game has teams)."""
+        return _ALONE[self.players]
+
+    def parties(self) -> tuple[Party, ...]:
+        """The contestants: one per team, plus any that are not seats (a solo opponent)."""
+        return seat_parties(self.teams())
+
+    def party_scores(self) -> list[float]:
+        """Score per party (a team's is the sum of its seats')."""
         scores = self.scores()
-        best = max(scores)
-        return [s for s, v in enumerate(scores) if v == best]
+        if self.teams() is _ALONE[self.players] and type(self).parties is State.parties:
+            return scores
+        return [sum(scores[s] for s in party.seats) for party in self.parties()]
+
+    def tiebreaks(self) -> list[tuple[float, ...]] | None:
+        """Per party, the values compared after equal scores (None: ties are shared)."""
+        return None
+
+    def result(self) -> Result:
+        """Parties ranked as things stand (final once over; a draw if truncated)."""
+        return make_result(self.parties(), self.party_scores(), self.tiebreaks(), self.truncated)
+
+    def winners(self) -> list[int]:
+        """Seats sharing the victory (empty until the game is over, or if no seat won)."""
+        return self.result().winning_seats() if self.over else []
 
     def returns(self) -> list[float]:
-        """Share of the victory per seat: 1/k for each of k winners, else 0."""
-        win = self.winners()
-        return [1.0 / len(win) if s in win else 0.0 for s in range(self.players)]
+        """Each seat's share of the victory (0 for every seat until the game is over)."""
+        return self.result().seat_returns(self.players) if self.over else [0.0] * self.players
 
-    # -------------------------------------------------------------- views
+    # ------------------------------------------------------------- views
     @abstractmethod
-    def observation(self, seat: int | None) -> JSON:
+    def _view(self, viewer: Viewer) -> JSON:
+        """The one place a view is made: a seat's, a spectator's (None) or the referee's."""
+
+    def _viewer(self, viewer: Any) -> Viewer:
+        if viewer is None or viewer == REFEREE:
+            return viewer
+        if type(viewer) is not int or not 0 <= viewer < self.players:
+            raise SetupError(f"there is no seat {_short(viewer)} in this {self.players}-player "
+                             f"game (seats are 0-{self.players - 1}; None is a spectator)")
+        return viewer
+
+    def observation(self, seat: int | None = None) -> JSON:
         """The table now as ``seat`` sees it (None: a spectator). JSON-serialisable."""
+        return self._view(self._viewer(seat))
 
-    @abstractmethod
-    def information_state(self, seat: int) -> JSON:
-        """Everything ``seat`` has seen so far (history) and sees now. JSON-serialisable."""
-
-    def events_seen(self, seat: int | None) -> list[JSON]:
-        """What ``seat`` saw happen, oldest first (None: a spectator).
-
-        By default the ``events`` of the seat's information state; a game whose
-        spectators see events too overrides this.
-        """
-        if seat is None:
-            return []
-        info = self.information_state(seat)
-        return list(info.get("events", [])) if isinstance(info, dict) else []
-
-    @abstractmethod
     def table(self) -> JSON:
         """The whole table, hidden cards included (for referees, replays and tests)."""
+        return self._view(REFEREE)
 
-    # ------------------------------------------------------------- copies
-    @abstractmethod
+    def events(self, viewer: Viewer = None, since: int = 0) -> list[dict[str, Any]]:
+        """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""
+        if type(since) is not int or since < 0:
+            raise SetupError(f"since must be a count of events (0 or more), not {_short(since)}")
+        return visible(self.log, self._viewer(viewer), self.info.events, self.players, since)
+
+    def event_count(self, viewer: Viewer = None) -> int:
+        """How many events ``viewer`` has seen: the cursor for ``events(viewer, since=...)``."""
+        return count_visible(self.log, self._viewer(viewer))
+
+    def information_state(self, seat: int | None = None) -> dict[str, Any]:
+        """Everything ``seat`` (None: a spectator) has seen, and sees now. JSON-serialisable."""
+        viewer = self._viewer(seat)
+        return {"seat": viewer, "events": self.events(viewer), "now": self._view(viewer)}
+
+    # ------------------------------------------------------------ copies
     def clone(self) -> State:
-        """An independent copy (its generator included)."""
+        """An independent copy, its generator included: it shares nothing mutable."""
+        new = self._bare_copy()
+        rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        new._rng = rng
+        return new
+
+    def _bare_copy(self) -> State:
+        new = type(self).__new__(type(self))
+        new.__dict__ = self.__dict__.copy()
+        new.options = dict(self.options)
+        new.history = self.history.copy()
+        new.log = self.log.copy()  # entries are immutable tuples
+        self._copy_parts(new)
+        return new
+
+    @abstractmethod
+    def _copy_parts(self, new: State) -> None:
+        """Give ``new`` (a shallow copy of self) its own copy of every mutable game part."""
 
     @abstractmethod
     def resample(self, seat: int, rng: random.Random) -> State:
-        """A full state drawn at random among those consistent with ``seat``'s
-        information state.  The result gives ``seat`` the identical
-        observation and information state, and has a fresh generator."""
+        """A full state drawn at random among those ``seat`` cannot tell from this one.
 
-    # ------------------------------------------------------------ records
+        It gives ``seat`` the identical observation, information state and events, has a
+        fresh generator, no seed worth knowing and no record.
+        """
+
+    def _resampled_copy(self, rng: random.Random) -> State:
+        """A copy for :meth:`resample` to redraw: fresh generator, no seed, no setup."""
+        new = self._bare_copy()
+        new._rng = random.Random(rng.getrandbits(64))
+        new.seed = 0
+        new._setup_json = None
+        new.resampled = True
+        new._undo_mark = None
+        return new
+
+    # ----------------------------------------------------------- records
     def record(self) -> dict[str, Any]:
-        """The game record: setup + moves. Replaying it gives this state."""
+        """The game record (setup + moves), a fresh dict: replaying it gives this state."""
+        if self.resampled:
+            raise SetupError("a resampled state is a guess at hidden cards and has no record")
         rec: dict[str, Any] = {
             "game": self.info.id,
             "version": self.info.version,
@@ -203,31 +421,84 @@ class State(ABC):
             "options": dict(self.options),
             "seed": self.seed,
         }
-        if self.setup is not None:
+        if self._setup_json is not None:
             rec["setup"] = self.setup
         rec["moves"] = [[seat, str(move)] for seat, move in self.history]
         return rec
 
-    def describe_move(self, seat: int, move: Move) -> str:
-        """A sentence for humans explaining what ``move`` does (front ends use it)."""
-        return str(move)
+    # -------------------------------------------------------------- undo
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back its last move now; None if it may.
 
-    def legal_notations(self, seat: int) -> list[str]:
-        return [str(m) for m in self.legal_moves(seat)]
+        A seat may take back a move when it was the last move of the game, was made through
+        the checked :meth:`apply`, used no chance, and nothing it caused was shown to any
+        other viewer (a seat or a spectator): every event logged since is the mover's alone.
+        """
+        if self.resampled:
+            return "a guess at hidden cards cannot be taken back"
+        if not self.history:
+            return "no move has been made yet"
+        last, move = self.history[-1]
+        if last != seat:
+            return (f"seat {last} has moved since (only the last move of the game can be "
+                    f"taken back, by the seat that made it)")
+        mark = self._undo_mark
+        if mark is None or mark[0] != len(self.history) - 1:
+            return f"{move} was not made at this table"
+        if self._chance_at > mark[0]:
+            return f"{move} brought chance into play (a card was drawn or shuffled)"
+        if self.over:
+            return "the game is over"
+        shown = seen_by_others(self.log, seat, mark[1])
+        if shown is not None:
+            return f"what {move} led to has been shown to others (the {shown[1]} event)"
+        return None
+
+    def undo(self, seat: int) -> Move:
+        """Take back ``seat``'s last move (see :meth:`undo_refusal`); return the move."""
+        reason = self.undo_refusal(seat)
+        if reason is not None:
+            raise UndoError(f"cannot take back: {reason}")
+        move = self.history[-1][1]
+        earlier = type(self).new(self.players, self.options, self.seed, self.setup)
+        for s, m in self.history[:-1]:
+            earlier.apply(s, m)
+        self.__dict__ = earlier.__dict__
+        return move
+
+    # -------------------------------------------------------------- misc
+    def check_invariants(self) -> None:
+        """Raise AssertionError if a rule invariant of the game fails (conformance suite)."""
 
     def __repr__(self) -> str:
-        return (
-            f"<{type(self).__name__} players={self.players} seed={self.seed} "
-            f"moves={len(self.history)} over={self.is_over()}>"
-        )
+        return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
+                f"moves={len(self.history)} over={self.over}>")
+
+
+_CODECS: dict[tuple[Any, ...], ActionCodec] = {}
+_ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
+
+
+def _freeze(setup: Mapping[str, Any]) -> str:
+    """The setup as canonical JSON text (an immutable copy), or SetupError."""
+    try:
+        return json.dumps(setup, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SetupError(f"setup must be plain JSON data: {exc}") from None
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_notation(text: object) -> str:
     """Normalise move text (strip, lower-case, single spaces)."""
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, not {text!r}")
+        raise NotationError(f"a move must be text, not {_short(text)}")
+    if len(text) > 200:
+        raise NotationError(f"move text is {len(text)} characters long: no move is")
     out = " ".join(text.split()).lower()
     if not out:
         raise NotationError("empty move")
     return out
-

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -10,63 +11,134 @@ from .errors import OptionError
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
+_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")  # ASCII digits only, and not absurdly long
+MAX_DIGITS = 30
+
+
+def parse_int(text: str, what: str) -> int:
+    """``text`` as an integer written with ASCII digits (an optional sign), or OptionError.
+
+    Refuses what ``int()`` would quietly take or choke on: ``"²"``, ``"٣"``, ``"--3"``,
+    underscores, and numbers of more than 30 digits.
+    """
+    t = text.strip()
+    if not _INTEGER.fullmatch(t):
+        shown = t if len(t) <= 40 else t[:37] + "..."
+        if len(t) > MAX_DIGITS and t.lstrip("+-").isascii() and t.lstrip("+-").isdigit():
+            raise OptionError(f"{what} must be an integer of at most {MAX_DIGITS} digits "
+                              f"(got {len(t)} characters)")
+        raise OptionError(f"{what} must be an integer, not {shown!r}")
+    return int(t)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option a game declares: name, type, default and allowed values."""
+    """One option a game declares: name, type, default and allowed values.
+
+    Bots declare their parameters with the same class (``what`` names them in errors).
+    """
 
     name: str
     type: type
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
-    minimum: int | None = None
-    maximum: int | None = None  # may be the string "players-1" style handled by the game
+    minimum: float | None = None
+    maximum: float | None = None
+    what: str = "option"
+    above_minimum: bool = False  # the minimum itself is refused (``greater than``)
 
     def coerce(self, value: Any) -> Any:
         """Return ``value`` converted to this option's type, or raise OptionError."""
-        name = self.name
+        label = f"{self.what} {self.name}"
         if self.type is bool:
             if isinstance(value, bool):
                 out: Any = value
             elif isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 out = value.strip().lower() in _TRUE
             else:
-                raise OptionError(f"option {name} must be true or false, not {value!r}")
+                raise OptionError(f"{label} must be true or false, not {_short(value)}")
         elif self.type is int:
-            if isinstance(value, bool):
-                raise OptionError(f"option {name} must be an integer, not {value!r}")
-            if isinstance(value, int):
-                out = value
-            elif isinstance(value, str) and value.strip().lstrip("-").isdigit():
-                out = int(value.strip())
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
+                raise OptionError(f"{label} must be an integer, not {_short(value)}")
+            if isinstance(value, str):
+                out = parse_int(value, label)
+            elif abs(value) >= 10**MAX_DIGITS:
+                raise OptionError(f"{label} must be an integer of at most {MAX_DIGITS} digits")
             else:
-                raise OptionError(f"option {name} must be an integer, not {value!r}")
-            if self.minimum is not None and out < self.minimum:
-                raise OptionError(f"option {name} must be at least {self.minimum}, not {out}")
-            if self.maximum is not None and out > self.maximum:
-                raise OptionError(f"option {name} must be at most {self.maximum}, not {out}")
+                out = value
+            self._check_range(label, out)
+        elif self.type is float:
+            out = self._float(label, value)
+            self._check_range(label, out)
         elif self.type is str:
             if not isinstance(value, str):
-                raise OptionError(f"option {name} must be a string, not {value!r}")
+                raise OptionError(f"{label} must be a string, not {_short(value)}")
             out = value.strip()
-        else:  # pragma: no cover - games only declare bool, int and str
-            raise OptionError(f"option {name} has an unsupported type")
+        else:  # pragma: no cover - games only declare bool, int, float and str
+            raise OptionError(f"{label} has an unsupported type")
         if self.choices is not None and out not in self.choices:
             allowed = ", ".join(map(str, self.choices))
-            raise OptionError(f"option {name} must be one of {allowed}, not {out!r}")
+            raise OptionError(f"{label} must be one of {allowed}, not {_short(out)}")
         return out
 
+    def _float(self, label: str, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise OptionError(f"{label} must be a number, not {_short(value)}")
+        if isinstance(value, str):
+            t = value.strip()
+            if not re.fullmatch(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?", t):
+                raise OptionError(f"{label} must be a number, not {_short(value)}")
+            value = float(t)
+        out = float(value)
+        if out != out or out in (float("inf"), float("-inf")):
+            raise OptionError(f"{label} must be a finite number, not {_short(value)}")
+        return out
 
-def resolve_options(specs: tuple[OptionSpec, ...], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    def _check_range(self, label: str, out: float) -> None:
+        if self.above_minimum and self.minimum is not None and out <= self.minimum:
+            raise OptionError(f"{label} must be greater than {self.minimum:g}, not {out:g}")
+        if self.minimum is not None and out < self.minimum:
+            raise OptionError(f"{label} must be at least {self.minimum:g}, not {out:g}")
+        if self.maximum is not None and out > self.maximum:
+            raise OptionError(f"{label} must be at most {self.maximum:g}, not {out:g}")
+
+    def samples(self) -> tuple[Any, ...]:
+        """Values worth testing every combination of (the conformance suite uses them)."""
+        if self.type is bool:
+            return (False, True)
+        if self.choices is not None:
+            return tuple(self.choices)
+        values = {self.default}
+        if self.type is int:
+            if self.minimum is not None:
+                values.add(int(self.minimum))
+            if self.maximum is not None:
+                values.add(int(self.maximum))
+        return tuple(sorted(values))
+
+    def default_text(self) -> str:
+        return str(self.default).lower() if self.type is bool else str(self.default)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def resolve_options(specs: tuple[OptionSpec, ...], given: Any) -> dict[str, Any]:
     """Merge ``given`` over the defaults, validating every value; unknown names are errors."""
+    if not given:
+        if given is None or isinstance(given, Mapping):
+            return {s.name: s.default for s in specs}
+    if not isinstance(given, Mapping):
+        raise OptionError(f"options must be a mapping of name to value, not {_short(given)}")
     by_name = {s.name: s for s in specs}
     out = {s.name: s.default for s in specs}
-    for key, value in (given or {}).items():
+    for key, value in given.items():
         if key not in by_name:
             known = ", ".join(sorted(by_name)) or "none"
-            raise OptionError(f"unknown option {key!r} (known options: {known})")
+            raise OptionError(f"unknown option {_short(key)} (known options: {known})")
         out[key] = by_name[key].coerce(value)
     return out
 

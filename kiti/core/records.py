@@ -3,11 +3,12 @@
 A record is JSON::
 
     {"game": "miaui", "version": "1", "players": 4, "options": {...}, "seed": 42,
-     "setup": {...},                 # optional, game-specific
+     "setup": {...},                  # optional, game-specific
+     "lineup": ["human", "heuristic", ...],   # optional: who sat where (metadata)
      "moves": [[seat, "dive 9"], ...]}
 
-Replaying a record (new game from its header, then every move, checked)
-gives the identical state.
+Replaying a record (new game from its header, then every move, checked) gives the
+identical state.  Every problem is a :class:`RecordError` naming the bad part.
 """
 
 from __future__ import annotations
@@ -20,58 +21,69 @@ from typing import Any
 from .errors import KitiError, RecordError
 from .game import State
 
-_KEYS = {"game", "version", "players", "options", "seed", "setup", "moves"}
+KEYS = {"game", "version", "players", "options", "seed", "setup", "lineup", "moves"}
+MAX_BYTES = 20_000_000
 
 
-def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
-    """Rebuild the state a record describes; raise :class:`RecordError` naming the bad part."""
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_header(record: Any) -> None:
+    """Refuse a record whose top level is malformed (before any game is built)."""
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
-    extra = set(record) - _KEYS
+    extra = set(record) - KEYS
     if extra:
-        raise RecordError(f"unknown record key(s): {', '.join(sorted(extra))}")
+        raise RecordError(f"unknown record key(s): {', '.join(sorted(map(str, extra)))}")
     for key in ("game", "players", "moves"):
         if key not in record:
             raise RecordError(f"the record has no {key!r}")
     if not isinstance(record["game"], str):
-        raise RecordError(f"'game' must be a game id such as \"miaui\", not {record['game']!r}")
+        raise RecordError(f"'game' must be a game id such as \"miaui\", not {_short(record['game'])}")
+    options = record.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise RecordError(f"'options' must be an object (or null), not {_short(options)}")
+    setup = record.get("setup")
+    if setup is not None and not isinstance(setup, Mapping):
+        raise RecordError(f"'setup' must be an object, not {_short(setup)}")
+    seed = record.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise RecordError(f"'seed' must be an integer, not {_short(seed)}")
+    lineup = record.get("lineup")
+    if lineup is not None and (not isinstance(lineup, list)
+                               or not all(isinstance(x, str) and x for x in lineup)):
+        raise RecordError("'lineup' must be a list of seat descriptions such as \"human\"")
+    if not isinstance(record["moves"], list):
+        raise RecordError("'moves' must be a list of [seat, \"move\"] pairs")
+
+
+def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
+    """Rebuild the state a record describes; raise :class:`RecordError` naming the bad part."""
+    check_header(record)
     try:
         cls = lookup(record["game"])
     except KitiError as exc:
         raise RecordError(str(exc)) from None
     version = record.get("version")
     if version is not None and str(version) != cls.info.version:
-        raise RecordError(
-            f"the record is for {cls.info.id} rules version {version}, "
-            f"this Kiti plays version {cls.info.version}"
-        )
-    options = record.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise RecordError("'options' must be an object")
-    setup = record.get("setup")
-    if setup is not None and not isinstance(setup, Mapping):
-        raise RecordError("'setup' must be an object")
+        raise RecordError(f"the record is for {cls.info.id} rules version {_short(version)}, "
+                          f"this Kiti plays version {cls.info.version}")
     seed = record.get("seed")
-    if seed is None:  # absent or null: the documented default
-        seed = 0
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError(f"'seed' must be an integer, not {seed!r}")
     try:
-        state = cls.new(record["players"], options, seed, setup)
+        state = cls.new(record["players"], record.get("options"), 0 if seed is None else seed,
+                        record.get("setup"))
     except KitiError as exc:
         raise RecordError(str(exc)) from None
-    moves = record["moves"]
-    if not isinstance(moves, list):
-        raise RecordError("'moves' must be a list of [seat, move] pairs")
-    for index, entry in enumerate(moves):
-        if (
-            not isinstance(entry, (list, tuple))
-            or len(entry) != 2
-            or isinstance(entry[0], bool)
-            or not isinstance(entry[0], int)
-            or not isinstance(entry[1], str)
-        ):
-            raise RecordError("each move must be a [seat, \"notation\"] pair", index, entry)
+    lineup = record.get("lineup")
+    if lineup is not None and len(lineup) != state.players:
+        raise RecordError(f"'lineup' names {len(lineup)} seats for a {state.players}-player game")
+    for index, entry in enumerate(record["moves"]):
+        if (not isinstance(entry, (list, tuple)) or len(entry) != 2
+                or isinstance(entry[0], bool) or not isinstance(entry[0], int)
+                or not isinstance(entry[1], str)):
+            raise RecordError("each move must be a [seat, \"move\"] pair", index, entry)
         seat, text = entry
         try:
             state.apply(seat, text)
@@ -80,24 +92,49 @@ def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> S
     return state
 
 
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file (JSON); raise :class:`RecordError` if it is not one."""
+def parse_record(data: bytes, name: str = "the record") -> dict[str, Any]:
+    """Decode a record file's bytes (strict UTF-8 JSON); RecordError if it is not one."""
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"{name} is {len(data):,} bytes: too large for a record")
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise RecordError(f"{name} starts with a byte-order mark: save it as UTF-8 without BOM")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or (len(data) > 1 and b"\x00" in data[:4]):
+        raise RecordError(f"{name} is UTF-16 (or another wide encoding): records are UTF-8 text")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"{name} is not UTF-8 text (bad byte at offset {exc.start})") from None
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise RecordError(f"{name} is nested too deeply to be a record") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{name} is not JSON: {exc}") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise RecordError(f"{name} holds a value Kiti cannot read: {exc}") from None
+    if not isinstance(value, dict):
+        raise RecordError(f"{name} does not hold a record (a JSON object)")
+    return value
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file; raise :class:`RecordError` if it is not one."""
+    try:
+        data = Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise RecordError(f"{path} does not hold a record (a JSON object)")
-    return data
+    return parse_record(data, str(path))
 
 
-def save_record(state: State, path: str | Path) -> Path:
-    """Write ``state``'s record as JSON and return the path."""
+def dump_record(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, indent=1) + "\n"
+
+
+def save_record(state: State, path: str | Path, lineup: list[str] | None = None) -> Path:
+    """Write ``state``'s record (with an optional lineup) as JSON and return the path."""
+    record = state.record()
+    if lineup is not None:
+        record["lineup"] = list(lineup)
     path = Path(path)
-    path.write_text(json.dumps(state.record(), indent=1) + "\n", encoding="utf-8")
+    path.write_text(dump_record(record), encoding="utf-8")
     return path
-

@@ -1,13 +1,16 @@
 """Every game Kiti plays.  Importing this package registers them all."""
 
+from typing import Any
+
+from ..core.game import State
 from ..core.records import replay as _replay
-from ..core.registry import game_ids, get_game
+from ..core.registry import game_ids, game_part, get_game, has_part
 from . import miaui  # noqa: F401  (registers the game)
 
 
-def replay(record):  # type: ignore[no-untyped-def]
+def replay(record: Any) -> State:
     """Replay a record of any registered game."""
     return _replay(record, get_game)
 
 
-__all__ = ["game_ids", "get_game", "replay"]
+__all__ = ["game_ids", "game_part", "get_game", "has_part", "replay"]

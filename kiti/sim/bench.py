@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from ..core.game import State
-from ..core.random_player import play_random_game
+from ..core.turns import play_random_game
 
 
 def bench_seat_counts(cls: type[State]) -> list[int]:

@@ -14,7 +14,7 @@ def ismcts_iterations_per_second(players: int = 4, seconds: float = 2.0, game: s
     Runs repeated searches of 500 iterations from seat 0's view at the start of a game
     (the most expensive point: full-length playouts) for about ``seconds``, on new deals.
     """
-    from ..bots.base import seat_view
+    from ..core.seatview import seat_view
     from ..bots.ismcts import ISMCTSBot
     from ..games import get_game
 

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import seat_view
+from ..core.seatview import seat_view
 from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
 from ..core.errors import KitiError
 from ..core.game import State
-from ..core.random_player import turns
+from ..core.turns import turns
 from . import stats
 
 
@@ -129,7 +129,7 @@ def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[t
     gseed = deal_seed(seed, deal)
     out = []
     for r, lineup in enumerate(rots):
-        bots = [make_bot(specs[c], _derive(seed, "bot", deal, r, j)) for j, c in enumerate(lineup)]
+        bots = [make_bot(specs[c], cls, _derive(seed, "bot", deal, r, j)) for j, c in enumerate(lineup)]
         state = play_game(cls, players, options, gseed, bots)
         res = {
             "deal": deal,
@@ -163,7 +163,7 @@ def run_tournament(config: TournamentConfig,
             f"{cls.info.name} is for {cls.info.min_seats}-{cls.info.max_seats} players, not {players}")
     for spec in specs:  # fail early, in this process, on a bad spec
         try:
-            make_bot(spec, 0)
+            make_bot(spec, cls, 0)
         except (BotSpecError, ValueError) as exc:
             raise TournamentError(str(exc)) from None
     cls.new(players, config.options, 0)  # validate options early

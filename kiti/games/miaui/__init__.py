@@ -1,5 +1,12 @@
 """Miaui (Bruno Faidutti): 3-6 divers, 12 rounds, one lagoon and a tiki referee."""
 
+from ...core.registry import GameParts, register
 from .rules import INFO, Dive, MiauiState, Take, kiti_order
+
+register(MiauiState, GameParts(
+    renderer="kiti.games.miaui.render:RENDERER",
+    heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
+    summary="summary.md",
+))
 
 __all__ = ["INFO", "Dive", "MiauiState", "Take", "kiti_order"]

@@ -22,10 +22,10 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import COUNT, card_name
-from .rules import kiti_order
+from .rules import DEPTH_RULE, SPACE_NAMES, kiti_order, tie_direction
 
-SPACES = ("Deepest", "Deep", "Shallow")
-RULE_OF_SPACE = ("highest diver wins", "next highest wins", "lowest diver wins")
+SPACES = SPACE_NAMES
+RULE_OF_SPACE = DEPTH_RULE
 STYLE = {"K": "cyan", "T": "yellow", "E": "bold magenta", "L": "green", "J": "bold red", "S": "bold blue"}
 BACK = "▒▒"
 
@@ -85,9 +85,9 @@ def describe_event(event: dict[str, Any], viewer: Any = None) -> str | None:
     t = event.get("type")
     r = event.get("round")
     if t == "stock":
-        c = event["card"]
-        how = "a face-down card (a Lantern was caught there)" if c == "?" else name(c)
-        return f"Round {r}: {SPACES[event['space']]} stocked with {how}."
+        parts = [f"{SPACES[space]} {'a face-down card' if c == '?' else name(c)}"
+                 for space, c in enumerate(event["cards"])]
+        return f"Round {r}: the lagoon is stocked: {', '.join(parts)}."
     if t == "peek":
         return f"Round {r}: you peeked at the face-down card in {SPACES[event['space']]}: {name(event['card'])}."
     if t == "seagull_returned":
@@ -116,8 +116,6 @@ def describe_event(event: dict[str, Any], viewer: Any = None) -> str | None:
     if t == "jellyfish":
         return (f"Round {r}: three Jellyfish in {whose(event['seat'], viewer)} pile "
                 f"({', '.join(event['cards'])}) left the game together.")
-    if t == "kiti":
-        return f"Kiti moved clockwise: now on the left of seat {event['position']}."
     if t == "end":
         win = " and ".join(who(s, viewer) for s in event["winners"])
         return f"The game is over: {win} {'win' if len(event['winners']) > 1 or 'you' in win else 'wins'}."
@@ -162,7 +160,7 @@ def round_story(events: Sequence[dict[str, Any]], start: int, viewer: Any = None
                 text.append_text(card_long(c))
             out.append(text)
             if tied and kiti is not None:
-                way = "counterclockwise" if space < 2 else "clockwise"
+                way = tie_direction(space)
                 others = " and ".join(who(s, viewer) for s in tied if s != seat)
                 order = ">".join(map(str, kiti_order(kiti, n, space)))
                 out.append(Text(f"    tied {d}s with {others}: Kiti's {way} order {order}",
@@ -225,7 +223,8 @@ def _peeked(events: Sequence[dict[str, Any]]) -> set[tuple[int, int]]:
 
 
 def _stock_hidden(events: Sequence[dict[str, Any]]) -> set[tuple[int, int]]:
-    return {(e["round"], e["space"]) for e in events if e.get("type") == "stock" and e.get("card") == "?"}
+    return {(e["round"], space) for e in events if e.get("type") == "stock"
+            for space, c in enumerate(e["cards"]) if c == "?"}
 
 
 def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
@@ -395,3 +394,28 @@ def _height(parts: list[RenderableType], width: int = 80) -> int:
     console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(Group(*parts))
     return console.file.getvalue().count("\n")
+
+
+class MiauiRenderer:
+    """Miaui's declared terminal renderer (the ``renderer`` part of the game)."""
+
+    input_help = INPUT_HELP
+
+    def render_view(self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
+                    labels: Sequence[str] | None = None) -> RenderableType:
+        return render_view(view, events, labels)
+
+    def describe_event(self, event: dict[str, Any], viewer: Any = None) -> str | None:
+        return describe_event(event, viewer)
+
+    def expand_input(self, text: str) -> str | None:
+        return expand_input(text)
+
+    def prompt(self, view: dict[str, Any], seat: int) -> str:
+        pending = view.get("pending_take")
+        if pending and pending["seat"] == seat:
+            return f"Seat {seat}, which card of your {SPACES[pending['space']]} catch joins your pile next?"
+        return f"Seat {seat}, choose your diver"
+
+
+RENDERER = MiauiRenderer()

@@ -5,30 +5,35 @@ Seats are numbered clockwise.  Kiti at position ``k`` stands between seat
 ``k`` and seat ``k+1``; Deepest/Deep ties go to the first tied seat in the
 order k, k-1, k-2, ...; Shallow ties to the first in k+1, k+2, ...
 
-Everything a seat may see is produced by :meth:`MiauiState._view`, the one
-place views are made; :meth:`observation`, :meth:`information_state` and
-:meth:`table` all go through it.
+The rules live in small pure functions named as the rulebook names them
+(:func:`kiti_rank`, :func:`resolve_depths`, :func:`add_to_pile`,
+:func:`catch_needs_order`, :func:`remembered_piles`); the state class calls them, and
+so do the bots and the renderer.  Everything a viewer may see is produced by
+:meth:`MiauiState._view`, the one place views are made.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...core.chance import shuffle
 from ...core.errors import NotationError, OptionError, SetupError
-from ...core.game import GameInfo, Move, State, check_notation
+from ...core.events import EVERYONE, REFEREE, seats
+from ...core.game import GameInfo, State, check_notation
+from ...core.moves import Move
 from ...core.options import OptionSpec
-from ...core.registry import register
 from .cards import COUNT, DECK, DECK_SIZE, VALUE, card_name
 
 ROUNDS = 12
 DIVERS = tuple(range(1, ROUNDS + 1))
 SPACE_NAMES = ("Deepest", "Deep", "Shallow")
-EVERYONE = -1  # audience of a public event
-SPECTATOR = -1  # viewer: somebody without a seat
-REFEREE = -2  # viewer: sees everything
+#: Who wins each depth, in words (the renderer shows them).
+DEPTH_RULE = ("highest diver wins", "next highest wins", "lowest diver wins")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +56,9 @@ class Take(Move):
         return f"take {self.card}"
 
 
-_DIVE = {n: Dive(n) for n in DIVERS}
-_DIVE_AT = [None, *(_DIVE[n] for n in DIVERS)]  # _DIVE_AT[n] is the move ``dive n``
-_TAKE = {code: Take(code) for code in COUNT}
+CODES = tuple(sorted(COUNT))  # every distinct card code
+_DIVE_AT: list[Dive] = [Dive(0), *(Dive(n) for n in DIVERS)]  # _DIVE_AT[n] is ``dive n``
+_TAKE = {code: Take(code) for code in CODES}
 
 OPTIONS = (
     OptionSpec("open_baskets", bool, False,
@@ -69,6 +74,20 @@ OPTIONS = (
                "clockwise (the youngest player's seat in the rulebook).", minimum=0, maximum=5),
 )
 
+EVENTS = {
+    "stock": ("round", "cards"),
+    "seagull_returned": ("round", "space"),
+    "peek": ("round", "space", "card"),
+    "reveal": ("round", "dives", "kiti"),
+    "catch": ("round", "space", "seat", "cards", "tied"),
+    "tie": ("round", "space", "seats"),
+    "no_diver": ("round", "space"),
+    "take": ("round", "seat", "card"),
+    "seagull": ("round", "seat", "ate"),
+    "jellyfish": ("round", "seat", "cards"),
+    "end": ("scores", "winners"),
+}
+
 INFO = GameInfo(
     id="miaui",
     name="Miaui",
@@ -77,9 +96,15 @@ INFO = GameInfo(
     version="1",
     options=OPTIONS,
     notation="dive N (N = 1..12); with taker_chooses_order also take CODE",
+    events=EVENTS,
+    move_types=(Dive, Take),
+    # 11 free rounds of dives, plus at most one take per card a taker orders.
+    max_moves=11 * 6 + DECK_SIZE,
+    margin_scale=40.0,
 )
 
 
+# --------------------------------------------------------------------- rules
 def kiti_rank(kiti: int, players: int, space: int, seat: int) -> int:
     """Place of ``seat`` in Kiti's order for a tie at ``space`` (0: favoured first).
 
@@ -93,43 +118,71 @@ def kiti_rank(kiti: int, players: int, space: int, seat: int) -> int:
 
 def kiti_order(kiti: int, players: int, space: int) -> list[int]:
     """Seats in the order Kiti favours them for ties at ``space``."""
-    return sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat))
+    return list(_kiti_order(kiti, players, space))
 
 
-Catch = tuple[int, int, list[int]]  # (space, winning seat, seats Kiti chose among, if tied)
+@functools.lru_cache(maxsize=None)
+def _kiti_order(kiti: int, players: int, space: int) -> tuple[int, ...]:
+    return tuple(sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat)))
 
 
-def resolve_depths(
-    dives: list[int], players: int, kiti: int | None
-) -> tuple[list[Catch], list[tuple[int, list[int]]]]:
+def tie_direction(space: int) -> str:
+    """Which way Kiti looks for a tie at ``space``: 'counterclockwise' or 'clockwise'."""
+    return "counterclockwise" if space < 2 else "clockwise"
+
+
+Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti chose among, if tied)
+
+
+def resolve_depths(dives: Sequence[int], players: int, kiti: int | None
+                   ) -> tuple[list[Catch], list[tuple[int, tuple[int, ...]]]]:
     """Decide the three depths from revealed dives: the one place this rule lives.
 
-    Returns ``(takes, ties)``: ``takes`` lists (space, winning seat, tied seats),
+    Deepest: the highest diver; Deep: the highest remaining; Shallow: the lowest remaining.
+    A seat wins at most one depth.  Ties: Kiti's order (:func:`kiti_rank`), or with No
+    Fighting (``kiti`` None) nobody wins and the tied divers are out for the round.
+
+    Returns ``(catches, ties)``: ``catches`` lists (space, winning seat, tied seats),
     deepest first, where tied seats is empty unless Kiti broke a tie; ``ties`` lists
-    (space, tied seats) for depths nobody won by a No Fighting tie (``kiti`` None).
-    A depth missing from both had no remaining diver.
+    (space, tied seats) for depths nobody won by a No Fighting tie.  A depth missing from
+    both had no remaining diver.
     """
-    remaining = list(range(players))
-    takes: list[Catch] = []
-    ties: list[tuple[int, list[int]]] = []
+    if len(set(dives)) == players:  # no two dives alike: no tie anywhere
+        order = sorted(range(players), key=dives.__getitem__)
+        return [(0, order[-1], ()), (1, order[-2], ()), (2, order[0], ())], []
+    high = list(dives)  # remaining divers; one that won or is out becomes _OUT
+    low = list(dives)  # the same, with _HIGH for the lowest-wins depth
+    catches: list[Catch] = []
+    ties: list[tuple[int, tuple[int, ...]]] = []
     for space in (0, 1, 2):
-        if not remaining:
-            break
-        values = [dives[s] for s in remaining]
-        best = max(values) if space < 2 else min(values)
-        tied: list[int] = []
-        if values.count(best) == 1:
-            winner = remaining[values.index(best)]
-        elif kiti is None:  # No Fighting: the tied divers are out, nobody catches
-            ties.append((space, [s for s in remaining if dives[s] == best]))
-            remaining = [s for s in remaining if dives[s] != best]
-            continue
-        else:  # Kiti: the tied seat it favours first
-            tied = [s for s in remaining if dives[s] == best]
-            winner = min(tied, key=lambda s: kiti_rank(kiti, players, space, s))
-        remaining.remove(winner)
-        takes.append((space, winner, tied))
-    return takes, ties
+        vals = high if space < 2 else low
+        best = max(vals) if space < 2 else min(vals)
+        if best == _OUT or best == _HIGH:
+            break  # nobody remains
+        if vals.count(best) == 1:
+            winner = vals.index(best)
+            catches.append((space, winner, ()))
+        else:
+            tied = tuple(s for s in range(players) if vals[s] == best)
+            if kiti is None:  # No Fighting: nobody catches, the tied divers are out
+                ties.append((space, tied))
+                for s in tied:
+                    high[s] = _OUT
+                    low[s] = _HIGH
+                continue
+            winner = next(s for s in _kiti_order(kiti, players, space) if vals[s] == best)
+            catches.append((space, winner, tied))
+        high[winner] = _OUT
+        low[winner] = _HIGH
+    return catches, ties
+
+
+_NO_HIDE = [-1, -1, -1]
+_OUT = 0  # below every diver (for the two highest-wins depths)
+_HIGH = ROUNDS + 1  # above every diver (for the lowest-wins depth)
+
+
+_NOTHING: tuple[None, list[str]] = (None, [])  # nothing left the pile (never modified)
 
 
 def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
@@ -147,12 +200,54 @@ def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
         jellies = [c for c in pile if c[0] == "J"]
         pile[:] = [c for c in pile if c[0] != "J"]
         return None, jellies
-    return None, []
+    return _NOTHING
 
 
-@register
+def catch_needs_order(cards: Sequence[str], taker_chooses: bool) -> bool:
+    """Whether a catch waits for its taker's ``take`` moves (No Fighting, taker orders):
+    only when she may choose, and the cards are not all the same."""
+    return taker_chooses and len(set(cards)) > 1
+
+
+def lantern_hides_next(cards: Sequence[str], rnd: int) -> bool:
+    """A Lantern caught before the last round hides the next card stocked in its space."""
+    if len(cards) == 1:
+        return cards[0][0] == "L" and rnd < ROUNDS
+    return rnd < ROUNDS and any(c[0] == "L" for c in cards)
+
+
+def remembered_piles(events: Iterable[Mapping[str, Any]], players: int,
+                     taker_chooses: bool) -> list[list[str]]:
+    """Every fish pile as a seat can rebuild it from the catches it saw (ruling 8: a
+    player may remember what was revealed), applying the pile rules in order."""
+    piles: list[list[str]] = [[] for _ in range(players)]
+    for e in events:
+        t = e["type"]
+        if t == "catch":
+            if not catch_needs_order(e["cards"], taker_chooses):
+                for card in e["cards"]:
+                    add_to_pile(piles[e["seat"]], card)
+        elif t == "take":
+            add_to_pile(piles[e["seat"]], e["card"])
+    return piles
+
+
+def pile_score(pile: Iterable[str]) -> int:
+    return sum(map(VALUE.__getitem__, pile))
+
+
+# --------------------------------------------------------------------- state
+_ALL = [frozenset(range(n)) for n in range(8)]
+
+
 class MiauiState(State):
-    """A game of Miaui."""
+    """A game of Miaui.
+
+    The table: ``deck`` (next card last), ``burned``, ``lagoon`` (three lists, oldest
+    card first), ``veil`` (per space, its face-down cards: index in the space -> (the seat
+    that may see it, log index of its peek)), ``piles``, ``box``, ``hands`` (divers left, sorted),
+    ``reveals`` (every round's revealed dives), ``committed`` (0: not yet), ``kiti``.
+    """
 
     info = INFO
 
@@ -171,61 +266,34 @@ class MiauiState(State):
             if kiti:
                 raise OptionError("option kiti_start has no meaning with no_fighting=true (no Kiti)")
             kiti = None
-        setup = setup or {}
-        unknown = set(setup) - {"deck", "kiti"}
-        if unknown:
-            raise SetupError(f"unknown Miaui setup key(s): {', '.join(sorted(unknown))}")
-        if "kiti" in setup:
-            k = setup["kiti"]
-            if self.no_fighting:
-                if k is not None:
-                    raise SetupError("setup kiti must be null with no_fighting=true (no Kiti)")
-            elif isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < n:
-                raise SetupError(f"setup kiti must be a seat 0-{n - 1}, not {k!r}")
-            else:
-                kiti = k
-        if "deck" in setup:
-            deck = setup["deck"]
-            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-                raise SetupError("setup deck must be a list of card codes")
-            have = Counter(deck)
-            if have != COUNT:
-                missing = sorted((COUNT - have).elements())
-                extra = sorted((have - COUNT).elements())
-                parts = []
-                if missing:
-                    parts.append("missing " + " ".join(missing))
-                if extra:
-                    parts.append("unexpected " + " ".join(extra))
-                raise SetupError(
-                    f"setup deck must hold the {DECK_SIZE} Miaui cards exactly once each "
-                    f"({'; '.join(parts)})"
-                )
-            order = list(deck)
+        if setup:
+            unknown = set(setup) - {"deck", "kiti"}
+            if unknown:
+                raise SetupError(f"unknown Miaui setup key(s): {', '.join(sorted(unknown))}")
+            if "kiti" in setup:
+                kiti = _setup_kiti(setup["kiti"], n, self.no_fighting)
+        if setup and "deck" in setup:
+            order = _setup_deck(setup["deck"])
         else:
             order = list(DECK)
-            self.rng.shuffle(order)
+            shuffle(self.rng, order)
         self.burned: str = order[0]
         self.deck: list[str] = order[:0:-1]  # next card to draw is at the end
         self.lagoon: list[list[str]] = [[], [], []]
-        self.hidden: list[list[int]] = [[], [], []]  # per lagoon card: seat that may see it, or -1
-        self.peek_at: list[list[int]] = [[], [], []]  # per lagoon card: index of its peek event
+        self.veil: list[dict[int, tuple[int, int]]] = [{}, {}, {}]
         self.hide_next = [-1, -1, -1]  # seat whose Lantern hides the next card of this space
         self.piles: list[list[str]] = [[] for _ in range(n)]
         self.box: list[str] = []
         self.hands: list[list[int]] = [list(DIVERS) for _ in range(n)]
-        self.discards: list[list[int]] = [[] for _ in range(n)]
+        self.reveals: list[tuple[int, ...]] = []
         self.committed = [0] * n
         self.kiti = kiti
         self.round = 1
-        self.over = False
         self.pending: list[Any] = []  # [seat, space, cards still to add] while a taker orders
         self.takes: list[Catch] = []  # catches still to hand out
         self.round_start = 0  # index in history of the first move of this round
-        self.events: list[tuple[int, dict[str, Any]]] = []
-        self.resampled = False
         self._stock()
-        self._to_act = frozenset(range(n))
+        self.acting = _ALL[n]
 
     # ---------------------------------------------------------------- moves
     @classmethod
@@ -233,10 +301,9 @@ class MiauiState(State):
         t = check_notation(text)
         word, _, arg = t.partition(" ")
         if word == "dive":
-            if not (arg.isascii() and arg.isdigit()):
+            if not (arg.isascii() and arg.isdigit()) or len(arg) > 3:
                 raise NotationError(f"{text!r}: a dive is written 'dive N' with N a number 1-12")
-            n = int(arg)
-            return _DIVE.get(n) or Dive(n)
+            return Dive(int(arg))
         if word == "take":
             code = arg.upper()
             if not code or " " in code:
@@ -244,42 +311,59 @@ class MiauiState(State):
             return _TAKE.get(code) or Take(code)
         raise NotationError(f"{text!r} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
 
-    def to_act(self) -> frozenset[int]:
-        return self._to_act
+    @classmethod
+    def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
+        moves: list[Move] = list(_DIVE_AT[1:])
+        if options.get("taker_chooses_order"):
+            moves.extend(_TAKE[c] for c in CODES)
+        return moves
 
     def legal_moves(self, seat: int) -> list[Move]:
-        if seat not in self._to_act:
+        if seat not in self.acting:
             return []
         if self.pending:
             return [_TAKE[c] for c in sorted(set(self.pending[2]))]
-        return list(map(_DIVE_AT.__getitem__, self.hands[seat]))
+        return [_DIVE_AT[n] for n in self.hands[seat]]
 
-    def illegal_reason(self, seat: int, move: Move) -> str | None:
-        if self.over:
-            return ("the game is over (round 12 plays itself: every seat's last diver "
-                    "is played automatically)")
+    def legal_actions(self, seat: int) -> list[int]:
+        if seat not in self.acting:
+            return []
+        if self.pending:
+            return [ROUNDS + CODES.index(c) for c in sorted(set(self.pending[2]))]
+        return [n - 1 for n in self.hands[seat]]
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        if self.pending:
+            return rng.choice(self.legal_moves(seat))
+        hand = self.hands[seat]
+        return _DIVE_AT[hand[int(rng.random() * len(hand))]]
+
+    def _not_to_act_reason(self, seat: int) -> str:
+        if self.pending:
+            taker, space, _ = self.pending
+            return (f"seat {seat} cannot act now: seat {taker} is choosing the order of "
+                    f"the {SPACE_NAMES[space]} catch")
+        if self.committed[seat]:
+            return f"seat {seat} has already chosen a diver this round (one diver per seat per round)"
+        return super()._not_to_act_reason(seat)
+
+    def _illegal_reason(self, seat: int, move: Move) -> str | None:
         if self.pending:
             taker, space, cards = self.pending
-            if seat != taker:
-                return (f"seat {seat} cannot act now: seat {taker} is choosing the order of "
-                        f"the {SPACE_NAMES[space]} catch")
             if not isinstance(move, Take):
                 return (f"seat {seat} must first choose which card of the {SPACE_NAMES[space]} "
                         f"catch joins the pile next (take {' / take '.join(sorted(set(cards)))})")
             if move.card not in cards:
-                return (f"{move.card} is not among the cards seat {seat} is taking "
+                return (f"{_plain(move.card)} is not among the cards seat {seat} is taking "
                         f"({', '.join(cards)})")
             return None
         if isinstance(move, Take):
             return "there is no catch to order now (take is only used by a No Fighting taker)"
-        if not isinstance(move, Dive):
-            return f"{move!r} is not a Miaui move"
-        n = move.n
+        n = move.n  # type: ignore[attr-defined]
+        if type(n) is not int:
+            return f"a diver is a whole number 1-{ROUNDS}, not {_plain(n)}"
         if not 1 <= n <= ROUNDS:
             return f"diver {n} does not exist: divers are numbered 1 to {ROUNDS}"
-        if self.committed[seat]:
-            return (f"seat {seat} has already chosen a diver this round "
-                    f"(one diver per seat per round)")
         if n not in self.hands[seat]:
             return f"seat {seat} has already played diver {n} (each diver dives once per game)"
         return None
@@ -291,101 +375,111 @@ class MiauiState(State):
         n = move.n  # type: ignore[attr-defined]
         self.hands[seat].remove(n)
         self.committed[seat] = n
-        waiting = self._to_act - {seat}
-        self._to_act = waiting
-        if not waiting:
+        acting = self.acting = _WITHOUT[self.acting][seat]
+        if not acting:
             self._resolve()
 
     # ----------------------------------------------------------- the round
-    def _log(self, event: dict[str, Any], audience: int = EVERYONE) -> int:
-        self.events.append((audience, event))
-        return len(self.events) - 1
-
     def _stock(self) -> None:
         """Restock: one card per space, bottom first; round-1 Seagulls go back and are reshuffled."""
         deck = self.deck
-        for space in (0, 1, 2):
-            card = deck.pop()
-            while self.round == 1 and card == "S":
-                self._log({"type": "seagull_returned", "round": 1, "space": space})
-                deck.append(card)
-                self.rng.shuffle(deck)
+        rnd = self.round
+        lagoon = self.lagoon
+        if rnd == 1:
+            cards = []
+            for space in (0, 1, 2):
                 card = deck.pop()
-            seer = self.hide_next[space]
-            self.hide_next[space] = -1
-            self.lagoon[space].append(card)
-            self.hidden[space].append(seer)
-            if seer < 0:
-                self._log({"type": "stock", "round": self.round, "space": space, "card": card})
-                self.peek_at[space].append(-1)
-            else:
-                self._log({"type": "stock", "round": self.round, "space": space, "card": "?"})
-                self.peek_at[space].append(
-                    self._log({"type": "peek", "round": self.round, "space": space, "card": card},
-                              seer))
+                while card == "S":
+                    self.log.append((EVERYONE, "seagull_returned", (1, space), None))
+                    deck.append(card)
+                    shuffle(self.rng, deck)
+                    card = deck.pop()
+                cards.append(card)
+            c0, c1, c2 = cards
+        else:
+            c0 = deck.pop()
+            c1 = deck.pop()
+            c2 = deck.pop()
+        lagoon[0].append(c0)
+        lagoon[1].append(c1)
+        lagoon[2].append(c2)
+        if self.hide_next == _NO_HIDE:
+            self.log.append((EVERYONE, "stock", (rnd, (c0, c1, c2)), None))
+            return
+        self._stock_veiled((c0, c1, c2))
+
+    def _stock_veiled(self, cards: tuple[str, str, str]) -> None:
+        """Log a stocking in which a Lantern's catcher sees a card face down (ruling 7)."""
+        rnd = self.round
+        log = self.log
+        hide = self.hide_next
+        self.hide_next = _NO_HIDE.copy()
+        shown = tuple("?" if hide[space] >= 0 else card for space, card in enumerate(cards))
+        log.append((EVERYONE, "stock", (rnd, shown), (("cards", cards),)))
+        for space in (0, 1, 2):
+            seer = hide[space]
+            if seer >= 0:
+                self.veil[space][len(self.lagoon[space]) - 1] = (seer, len(log))
+                log.append((seats(seer), "peek", (rnd, space, cards[space]), None))
 
     def _resolve(self) -> None:
         """Reveal the dives together, decide each depth, then hand out the catches."""
-        dives = self.committed
-        n = self.players
-        rnd = self.round
-        events = self.events
-        events.append((EVERYONE, {"type": "reveal", "round": rnd, "dives": dives,
-                                  "kiti": self.kiti}))
-        takes, ties = resolve_depths(dives, n, self.kiti)
-        won = {take[0] for take in takes}
-        tied = dict(ties)
-        for space in (0, 1, 2):
-            if space in tied:
-                events.append((EVERYONE, {"type": "tie", "round": rnd, "space": space,
-                                          "seats": tied[space]}))
-            elif space not in won:
-                events.append((EVERYONE, {"type": "no_diver", "round": rnd, "space": space}))
-        discards = self.discards
-        for s in range(n):
-            discards[s].append(dives[s])
-        self.committed = [0] * n
-        self.takes = takes
+        revealed = tuple(self.committed)
+        self.committed = [0] * self.players
+        self.reveals.append(revealed)
+        self.log.append((EVERYONE, "reveal", (self.round, revealed, self.kiti), None))
+        catches, ties = resolve_depths(revealed, self.players, self.kiti)
+        if len(catches) < 3:
+            self._log_unwon(catches, ties)
+        self.takes = catches
         self._hand_out()
 
+    def _log_unwon(self, catches: list[Catch], ties: list[tuple[int, tuple[int, ...]]]) -> None:
+        """Depths nobody won: a No Fighting tie, or no diver left."""
+        tied = dict(ties)
+        won = {c[0] for c in catches}
+        for space in (0, 1, 2):
+            if space in tied:
+                self.log.append((EVERYONE, "tie", (self.round, space, tied[space]), None))
+            elif space not in won:
+                self.log.append((EVERYONE, "no_diver", (self.round, space), None))
+
     def _hand_out(self) -> None:
-        """Give each won space to its winner, deepest first, pausing if a taker must order cards."""
-        takes = self.takes
+        """Give each won space to its winner, deepest first, pausing if a taker must order
+        cards; then end the round."""
         rnd = self.round
-        while takes:
-            space, seat, tied = takes.pop(0)
-            cards = self.lagoon[space]
-            self.lagoon[space] = []
-            self.hidden[space] = []
-            self.peek_at[space] = []
-            catch = {"type": "catch", "round": rnd, "space": space, "seat": seat, "cards": cards}
-            if tied:
-                catch["tied"] = tied  # Kiti chose ``seat`` among these
-            self.events.append((EVERYONE, catch))
-            if len(cards) == 1:
-                card = cards[0]
-                if card[0] == "L" and rnd < ROUNDS:
-                    self.hide_next[space] = seat
-                self._add(seat, card)
-                continue
-            if rnd < ROUNDS and any(c[0] == "L" for c in cards):
+        lagoon = self.lagoon
+        log = self.log
+        takes = self.takes
+        for i, (space, seat, tied) in enumerate(takes):
+            cards = lagoon[space]
+            lagoon[space] = []
+            if self.veil[space]:
+                self.veil[space] = {}
+            log.append((EVERYONE, "catch", (rnd, space, seat, tuple(cards), tied), None))
+            if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
-            if self.taker_chooses and len(set(cards)) > 1:
-                self.pending = [seat, space, list(cards)]
-                self._to_act = frozenset((seat,))
+            if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
+                self.takes = takes[i + 1:]
+                self.pending = [seat, space, cards]
+                self.acting = frozenset((seat,))
                 return
+            pile = self.piles[seat]
             for card in cards:
-                self._add(seat, card)
+                eaten, jellies = add_to_pile(pile, card)
+                if card == "S" or jellies:
+                    self._to_box(seat, card, eaten, jellies)
+        self.takes = []
         self._end_round()
 
     def _take_one(self, card: str) -> None:
         seat, _, cards = self.pending
         cards.remove(card)
-        self._log({"type": "take", "round": self.round, "seat": seat, "card": card})
+        self.log.append((EVERYONE, "take", (self.round, seat, card), None))
         self._add(seat, card)
-        if len(set(cards)) <= 1:
+        if not catch_needs_order(cards, True):
             for rest in cards:
-                self._log({"type": "take", "round": self.round, "seat": seat, "card": rest})
+                self.log.append((EVERYONE, "take", (self.round, seat, rest), None))
                 self._add(seat, rest)
             self.pending = []
             self._hand_out()
@@ -393,52 +487,69 @@ class MiauiState(State):
     def _add(self, seat: int, card: str) -> None:
         """One card joins a pile (see :func:`add_to_pile`); what leaves goes to the box."""
         eaten, jellies = add_to_pile(self.piles[seat], card)
+        if card == "S" or jellies:
+            self._to_box(seat, card, eaten, jellies)
+
+    def _to_box(self, seat: int, card: str, eaten: str | None, jellies: list[str]) -> None:
+        """A Seagull (and what it ate), or three Jellyfish, leave the game."""
         if card == "S":
             self.box.append(card)
             if eaten is not None:
                 self.box.append(eaten)
-            self._log({"type": "seagull", "round": self.round, "seat": seat, "ate": eaten})
-        elif jellies:
+            self.log.append((EVERYONE, "seagull", (self.round, seat, eaten), None))
+        else:
             self.box.extend(jellies)
-            self._log({"type": "jellyfish", "round": self.round, "seat": seat, "cards": jellies})
+            self.log.append((EVERYONE, "jellyfish", (self.round, seat, tuple(jellies)), None))
 
     def _end_round(self) -> None:
         n = self.players
-        if self.kiti is not None:
+        if self.kiti is not None:  # Kiti moves one gap clockwise after every round
             self.kiti = (self.kiti + 1) % n
-            self._log({"type": "kiti", "round": self.round, "position": self.kiti})
         if self.round == ROUNDS:
             self.over = True
-            self._to_act = frozenset()
-            self._log({"type": "end", "scores": self.scores(), "winners": self.winners()})
+            self.acting = frozenset()
+            result = self.result()
+            self.log.append((EVERYONE, "end", (tuple(map(int, result.scores)),
+                                               tuple(result.winning_seats())), None))
             return
         self.round += 1
         self.round_start = len(self.history)
         self._stock()
         if self.round == ROUNDS:  # the last diver of every hand plays itself
-            for s in range(n):
-                self.committed[s] = self.hands[s].pop()
-            self._to_act = frozenset()
+            self.committed = [hand.pop() for hand in self.hands]
+            self.acting = frozenset()
             self._resolve()
         else:
-            self._to_act = frozenset(range(n))
+            self.acting = _ALL[n]
 
     # -------------------------------------------------------------- ending
-    def is_over(self) -> bool:
-        return self.over
-
     def scores(self) -> list[float]:
-        return [sum(VALUE[c] for c in pile) for pile in self.piles]
+        return [pile_score(pile) for pile in self.piles]
+
+    def check_invariants(self) -> None:
+        held = (len(self.deck) + sum(map(len, self.lagoon)) + sum(map(len, self.piles))
+                + len(self.box) + 1 + (len(self.pending[2]) if self.pending else 0))
+        assert held == DECK_SIZE, f"{held} cards accounted for, not {DECK_SIZE}"
+        cards = Counter(self.deck + [self.burned] + self.box
+                        + [c for x in self.lagoon for c in x] + [c for p in self.piles for c in p]
+                        + (self.pending[2] if self.pending else []))
+        assert cards == COUNT, "the cards in play are not the deck"
+        for s, pile in enumerate(self.piles):
+            assert sum(1 for c in pile if c[0] == "J") < 3, f"seat {s} holds three Jellyfish"
+            assert "S" not in pile, f"a Seagull stayed in seat {s}'s pile"
+        for s in range(self.players):
+            used = [r[s] for r in self.reveals] + ([self.committed[s]] if self.committed[s] else [])
+            assert sorted(used + self.hands[s]) == list(DIVERS), f"seat {s}'s divers are not 1-12"
 
     # --------------------------------------------------------------- views
-    def _view(self, viewer: int) -> dict[str, Any]:
-        """The one place a view of the table is made. ``viewer``: a seat, SPECTATOR or REFEREE."""
+    def _view(self, viewer: Any) -> dict[str, Any]:
+        """The one place a view of the table is made: a seat, None (spectator) or REFEREE."""
         n = self.players
         ref = viewer == REFEREE
         open_b = self.open_baskets
         lagoon = [
-            [c if (ref or h < 0 or h == viewer) else "?" for c, h in zip(cards, hid)]
-            for cards, hid in zip(self.lagoon, self.hidden)
+            [c if (ref or i not in veil or veil[i][0] == viewer) else "?" for i, c in enumerate(cards)]
+            for cards, veil in zip(self.lagoon, self.veil)
         ]
         piles = []
         scores: list[float | None] = []
@@ -450,9 +561,10 @@ class MiauiState(State):
             # Totals are compared openly at the end; before that only your own is known.
             # A pile of 0 or 1 card is wholly visible, so its total is too.
             shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
-            scores.append(sum(VALUE[c] for c in pile) if shown else None)
+            scores.append(pile_score(pile) if shown else None)
         hands = [list(h) if (ref or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
-        discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in self.discards]
+        played = [[r[s] for r in self.reveals] for s in range(n)]  # every reveal was public
+        discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in played]
         committed = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
         ]
@@ -460,7 +572,7 @@ class MiauiState(State):
             "game": "miaui",
             "players": n,
             "options": dict(self.options),
-            "viewer": "referee" if ref else (None if viewer == SPECTATOR else viewer),
+            "viewer": viewer,
             "over": self.over,
             "round": self.round,
             "kiti": self.kiti,
@@ -473,7 +585,8 @@ class MiauiState(State):
             "hands": hands,
             "committed": committed,
             "discards": discards,
-            "to_act": sorted(self._to_act),
+            "played": played,
+            "to_act": sorted(self.acting),
             "pending_take": None if not self.pending else {
                 "seat": self.pending[0], "space": self.pending[1], "cards": list(self.pending[2])},
             "deck": list(reversed(self.deck)) if ref else len(self.deck),
@@ -483,83 +596,47 @@ class MiauiState(State):
             view["burned"] = self.burned
         return view
 
-    def _events_for(self, viewer: int) -> list[dict[str, Any]]:
-        out = []
-        for audience, event in self.events:
-            if viewer == REFEREE or audience == EVERYONE or audience == viewer:
-                copy = {k: (list(v) if type(v) is list else v) for k, v in event.items()}
-                if viewer == REFEREE and audience >= 0:
-                    copy["to"] = audience
-                out.append(copy)
-        return out
-
-    def observation(self, seat: int | None) -> dict[str, Any]:
-        return self._view(SPECTATOR if seat is None else self._seat(seat))
-
-    def information_state(self, seat: int) -> dict[str, Any]:
-        seat = self._seat(seat)
-        return {"seat": seat, "events": self._events_for(seat), "now": self._view(seat)}
-
-    def table(self) -> dict[str, Any]:
-        return self._view(REFEREE)
-
-    def events_seen(self, seat: int | None) -> list[dict[str, Any]]:
-        """The events ``seat`` saw (None: a spectator), oldest first."""
-        return self._events_for(SPECTATOR if seat is None else self._seat(seat))
-
-    def _seat(self, seat: int) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise SetupError(f"no seat {seat!r} in a {self.players}-player game")
-        return seat
-
     # -------------------------------------------------------------- copies
-    def clone(self) -> MiauiState:
-        new = MiauiState.__new__(MiauiState)
-        d = self.__dict__.copy()
-        new.__dict__ = d
-        new.options = dict(self.options)
-        new.history = list(self.history)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        new.rng = rng
-        new.deck = list(self.deck)
-        new.lagoon = [list(x) for x in self.lagoon]
-        new.hidden = [list(x) for x in self.hidden]
-        new.peek_at = [list(x) for x in self.peek_at]
-        new.hide_next = list(self.hide_next)
-        new.piles = [list(p) for p in self.piles]
-        new.box = list(self.box)
-        new.hands = [list(h) for h in self.hands]
-        new.discards = [list(x) for x in self.discards]
-        new.committed = list(self.committed)
-        new.pending = [self.pending[0], self.pending[1], list(self.pending[2])] if self.pending else []
-        new.takes = list(self.takes)
-        new.events = list(self.events)
-        return new
+    def _copy_parts(self, new: State) -> None:
+        assert isinstance(new, MiauiState)
+        new.deck = self.deck.copy()
+        new.lagoon = [x.copy() for x in self.lagoon]
+        new.veil = [v.copy() for v in self.veil]  # values are immutable tuples
+        new.hide_next = self.hide_next.copy()
+        new.piles = [p.copy() for p in self.piles]
+        new.box = self.box.copy()
+        new.hands = [h.copy() for h in self.hands]
+        new.reveals = self.reveals.copy()  # of tuples
+        new.committed = self.committed.copy()
+        new.pending = [self.pending[0], self.pending[1], self.pending[2].copy()] if self.pending else []
+        new.takes = self.takes.copy()
 
     def resample(self, seat: int, rng: random.Random) -> MiauiState:
-        seat = self._seat(seat)
-        new = self.clone()
-        new.rng = random.Random(rng.getrandbits(64))
-        new.resampled = True
-        new.seed = 0  # the true seed would tell the deck order
-        new.setup = None
+        seat = self._viewer(seat)
+        new = self._resampled_copy(rng)
+        assert isinstance(new, MiauiState)
         # Cards this seat has not seen: the deck, the burned card, face-down lagoon cards of others.
-        slots: list[tuple[int, int]] = [(space, i)
-                                         for space in (0, 1, 2)
-                                         for i, h in enumerate(new.hidden[space])
-                                         if h >= 0 and h != seat]
+        slots = sorted((space, i) for space, veil in enumerate(new.veil)
+                       for i, (seer, _) in veil.items() if seer != seat)
         # Sorted first, so that the draw depends only on what the seat knows (and on rng).
         pool = sorted(new.deck + [new.burned] + [new.lagoon[sp][i] for sp, i in slots])
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         k = len(new.deck)
         new.deck = pool[:k]
         new.burned = pool[k]
+        log = new.log
         for (space, i), card in zip(slots, pool[k + 1:]):
             new.lagoon[space][i] = card
-            at = new.peek_at[space][i]
-            audience, event = new.events[at]
-            new.events[at] = (audience, dict(event, card=card))
+            at = new.veil[space][i][1]
+            audience, kind, args, _ = log[at]
+            log[at] = (audience, kind, (args[0], args[1], card), None)
+            for back in range(at - 1, -1, -1):  # the stocking's referee part names the card
+                stock = log[back]
+                if stock[1] == "stock":
+                    cards = list(dict(stock[3] or ())["cards"])
+                    cards[space] = card
+                    log[back] = (stock[0], stock[1], stock[2], (("cards", tuple(cards)),))
+                    break
         # Other seats' face-down divers this round: any diver still in their hands.
         for s in range(new.players):
             c = new.committed[s]
@@ -569,18 +646,12 @@ class MiauiState(State):
                 hand.sort()
                 pick = rng.choice(hand)
                 hand.remove(pick)
-                hand.sort()
                 new.committed[s] = pick
                 if pick != c:
                     for i in range(new.round_start, len(new.history)):
                         if new.history[i][0] == s:
-                            new.history[i] = (s, _DIVE[pick])
+                            new.history[i] = (s, _DIVE_AT[pick])
         return new
-
-    def record(self) -> dict[str, Any]:
-        if self.resampled:
-            raise SetupError("a resampled state is a guess at hidden cards and has no record")
-        return super().record()
 
     # ------------------------------------------------------------ for people
     def describe_move(self, seat: int, move: Move) -> str:
@@ -589,3 +660,44 @@ class MiauiState(State):
         if isinstance(move, Take):
             return f"add {card_name(move.card)} to your pile next"
         return str(move)
+
+
+def _subsets(n: int) -> list[frozenset[int]]:
+    return [frozenset(s for s in range(n) if mask >> s & 1) for mask in range(1 << n)]
+
+
+#: acting set -> the set without each seat (a dive takes one seat out of a round's choice)
+_WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
+    sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)}
+
+
+def _plain(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 20 else text[:17] + "..."
+
+
+def _setup_kiti(k: Any, players: int, no_fighting: bool) -> int | None:
+    if no_fighting:
+        if k is not None:
+            raise SetupError("setup kiti must be null with no_fighting=true (no Kiti)")
+        return None
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < players:
+        raise SetupError(f"setup kiti must be a seat 0-{players - 1}, not {_plain(k)}")
+    return k
+
+
+def _setup_deck(deck: Any) -> list[str]:
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        raise SetupError("setup deck must be a list of card codes")
+    have = Counter(deck)
+    if have != COUNT:
+        missing = sorted((COUNT - have).elements())
+        extra = sorted((have - COUNT).elements())
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(missing))
+        if extra:
+            parts.append("unexpected " + " ".join(_plain(c) for c in extra[:10]))
+        raise SetupError(f"setup deck must hold the {DECK_SIZE} Miaui cards exactly once each "
+                         f"({'; '.join(parts)})")
+    return list(deck)

@@ -1,0 +1,66 @@
+"""Driving a game: the order seats act in, and a uniform-random playout."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from .game import State
+
+
+def turns(state: State) -> Iterator[int]:
+    """The seats that act next, one at a time, until nobody is to act.
+
+    The one turn rule (see :mod:`kiti.core.game`): one seat in ``to_act()`` acts; several
+    seats make a simultaneous secret choice that every one of them must commit, so their
+    order does not matter and they are yielded lowest first.  The caller applies exactly
+    one move for each seat yielded.  Every loop that drives a game (random playouts, bots
+    in tournaments and at the terminal, searches) asks this one place.
+    """
+    while True:
+        acting = state.acting
+        if not acting:
+            return
+        if len(acting) == 1:
+            for seat in acting:
+                yield seat
+            continue
+        for seat in sorted(acting):
+            now = state.acting
+            if not now <= acting:  # a new step began
+                break
+            if seat in now:
+                yield seat
+
+
+def play_random_game(state: State, rng: random.Random) -> State:
+    """Play ``state`` to the end with uniform-random moves for every seat (in place).
+
+    The turn rule of :func:`turns`, written out as a loop (this is every simulation's and
+    every search rollout's inner loop).
+    """
+    random_move = state.random_move
+    apply = state.apply
+    while True:
+        acting = state.acting
+        if len(acting) == 1:
+            for seat in acting:
+                apply(seat, random_move(seat, rng), False)
+        elif not acting:
+            return state
+        else:
+            for seat in sorted(acting):
+                if seat in state.acting:
+                    apply(seat, random_move(seat, rng), False)
+                if not state.acting <= acting:
+                    break
+
+
+def play_random_actions(state: State, rng: random.Random) -> State:
+    """The same through the integer fast path (``legal_actions`` and ``step``)."""
+    legal_actions = state.legal_actions
+    step = state.step
+    choice = rng.choice
+    for seat in turns(state):
+        step(seat, choice(legal_actions(seat)))
+    return state

@@ -1,0 +1,248 @@
+"""Miaui's heuristic strategy (the ``heuristic`` part of the game), from a seat's view only.
+
+Miaui is a game of simultaneous secret choices, so a good strategy is *mixed*: a fixed
+rule is exploitable and ties with its own copies (two copies of a deterministic bot dive
+the same number and, with No Fighting, both catch nothing).  The strategy:
+
+1. **Rebuild the table** from the seat's information state: each seat's divers left (the
+   view's ``played`` divers are public), every fish pile (:func:`rules.remembered_piles`:
+   a seat may remember every catch it saw), the lagoon (its own face-down cards it has
+   peeked are shown to it), and the pool of cards it has not seen (deck, burned card,
+   others' face-down cards).
+2. **Value each space for each seat** by simulating the catch on that seat's pile with
+   the rules' own :func:`rules.add_to_pile` (a Seagull is worth minus the pile's top card,
+   a Jellyfish completing a triple removes the two before it); a face-down card the seat
+   has not seen is worth the average unseen card; a Lantern earns a small bonus (the peek).
+3. **Model the others** (level-k reasoning): every other seat plays a *quantal response*
+   (a softmax over its expected gains, temperature ``temp``) to opponents who dive
+   uniformly among their remaining divers; that is how this very strategy plays, so copies
+   of itself are modelled as what they are.
+4. **Choose** by a quantal response of its own to those models: the expected gain of each
+   diver against ``samples`` sampled dive profiles (common random numbers, the rules' own
+   :func:`rules.resolve_depths` with Kiti's tie order or No Fighting knock-outs), minus the
+   cost of spending a diver that wins (``beta`` x an average unseen card, so strong divers
+   are kept for rich lagoons); then a random draw among the divers within ``margin`` points
+   of the best, weighted by ``exp(gain / temp)``, from the bot's own generator.
+
+A No Fighting taker who orders her catch tries every order and keeps the best.
+:meth:`MiauiHeuristic.rollout` is a much cheaper rule of thumb on a determinised state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.game import State
+from ...core.moves import Move
+from ...core.options import OptionSpec
+from ...core.seatview import SeatView
+from .cards import COUNT, VALUE
+from .rules import DIVERS, ROUNDS, Dive, Take, add_to_pile, remembered_piles, resolve_depths
+
+_PARAM = "bot heuristic parameter"
+
+
+def pile_gain(pile: Sequence[str], cards: Sequence[str], jelly_unseen: int = 0,
+              last_round: bool = False) -> float:
+    """Points ``pile`` gains by catching ``cards`` in order, with small strategic adjustments."""
+    new = list(pile)
+    before = sum(VALUE[c] for c in new)
+    bonus = 0.0
+    for card in cards:
+        if card[0] == "L" and not last_round:
+            bonus += 1.0  # the peek at the next card of that space
+        add_to_pile(new, card)
+    gain = sum(VALUE[c] for c in new) - before
+    jellies = sum(1 for c in new if c[0] == "J")
+    if jellies == 2 and jelly_unseen and not last_round and any(c[0] == "J" for c in cards):
+        bonus += 3.0  # a triple is near: the second Jellyfish is less bad than it looks
+    return gain + bonus
+
+
+class MiauiTable:
+    """What a seat can deduce about a Miaui table from its information state."""
+
+    def __init__(self, info: dict[str, Any]) -> None:
+        now = info["now"]
+        self.seat: int = info["seat"]
+        n = self.players = now["players"]
+        self.round: int = now["round"]
+        self.kiti: int | None = now["kiti"]
+        self.pending = now.get("pending_take")
+        taker_chooses = bool(now["options"].get("taker_chooses_order"))
+        self.piles = remembered_piles(info["events"], n, taker_chooses)
+        own = now["piles"][self.seat]
+        if "?" not in own:
+            self.piles[self.seat] = list(own)
+        self.hands: list[list[int]] = [sorted(set(DIVERS) - set(p)) for p in now["played"]]
+        self.hands[self.seat] = sorted(now["hands"][self.seat])
+        seen: Counter[str] = Counter()
+        for e in info["events"]:
+            if e["type"] == "catch":
+                seen.update(e["cards"])
+        self.lagoon: list[list[str | None]] = [
+            [None if c == "?" else c for c in cards] for cards in now["lagoon"]]
+        seen.update(c for cards in self.lagoon for c in cards if c is not None)
+        self.unseen: list[str] = sorted((COUNT - seen).elements())
+        self.jelly_unseen = sum(1 for c in self.unseen if c[0] == "J")
+
+    def mean_unknown(self, seat: int) -> float:
+        """Gain for ``seat`` of one card drawn from the unseen pool, on average."""
+        if not self.unseen:
+            return 0.0
+        pile = self.piles[seat]
+        return sum(pile_gain(pile, [c]) for c in self.unseen) / len(self.unseen)
+
+    def space_gain(self, seat: int, space: int) -> float:
+        cards = self.lagoon[space]
+        if not cards:
+            return 0.0
+        last = self.round >= ROUNDS
+        known = [c for c in cards if c is not None]
+        unknown = len(cards) - len(known)
+        gain = pile_gain(self.piles[seat], known, self.jelly_unseen, last)
+        return gain + unknown * self.mean_unknown(seat) if unknown else gain
+
+
+class MiauiHeuristic:
+    """The strategy (see the module docstring); its parameters are ``params``."""
+
+    params = (
+        OptionSpec("samples", int, 32, "dive profiles sampled per decision", minimum=1,
+                   maximum=10_000, what=_PARAM),
+        OptionSpec("beta", float, 0.6, "cost of spending a winning diver (x an average card)",
+                   minimum=0.0, maximum=10.0, what=_PARAM),
+        OptionSpec("temp", float, 1.0, "softness of the choice, in points (0: always the best)",
+                   minimum=0.0, maximum=100.0, what=_PARAM),
+        OptionSpec("margin", float, 3.0, "only divers within this many points of the best",
+                   minimum=0.0, maximum=100.0, what=_PARAM),
+    )
+
+    def __init__(self, samples: int = 32, beta: float = 0.6, temp: float = 1.0,
+                 margin: float = 3.0) -> None:
+        self.samples = samples
+        self.beta = beta
+        self.temp = temp
+        self.margin = margin
+
+    # ------------------------------------------------------------- decision
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        legal = view.legal_moves
+        if len(legal) == 1:
+            return legal[0]
+        table = MiauiTable(view.info)
+        if table.pending:
+            return self._order(legal, table)
+        me = table.seat
+        gains = [[table.space_gain(s, sp) for sp in range(3)] for s in range(table.players)]
+        models = self.models(table, gains, rng)
+        utils = self.utilities(table, gains, me, table.hands[me], models, rng)
+        pick = self.draw(utils, rng)
+        return Dive(pick)
+
+    def models(self, table: MiauiTable, gains: list[list[float]], rng: random.Random
+               ) -> list[list[tuple[int, float]]]:
+        """Per seat, the mixed strategy we expect it to play: (diver, probability) pairs."""
+        n = table.players
+        uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in table.hands]
+        models = list(uniform)
+        for s in range(n):
+            if s == table.seat or len(table.hands[s]) <= 1:
+                continue
+            utils = self.utilities(table, gains, s, table.hands[s], uniform,
+                                   rng, samples=max(8, self.samples // 2))
+            models[s] = self.weights(utils)
+        return models
+
+    def utilities(self, table: MiauiTable, gains: list[list[float]], me: int,
+                  mine: Sequence[int], models: list[list[tuple[int, float]]],
+                  rng: random.Random, samples: int | None = None) -> dict[int, float]:
+        """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
+        n = table.players
+        k = samples or self.samples
+        others = [s for s in range(n) if s != me]
+        draws = {s: rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k)
+                 for s in others}
+        rounds_left = ROUNDS - table.round  # free choices after this one
+        avg = max(0.0, table.mean_unknown(me))
+        cost = self.beta * avg * min(1.0, rounds_left / 3.0)
+        out: dict[int, float] = {}
+        dives = [0] * n
+        for d in mine:
+            total = 0.0
+            for i in range(k):
+                for s in others:
+                    dives[s] = draws[s][i]
+                dives[me] = d
+                catches, _ = resolve_depths(dives, n, table.kiti)
+                for space, winner, _ in catches:
+                    g = gains[winner][space]
+                    if winner == me:
+                        total += g - cost
+                    else:
+                        total -= g / (n - 1)
+            out[d] = total / k
+        return out
+
+    def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
+        """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
+        best = max(utils.values())
+        near = {d: u for d, u in utils.items() if u >= best - self.margin - 1e-9}
+        if self.temp <= 0:
+            top = [d for d, u in near.items() if u >= best - 1e-9]
+            return [(d, 1.0 / len(top)) for d in top]
+        w = {d: math.exp((u - best) / self.temp) for d, u in near.items()}
+        total = sum(w.values())
+        return [(d, x / total) for d, x in sorted(w.items())]
+
+    def draw(self, utils: dict[int, float], rng: random.Random) -> int:
+        pairs = self.weights(utils)
+        return rng.choices([d for d, _ in pairs], [p for _, p in pairs])[0]
+
+    def _order(self, legal: list[Move], table: MiauiTable) -> Move:
+        """No Fighting, taker chooses: the first card of the best order for our pile."""
+        cards = list(table.pending["cards"])  # type: ignore[index]
+        pile = table.piles[table.seat]
+        best_first, best = None, -1e18
+        orders = set(itertools.permutations(cards)) if len(cards) <= 6 else {tuple(cards)}
+        for order in sorted(orders):
+            g = pile_gain(pile, order)
+            if g > best:
+                best_first, best = order[0], g
+        for m in legal:
+            if isinstance(m, Take) and m.card == best_first:
+                return m
+        return legal[0]
+
+    # -------------------------------------------------------------- rollouts
+    def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A cheap rule of thumb on a (determinised) Miaui state, for search rollouts.
+
+        Value the three spaces for this seat (a Seagull is minus our top card); go for the
+        best one with the highest diver (Deepest), the second highest (Deep) or the lowest
+        (Shallow); when nothing is worth having, a middle diver.  One move in five is
+        uniform random, to keep rollouts varied.
+        """
+        moves = state.legal_moves(seat)
+        if len(moves) == 1 or rng.random() < 0.2 or state.pending:  # type: ignore[attr-defined]
+            return rng.choice(moves)
+        pile = state.piles[seat]  # type: ignore[attr-defined]
+        top = VALUE[pile[-1]] if pile else 0
+        best_space, best = -1, 0.0
+        for space, cards in enumerate(state.lagoon):  # type: ignore[attr-defined]
+            v = sum(-top if c == "S" else VALUE[c] for c in cards)
+            if v > best:
+                best_space, best = space, v
+        k = len(moves)  # moves are in increasing diver order
+        if best_space == 0:
+            return moves[-1]
+        if best_space == 1:
+            return moves[-2] if k > 1 else moves[-1]
+        if best_space == 2:
+            return moves[0]
+        return moves[k // 2]
