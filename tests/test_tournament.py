@@ -10,6 +10,7 @@ import pytest
 
 import kiti.games  # noqa: F401
 from kiti.bots.registry import split_bot_specs
+from kiti.core.results import rank
 from kiti.games import replay
 from kiti.sim import stats
 from kiti.sim.tournament import (
@@ -134,7 +135,7 @@ def test_mean_ci_coverage_and_t_quantiles() -> None:
     assert 0.93 <= cover / 2000 <= 0.97
     assert stats.t_quantile(10) == pytest.approx(2.228)
     assert stats.t_quantile(1000) == pytest.approx(1.962, abs=1e-3)
-    assert stats.average_ranks([5, 9, 5, 1]) == [2.5, 1.0, 2.5, 4.0]
+    assert rank([5, 9, 5, 1]) == [2.5, 1.0, 2.5, 4.0]
     assert stats.block_means([1, 0, 1, 1], [0, 0, 1, 1]) == [0.5, 1.0]
 
 
@@ -178,3 +179,32 @@ def test_outputs_and_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert bad.exit_code == 2 and "unknown bot" in bad.output
     res = run_tournament(TournamentConfig("miaui", ["random"] * 3, games=3, jobs=1))
     assert write_outputs(res, tmp_path / "again")
+
+
+def test_win_share_intervals_stay_possible_and_json_stays_valid() -> None:
+    # A bot that always wins, one that never does, on few deals: the t interval would leave
+    # [0, 1]; the Wilson interval on the deals' effective size does not.
+    for values in ([1.0] * 12, [0.0] * 12, [1.0, 0.0, 1.0, 1.0, 1.0, 1.0], [0.25, 0.0, 0.0]):
+        blocks = list(range(len(values)))
+        ci = stats.share_ci(values, blocks)
+        assert ci.low is not None and ci.high is not None
+        assert 0.0 <= ci.low <= ci.mean <= ci.high <= 1.0, (values, ci)
+    assert stats.share_ci([1.0], [0]).to_dict() == {"mean": 1.0, "low": None, "high": None, "n": 1}
+    res = run_tournament(TournamentConfig("miaui", ["random"] * 3, games=3, jobs=1))
+    text = json.dumps(res["summary"], allow_nan=False, default=str)  # no Infinity, no NaN
+    assert "Infinity" not in text and "NaN" not in text
+    assert any("too few games" in w for w in res["summary"]["warnings"])
+
+
+def test_cli_checks_everything_before_playing_and_creates_no_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from kiti.cli.main import app
+
+    out = tmp_path / "never" / "made"
+    for args in (["--bots", "random,random,nobot"], ["--bots", "random,random", "--players", "4"],
+                 ["--bots", "random,random,random", "-o", "no_fighting=perhaps"]):
+        result = CliRunner().invoke(app, ["tournament", "miaui", *args, "--games", "3", "--out", str(out)])
+        assert result.exit_code == 2, result.output
+        assert "games/s" not in result.output and "ETA" not in result.output
+        assert not (tmp_path / "never").exists()

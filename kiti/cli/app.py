@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import typer
 
 from ..core.errors import KitiError
@@ -15,13 +17,13 @@ app = typer.Typer(
 )
 
 
-def fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``kiti: message`` on stderr and exit with ``code``."""
     typer.echo(f"kiti: {message}", err=True)
     raise typer.Exit(code)
 
 
-def game_or_fail(game: str):  # type: ignore[no-untyped-def]
+def game_or_fail(game: str):
     try:
         return get_game(game)
     except KitiError as exc:

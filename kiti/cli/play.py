@@ -33,9 +33,9 @@ from ..core.errors import KitiError, NotationError
 from ..core.game import State
 from ..core.options import parse_option_args
 from ..core.records import load_record, save_record
+from ..core.registry import game_part
 from ..games import get_game, replay
 from .app import app, fail
-from ..core.registry import game_part
 from .render import expand_input, renderer, view_renderable
 
 HUMAN = "human"
@@ -417,6 +417,7 @@ def play_command(
     Type a move at the prompt (Tab completes; in Miaui a bare number N means 'dive N'). Commands: ? or help, rules, why MOVE, undo (against bots, before the reveal), save FILE, quit. Ctrl-C or Ctrl-D leave with the record saved.
     """
     console = Console(highlight=False)
+    n: int | None
     try:
         if load is not None:
             record = load_record(load)

@@ -34,7 +34,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from .errors import (
     GameOverError,
@@ -201,7 +201,7 @@ class State(ABC):
             return IllegalMoveError, f"{_short(move)} is not a {self.info.name} move"
         if seat not in self.acting:
             return NotYourTurnError, self._not_to_act_reason(seat)
-        reason = self._illegal_reason(seat, move)
+        reason = self._illegal_reason(seat, cast(Move, move))
         return None if reason is None else (IllegalMoveError, reason)
 
     def _not_to_act_reason(self, seat: int) -> str:
@@ -228,8 +228,8 @@ class State(ABC):
             self._apply_checked(seat, move, check)
             return
         history = self.history
-        history.append((seat, move))
-        self._apply(seat, move)
+        history.append((seat, move))  # type: ignore[arg-type]  # a Move here
+        self._apply(seat, move)  # type: ignore[arg-type]
         if len(history) >= self.limit:
             self._truncate()
 
@@ -467,7 +467,7 @@ class State(ABC):
         return move
 
     # -------------------------------------------------------------- misc
-    def check_invariants(self) -> None:
+    def check_invariants(self) -> None:  # noqa: B027  (a game without invariants keeps this)
         """Raise AssertionError if a rule invariant of the game fails (conformance suite)."""
 
     def __repr__(self) -> str:

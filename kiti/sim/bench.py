@@ -1,24 +1,36 @@
-"""``kiti bench``: random full games per second through the public engine API.
+"""``kiti bench GAME``: random full games per second through the public engine API.
 
-Each measurement plays complete games with uniform-random moves for every
-seat through the public API (:func:`kiti.core.play_random_game`: ``turns`` ->
-``legal_moves`` -> ``random.choice`` -> ``apply(check=False)``).
-When OpenSpiel is installed (the ``[bench]`` extra) the same run measures a
-reference: OpenSpiel's goofspiel (12 cards, the same seat count, imp_info,
-random points order) driven by an equivalent Python loop over ``pyspiel``
-(chance outcomes, ``legal_actions(p)`` per player, ``apply_actions``).
-The ratio is Kiti's games/s over the reference's, measured back to back on
-the same machine, so machine speed and load cancel out to first order.
+For each benchmarked seat count (the game's smallest, 4 or the nearest, and its largest):
+
+- ``games_per_s``: complete games with uniform-random moves for every seat through the
+  public API (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` ->
+  ``apply(check=False)``), each game a fresh ``State.new`` with its own seed;
+- ``actions_games_per_s``: the same through the integer fast path (``legal_actions``,
+  ``random.choice``, ``step``), the path reinforcement-learning adapters use;
+- ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its
+  goofspiel (12 cards, the same seat count, imp_info, random points order: a 12-round game
+  of simultaneous secret bids, like Miaui) driven by the usual Python loop over ``pyspiel``
+  (chance outcomes, ``legal_actions(p)`` per player, ``apply_actions``), measured back to
+  back in the same process;
+- ``ratio``: ``games_per_s / reference_games_per_s`` (``actions_ratio`` for the integer
+  path).  Above 1, Kiti plays random games faster than OpenSpiel's C++ goofspiel driven
+  from Python; the ratio cancels most of the machine's speed and load.
+
+It also measures ISMCTS iterations per second for the game (one core, first decision of a
+fresh game, random rollouts), see :func:`ismcts_iterations_per_second`.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..core.game import State
-from ..core.turns import play_random_game
+from ..core.turns import play_random_actions, play_random_game
+
+REFERENCE = "open_spiel goofspiel(num_cards=12, imp_info, points_order=random), Python loop"
 
 
 def bench_seat_counts(cls: type[State]) -> list[int]:
@@ -26,28 +38,30 @@ def bench_seat_counts(cls: type[State]) -> list[int]:
     return sorted({lo, min(max(4, lo), hi), hi})
 
 
-def _rate(play_one: Any, seconds: float) -> float:
+def _rate(play_one: Callable[[], Any], seconds: float) -> float:
     """Games per second of ``play_one`` over about ``seconds`` (after a short warm-up)."""
-    for _ in range(20):
+    for _ in range(10):
         play_one()
     games = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        for _ in range(50):
+        for _ in range(20):
             play_one()
-        games += 50
+        games += 20
         now = time.perf_counter()
         if now >= deadline:
             return games / (now - start)
 
 
-def kiti_games_per_second(cls: type[State], players: int, seconds: float, options: dict | None = None) -> float:
+def kiti_games_per_second(cls: type[State], players: int, seconds: float,
+                          options: dict[str, Any] | None = None, actions: bool = False) -> float:
     rng = random.Random(12345)
     seeds = iter(range(10**12))
+    play = play_random_actions if actions else play_random_game
 
     def play_one() -> None:
-        play_random_game(cls.new(players, options, next(seeds)), rng)
+        play(cls.new(players, options, next(seeds)), rng)
 
     return _rate(play_one, seconds)
 
@@ -55,7 +69,7 @@ def kiti_games_per_second(cls: type[State], players: int, seconds: float, option
 def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
     """OpenSpiel goofspiel through a Python loop over pyspiel; None without open-spiel."""
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel
     except ImportError:
         return None
     game = pyspiel.load_game(
@@ -79,45 +93,80 @@ def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
     return _rate(play_one, seconds)
 
 
+def ismcts_iterations_per_second(cls: type[State], players: int, seconds: float = 2.0,
+                                 rollout: str = "random", seed: int = 12345) -> float:
+    """ISMCTS iterations per second on one core, from the first decision of fresh games."""
+    from ..bots.ismcts import ISMCTSBot
+    from ..core.seatview import seat_view
+
+    rng = random.Random(seed)
+    per_search = 200
+    bot = ISMCTSBot(seed, iters=per_search, rollout=rollout)
+    views = []
+    for _ in range(8):
+        state = cls.new(players, None, rng.getrandbits(32))
+        views.append(seat_view(state, min(state.to_act())))
+    bot.choose(views[0])  # warm-up
+    iters = 0
+    searches = 0
+    start = time.perf_counter()
+    while True:
+        bot.choose(views[searches % len(views)])
+        iters += bot.last_iterations
+        searches += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return iters / elapsed
+
+
 def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
               ismcts: bool = True) -> list[dict[str, Any]]:
-    """Measure every bench seat count; print a table when ``progress``; return the figures."""
-    results: list[dict[str, Any]] = []
+    """Measure every bench seat count; print a table when ``progress``; return one row per
+    seat count (the row of the middle count also holds ``ismcts_iterations_per_s``)."""
+    rows: list[dict[str, Any]] = []
     for players in bench_seat_counts(cls):
-        ours = kiti_games_per_second(cls, players, seconds)
         ref = goofspiel_games_per_second(players, seconds)
-        results.append({
+        ours = kiti_games_per_second(cls, players, seconds)
+        ints = kiti_games_per_second(cls, players, seconds, actions=True)
+        rows.append({
             "game": cls.info.id,
             "players": players,
             "games_per_s": round(ours, 1),
-            "reference": "open_spiel goofspiel(num_cards=12, imp_info, points_order=random)",
+            "actions_games_per_s": round(ints, 1),
+            "reference": REFERENCE,
             "reference_games_per_s": None if ref is None else round(ref, 1),
             "ratio": None if ref is None else round(ours / ref, 3),
+            "actions_ratio": None if ref is None else round(ints / ref, 3),
+            "ismcts_iterations_per_s": None,
         })
+    if ismcts:
+        row = rows[len(rows) // 2]
+        row["ismcts_iterations_per_s"] = round(
+            ismcts_iterations_per_second(cls, row["players"], seconds), 1)
     if progress:
-        from rich.console import Console
-        from rich.table import Table
+        _print(cls, rows)
+    return rows
 
-        table = Table(title=f"{cls.info.name}: random full games per second (public API)")
-        for col in ("players", "kiti games/s", "goofspiel games/s", "ratio"):
-            table.add_column(col, justify="right")
-        for r in results:
-            ref = r["reference_games_per_s"]
-            table.add_row(str(r["players"]), f"{r['games_per_s']:,.0f}",
-                          "n/a: pip install 'kiti\\[bench]'" if ref is None else f"{ref:,.0f}",
-                          "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}")
-        console = Console()
-        console.print(table)
-        if ismcts:
-            try:
-                from .bench_bots import ismcts_iterations_per_second
-            except ImportError:
-                pass
-            else:
-                figures = ismcts_iterations_per_second(players=4, seconds=seconds)
-                console.print(
-                    f"ISMCTS on {cls.info.name}, 4 seats, first move, one core, "
-                    f"{figures.get('rollout', 'random')} rollouts: "
-                    f"{figures['iterations_per_s']:,.0f} iterations/s"
-                )
-    return results
+
+def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{cls.info.name}: random full games per second", title_justify="left")
+    for col in ("players", "games/s", "int path", "goofspiel", "ratio"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        ref = r["reference_games_per_s"]
+        table.add_row(str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['actions_games_per_s']:,.0f}",
+                      "n/a" if ref is None else f"{ref:,.0f}",
+                      "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}")
+    console = Console(highlight=False)
+    console.print(table)
+    if rows[0]["reference_games_per_s"] is None:
+        console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).")
+    console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
+                  "driven from Python), same run; 1.0 means as fast.")
+    for r in rows:
+        if r["ismcts_iterations_per_s"] is not None:
+            console.print(f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
+                          f"{r['ismcts_iterations_per_s']:,.0f} iterations/s")

@@ -1,10 +1,18 @@
-"""Statistics for tournaments, honest for duplicate deals.
+"""Statistics for tournaments, honest for duplicate deals and small samples.
 
 Games played on the same deal are not independent (they share the cards), so every
-interval here treats one *deal block* (the deal replayed for every seat rotation) as
-one sample: a contestant's per-deal mean is computed first, then a Student-t interval
-is taken over the deals.  Comparisons between two contestants are *paired* by deal,
-which is what duplicate deals are for: the luck of the cards cancels in the difference.
+interval here treats one *deal block* (the deal replayed for every rotation) as one sample:
+a contestant's per-deal mean is computed first, then an interval is taken over the deals.
+Comparisons between two contestants are *paired* by deal, which is what duplicate deals are
+for: the luck of the cards cancels in the difference.
+
+- A **win share** (in [0, 1]) gets a Wilson score interval on the effective sample size
+  implied by the deal blocks (``n_eff = p(1-p) / SE^2``, at most the number of games), so
+  it never leaves [0, 1] and stays sensible near 0 and 1 and on few games.
+- A **mean score** or **mean rank** gets a Student-t interval over the deals (a rank's is
+  kept within its possible range).
+- With fewer than 2 deals no interval exists: ``low`` and ``high`` are None (never
+  Infinity or NaN, so results stay valid JSON).
 """
 
 from __future__ import annotations
@@ -21,12 +29,12 @@ _T975 = {
     18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
     26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042,
 }
+#: Fewer deals than this cannot separate bots reliably: the summary warns.
+FEW_DEALS = 10
 
 
 def t_quantile(df: int, level: float = 0.95) -> float:
-    """The two-sided ``level`` quantile of Student's t with ``df`` degrees of freedom."""
-    if df < 1:
-        return math.inf
+    """The two-sided ``level`` quantile of Student's t with ``df`` (>= 1) degrees of freedom."""
     if abs(level - 0.95) < 1e-12 and df in _T975:
         return _T975[df]
     z = NormalDist().inv_cdf(0.5 + level / 2)
@@ -38,31 +46,63 @@ def t_quantile(df: int, level: float = 0.95) -> float:
 
 @dataclass(frozen=True)
 class Interval:
-    """A mean with its confidence interval over ``n`` independent samples."""
+    """A mean with its confidence interval over ``n`` samples (None: no interval)."""
 
     mean: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     n: int
 
     def excludes(self, value: float) -> bool:
+        if self.low is None or self.high is None:
+            return False
         return value < self.low or value > self.high
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> dict[str, float | int | None]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
 
 
-def mean_ci(samples: Sequence[float], level: float = 0.95) -> Interval:
-    """Student-t confidence interval of the mean of independent ``samples``."""
+def mean_ci(samples: Sequence[float], level: float = 0.95,
+            bounds: tuple[float, float] | None = None) -> Interval:
+    """Student-t interval of the mean of independent ``samples`` (kept within ``bounds``)."""
     n = len(samples)
     if n == 0:
-        return Interval(math.nan, math.nan, math.nan, 0)
+        return Interval(0.0, None, None, 0)
     m = math.fsum(samples) / n
     if n == 1:
-        return Interval(m, -math.inf, math.inf, 1)
+        return Interval(m, None, None, 1)
     var = math.fsum((x - m) ** 2 for x in samples) / (n - 1)
     h = t_quantile(n - 1, level) * math.sqrt(var / n)
-    return Interval(m, m - h, m + h, n)
+    low, high = m - h, m + h
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
+    return Interval(m, low, high, n)
+
+
+def wilson(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson score interval of a proportion ``p`` observed on ``n`` (> 0) trials."""
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_ci(values: Sequence[float], blocks: Sequence[int], level: float = 0.95) -> Interval:
+    """Interval of a win share (values in [0, 1]) with deal blocks as the samples."""
+    means = block_means(values, blocks)
+    k = len(means)
+    if k == 0:
+        return Interval(0.0, None, None, 0)
+    p = math.fsum(means) / k
+    if k == 1:
+        return Interval(p, None, None, 1)
+    var = math.fsum((x - p) ** 2 for x in means) / (k - 1)
+    se2 = var / k
+    games = len(values)
+    n_eff = games if se2 <= 0 or p in (0.0, 1.0) else min(games, p * (1 - p) / se2)
+    n_eff = max(n_eff, 1.0)
+    low, high = wilson(p, n_eff, t_quantile(k - 1, level))
+    return Interval(p, low, high, k)
 
 
 def block_means(values: Sequence[float], blocks: Sequence[int]) -> list[float]:
@@ -75,9 +115,10 @@ def block_means(values: Sequence[float], blocks: Sequence[int]) -> list[float]:
     return [sums[b] / counts[b] for b in sums]
 
 
-def block_ci(values: Sequence[float], blocks: Sequence[int], level: float = 0.95) -> Interval:
+def block_ci(values: Sequence[float], blocks: Sequence[int], level: float = 0.95,
+             bounds: tuple[float, float] | None = None) -> Interval:
     """Interval of the mean of ``values`` treating each block (deal) as one sample."""
-    return mean_ci(block_means(values, blocks), level)
+    return mean_ci(block_means(values, blocks), level, bounds)
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> Interval:
@@ -90,13 +131,3 @@ def paired_difference(a: Sequence[float], b: Sequence[float], level: float = 0.9
 def different(a: Sequence[float], b: Sequence[float], level: float = 0.95) -> bool:
     """Whether two contestants' per-deal results differ at ``level`` (paired t interval excludes 0)."""
     return paired_difference(a, b, level).excludes(0.0)
-
-
-def average_ranks(scores: Sequence[float]) -> list[float]:
-    """Rank per seat, 1 = best; tied seats share the mean of the places they occupy."""
-    out = []
-    for v in scores:
-        better = sum(1 for x in scores if x > v)
-        equal = sum(1 for x in scores if x == v)
-        out.append(better + (equal + 1) / 2)
-    return out

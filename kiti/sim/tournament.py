@@ -1,24 +1,28 @@
-"""Tournaments: duplicate deals with rotated seats, in parallel, reproducible from a seed.
+"""Tournaments: duplicate deals with rotated seats (or teams), in parallel, reproducible.
 
 Design:
 
-* **Contestants** are the entries of the bot lineup (``--bots``), one per seat; the same
-  spec twice gives two contestants (``heuristic#1``, ``heuristic#2``), each with its own
-  statistics and fair share ``1/players``.
+* **Contestants** are the entries of the bot lineup (``--bots``): one per seat, or in a
+  team game (a game whose ``teams()`` has a team of several seats, e.g. Mauw with team
+  play) one per *team*, every seat of that team played by its own copy of that bot.  The
+  same spec twice gives two contestants (``heuristic#1``, ``heuristic#2``).
+* **Parties** come from the core's results model: each contestant's result is its party's
+  (its team's) score, rank and share of the victory; a party that is not a seat (MOTU's
+  solo Opponent) takes part in the ranking and can win, and has a line of its own.
 * **Duplicate deals.**  Deal ``i`` is a game seed derived from the tournament seed.  It is
-  replayed once for every *rotation* of the lineup over the seats: with ``cyclic``
-  rotations (default) rotation ``r`` seats contestant ``(j + r) mod n`` in seat ``j``, so
-  in every deal each contestant sits in every seat exactly once; with ``all`` every
-  distinct permutation of the lineup is played (only for small seat counts).  The
-  deck depends only on the game seed, so the luck of the cards and of the seats cancels.
-  ``games`` is rounded up to whole deal blocks.
+  replayed once for every *rotation* of the lineup over the seats (or over the teams):
+  with ``cyclic`` rotations (default) rotation ``r`` puts contestant ``(j + r) mod k`` in
+  place ``j``, so in every deal each contestant sits in every place once; with ``all``
+  every distinct permutation is played.  The deck depends only on the game seed, so the
+  luck of the cards and of the seats cancels.  ``games`` is rounded up to whole deals.
 * **Reproducibility.**  Every game's seed and every bot's seed are pure functions of
   (tournament seed, deal, rotation, seat); deals are farmed out to worker processes and
-  the results are put back in deal order, so the numbers do not depend on ``jobs``.
+  put back in deal order, so the numbers do not depend on ``jobs``.
 * **Bots see views only**: every decision is ``bot.choose(seat_view(state, seat))``.
-* **Statistics** (:mod:`kiti.sim.stats`): per contestant and per seat, intervals treat a
-  deal block as one sample; the openskill Plackett-Luce rating is updated game by game in
-  deal order, its interval is ``mu +/- 1.96 sigma``.
+* **Statistics** (:mod:`kiti.sim.stats`): intervals over deal blocks (a win share's never
+  leaves [0, 1]); with fewer than 10 deals the summary warns that nothing can be told
+  apart; the openskill Plackett-Luce rating is updated game by game in deal order over the
+  parties (contestants, plus any non-seat party), its interval ``mu +/- 1.96 sigma``.
 """
 
 from __future__ import annotations
@@ -34,10 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.seatview import seat_view
 from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
 from ..core.errors import KitiError
 from ..core.game import State
+from ..core.seatview import seat_view
 from ..core.turns import turns
 from . import stats
 
@@ -101,6 +105,12 @@ def _spread_copies(perms: list[tuple[int, ...]], labels: list[str]) -> list[tupl
     return out
 
 
+def _csv(x: Any) -> str:
+    if x is None:
+        return ""
+    return f"{x:.6g}" if isinstance(x, float) else str(x)
+
+
 def _derive(seed: int, *parts: int | str) -> int:
     return random.Random(":".join(map(str, ("kiti", seed, *parts)))).getrandbits(63)
 
@@ -115,9 +125,12 @@ def play_game(cls: type[State], players: int, options: dict[str, Any], game_seed
     state = cls.new(players, options, game_seed)
     for seat in turns(state):
         state.apply(seat, bots[seat].choose(seat_view(state, seat)))
-    if not state.is_over():  # pragma: no cover - a game that stalls
-        raise TournamentError("the game stopped without ending")
     return state
+
+
+def places(cls: type[State], players: int, options: dict[str, Any]) -> list[tuple[int, ...]]:
+    """The places contestants rotate over: the game's teams (each seat alone by default)."""
+    return [tuple(team) for team in cls.new(players, options, 0).teams()]
 
 
 def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[tuple[int, ...]], bool]
@@ -126,38 +139,60 @@ def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[t
     from ..games import get_game
 
     cls = get_game(game)
+    teams = places(cls, players, options)
     gseed = deal_seed(seed, deal)
     out = []
     for r, lineup in enumerate(rots):
-        bots = [make_bot(specs[c], cls, _derive(seed, "bot", deal, r, j)) for j, c in enumerate(lineup)]
+        seat_of = [0] * players  # contestant of each seat
+        for place, c in enumerate(lineup):
+            for s in teams[place]:
+                seat_of[s] = c
+        bots = [make_bot(specs[seat_of[s]], cls, _derive(seed, "bot", deal, r, s)) for s in range(players)]
         state = play_game(cls, players, options, gseed, bots)
-        res = {
-            "deal": deal,
-            "rotation": r,
-            "seed": gseed,
-            "lineup": list(lineup),
-            "scores": list(state.scores()),
-            "returns": list(state.returns()),
-        }
+        result = state.result()
+        parties = []
+        for i, party in enumerate(result.parties):
+            share = 1.0 / len(result.winners) if i in result.winners else 0.0
+            parties.append({"name": party.name, "seats": list(party.seats),
+                            "contestant": seat_of[party.seats[0]] if party.seats else None,
+                            "score": result.scores[i], "rank": result.ranks[i], "share": share})
+        res = {"deal": deal, "rotation": r, "seed": gseed, "lineup": list(lineup),
+               "scores": list(state.scores()), "returns": list(state.returns()),
+               "parties": parties, "truncated": result.truncated}
         if keep:
             res["record"] = state.record()
         out.append(res)
     return out
 
 
-def run_tournament(config: TournamentConfig,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play the tournament; return the raw games and the summary (see :func:`summarize`)."""
+@dataclass
+class Plan:
+    """A checked tournament, ready to play (:func:`plan_tournament`)."""
+
+    config: TournamentConfig
+    players: int
+    teams: list[tuple[int, ...]]
+    labels: list[str]
+    rotations: list[tuple[int, ...]]
+    deals: int
+
+    @property
+    def total(self) -> int:
+        return self.deals * len(self.rotations)
+
+
+def plan_tournament(config: TournamentConfig) -> Plan:
+    """Check everything about a tournament before any game is played (TournamentError)."""
     from ..games import get_game
 
-    cls = get_game(config.game)
+    try:
+        cls = get_game(config.game)
+    except KitiError as exc:
+        raise TournamentError(str(exc)) from None
     specs = list(config.bots)
     if not specs:
         raise TournamentError("no bots given")
     players = config.players if config.players is not None else len(specs)
-    if len(specs) != players:
-        raise TournamentError(
-            f"{len(specs)} bot(s) given for {players} seats: give exactly one bot per seat")
     if not cls.info.min_seats <= players <= cls.info.max_seats:
         raise TournamentError(
             f"{cls.info.name} is for {cls.info.min_seats}-{cls.info.max_seats} players, not {players}")
@@ -166,33 +201,46 @@ def run_tournament(config: TournamentConfig,
             make_bot(spec, cls, 0)
         except (BotSpecError, ValueError) as exc:
             raise TournamentError(str(exc)) from None
-    cls.new(players, config.options, 0)  # validate options early
-    labels = contestant_labels(specs)
-    rots = lineups(players, config.rotation, [repr(parse_bot_spec(s)) for s in specs])
-    per_deal = len(rots)
-    deals = max(1, math.ceil(config.games / per_deal))
-    total = deals * per_deal
+    try:
+        teams = places(cls, players, config.options)  # validates the options too
+    except KitiError as exc:
+        raise TournamentError(str(exc)) from None
+    if len(specs) != len(teams):
+        what = "team" if len(teams) < players else "seat"
+        raise TournamentError(f"{len(specs)} bot(s) given for {len(teams)} {what}s: "
+                              f"give exactly one bot per {what}")
+    rots = lineups(len(teams), config.rotation, [repr(parse_bot_spec(s)) for s in specs])
+    deals = max(1, math.ceil(config.games / len(rots)))
+    return Plan(config, players, teams, contestant_labels(specs), rots, deals)
+
+
+def run_tournament(config: TournamentConfig | Plan,
+                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play the tournament; return the raw games and the summary (see :func:`summarize`)."""
+    plan = config if isinstance(config, Plan) else plan_tournament(config)
+    config = plan.config
     jobs = config.jobs or os.cpu_count() or 1
-    tasks = [(config.game, specs, players, dict(config.options), config.seed, d, rots,
-              config.save_records) for d in range(deals)]
-    results: list[list[dict[str, Any]]] = [[] for _ in range(deals)]
+    tasks = [(config.game, list(config.bots), plan.players, dict(config.options), config.seed, d,
+              plan.rotations, config.save_records) for d in range(plan.deals)]
+    results: list[list[dict[str, Any]]] = [[] for _ in range(plan.deals)]
     start = time.perf_counter()
     done = 0
     for block in _map(tasks, jobs):
         results[block[0]["deal"]] = block
         done += len(block)
         if progress is not None:
-            progress(done, total)
+            progress(done, plan.total)
     elapsed = time.perf_counter() - start
     games = [g for block in results for g in block]
-    summary = summarize(games, labels, players)
+    summary = summarize(games, plan.labels)
     summary["config"] = {
-        "game": config.game, "bots": specs, "players": players, "options": dict(config.options),
-        "seed": config.seed, "rotation": config.rotation, "deals": deals,
-        "games": total, "games_per_deal": per_deal, "jobs": jobs,
+        "game": config.game, "bots": list(config.bots), "players": plan.players,
+        "options": dict(config.options), "teams": [list(t) for t in plan.teams],
+        "seed": config.seed, "rotation": config.rotation, "deals": plan.deals,
+        "games": plan.total, "games_per_deal": len(plan.rotations), "jobs": jobs,
     }
     summary["elapsed_s"] = round(elapsed, 3)
-    summary["games_per_s"] = round(total / elapsed, 2) if elapsed > 0 else None
+    summary["games_per_s"] = round(plan.total / elapsed, 2) if elapsed > 0 else None
     return {"summary": summary, "games": games}
 
 
@@ -223,48 +271,36 @@ def contestant_labels(specs: list[str]) -> list[str]:
     return out
 
 
-def summarize(games: list[dict[str, Any]], labels: list[str], players: int) -> dict[str, Any]:
-    """Per contestant and per seat statistics (intervals over deal blocks) and ratings."""
+def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
+    """Per contestant, per other party and per place statistics (intervals over deals), and
+    ratings; see the module docstring."""
     n = len(labels)
-    per: list[dict[str, list[float]]] = [
-        {"win": [], "score": [], "rank": [], "deal": []} for _ in range(n)]
-    seat_win: list[list[float]] = [[] for _ in range(players)]
-    seat_deal: list[list[int]] = [[] for _ in range(players)]
+    per: list[dict[str, list[float]]] = [{"win": [], "score": [], "rank": [], "deal": []}
+                                         for _ in range(n)]
+    extra: dict[str, dict[str, list[float]]] = {}  # non-seat parties by name
+    place_win: dict[int, list[float]] = {}
+    place_deal: dict[int, list[int]] = {}
     for g in games:
-        ranks = stats.average_ranks(g["scores"])
-        for seat, c in enumerate(g["lineup"]):
-            p = per[c]
-            p["win"].append(g["returns"][seat])
-            p["score"].append(g["scores"][seat])
-            p["rank"].append(ranks[seat])
-            p["deal"].append(g["deal"])
-            seat_win[seat].append(g["returns"][seat])
-            seat_deal[seat].append(g["deal"])
-    fair = 1.0 / players
-    bots = []
-    for c in range(n):
-        p = per[c]
-        deals = [int(d) for d in p["deal"]]
-        win = stats.block_ci(p["win"], deals)
-        k = len(p["win"])
-        bots.append({
-            "bot": labels[c],
-            "games": k,
-            "wins": math.fsum(p["win"]),
-            "wins_ci": [win.low * k, win.high * k],
-            "win_share": win.to_dict(),
-            "beats_fair_share": win.low > fair,
-            "below_fair_share": win.high < fair,
-            "mean_score": stats.block_ci(p["score"], deals).to_dict(),
-            "mean_rank": stats.block_ci(p["rank"], deals).to_dict(),
-            "scores": p["score"],
-        })
+        for place, party in enumerate(g["parties"]):
+            c = party["contestant"]
+            row = per[c] if c is not None else extra.setdefault(
+                party["name"], {"win": [], "score": [], "rank": [], "deal": []})
+            row["win"].append(party["share"])
+            row["score"].append(party["score"])
+            row["rank"].append(party["rank"])
+            row["deal"].append(g["deal"])
+            place_win.setdefault(place, []).append(party["share"])
+            place_deal.setdefault(place, []).append(g["deal"])
+    parties = len(games[0]["parties"]) if games else 1
+    fair = 1.0 / parties
+    bots = [_line(labels[c], per[c], fair, parties) for c in range(n)]
+    others = [_line(name, row, fair, parties) for name, row in extra.items()]
     seats = []
-    for s in range(players):
-        ci = stats.block_ci(seat_win[s], seat_deal[s])
-        seats.append({"seat": s, "games": len(seat_win[s]), "win_share": ci.to_dict(),
-                      "differs_from_fair": ci.excludes(fair)})
-    # Paired comparisons by deal between every two contestants.
+    for place in sorted(place_win):
+        ci = stats.share_ci(place_win[place], place_deal[place])
+        name = games[0]["parties"][place]["name"]
+        seats.append({"seat": place, "place": name, "games": len(place_win[place]),
+                      "win_share": ci.to_dict(), "differs_from_fair": ci.excludes(fair)})
     by_deal = [stats.block_means(per[c]["win"], [int(d) for d in per[c]["deal"]]) for c in range(n)]
     pairs = []
     for a in range(n):
@@ -272,8 +308,33 @@ def summarize(games: list[dict[str, Any]], labels: list[str], players: int) -> d
             diff = stats.paired_difference(by_deal[a], by_deal[b])
             pairs.append({"a": labels[a], "b": labels[b], "win_share_difference": diff.to_dict(),
                           "significant": diff.excludes(0.0)})
-    return {"fair_share": fair, "bots": bots, "seats": seats, "pairs": pairs,
-            "ratings": ratings(games, labels)}
+    deals = len({g["deal"] for g in games})
+    warnings = []
+    if deals < stats.FEW_DEALS:
+        warnings.append(f"only {deals} deal(s): too few games to tell the bots apart; "
+                        f"play at least {stats.FEW_DEALS} deals")
+    truncated = sum(1 for g in games if g.get("truncated"))
+    if truncated:
+        warnings.append(f"{truncated} game(s) reached the move limit and were scored as draws")
+    return {"fair_share": fair, "bots": bots, "others": others, "seats": seats, "pairs": pairs,
+            "ratings": ratings(games, labels), "warnings": warnings}
+
+
+def _line(label: str, row: dict[str, list[float]], fair: float, parties: int) -> dict[str, Any]:
+    deals = [int(d) for d in row["deal"]]
+    win = stats.share_ci(row["win"], deals)
+    k = len(row["win"])
+    return {
+        "bot": label,
+        "games": k,
+        "wins": math.fsum(row["win"]),
+        "win_share": win.to_dict(),
+        "beats_fair_share": win.low is not None and win.low > fair,
+        "below_fair_share": win.high is not None and win.high < fair,
+        "mean_score": stats.block_ci(row["score"], deals).to_dict(),
+        "mean_rank": stats.block_ci(row["rank"], deals, bounds=(1.0, float(parties))).to_dict(),
+        "scores": row["score"],
+    }
 
 
 def ratings(games: list[dict[str, Any]], labels: list[str]) -> list[dict[str, Any]] | None:
@@ -283,17 +344,27 @@ def ratings(games: list[dict[str, Any]], labels: list[str]) -> list[dict[str, An
     except ImportError:
         return None
     model = PlackettLuce()
-    current = [model.rating(name=lab) for lab in labels]
+    names = list(labels)
+    for g in games[:1]:
+        names += [p["name"] for p in g["parties"] if p["contestant"] is None]
+    current = {name: model.rating(name=name) for name in names}
     for g in games:
-        order = g["lineup"]
-        teams = [[current[c]] for c in order]
-        ranks = stats.average_ranks(g["scores"])
-        new = model.rate(teams, ranks=ranks)
-        for seat, c in enumerate(order):
-            current[c] = new[seat][0]
-    return [{"bot": lab, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
+        keys = [labels[p["contestant"]] if p["contestant"] is not None else p["name"]
+                for p in g["parties"]]
+        new = model.rate([[current[k]] for k in keys], ranks=[p["rank"] for p in g["parties"]])
+        for k, team in zip(keys, new):
+            current[k] = team[0]
+    return [{"bot": name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
              "low": r.mu - 1.96 * r.sigma, "high": r.mu + 1.96 * r.sigma}
-            for lab, r in zip(labels, current)]
+            for name, r in current.items()]
+
+
+def slim_summary(summary: dict[str, Any]) -> dict[str, Any]:
+    """The summary without the per-game score lists (for results.json and ``--json``)."""
+    def strip(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in row.items() if k != "scores"} for row in rows]
+
+    return dict(summary, bots=strip(summary["bots"]), others=strip(summary["others"]))
 
 
 def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False) -> list[Path]:
@@ -302,19 +373,19 @@ def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False
     out.mkdir(parents=True, exist_ok=True)
     summary = result["summary"]
     written = []
-    slim = dict(summary, bots=[{k: v for k, v in b.items() if k != "scores"} for b in summary["bots"]])
+    slim = slim_summary(summary)
     p = out / "results.json"
-    p.write_text(json.dumps(slim, indent=2) + "\n", "utf-8")
+    p.write_text(json.dumps(slim, indent=2, allow_nan=False) + "\n", "utf-8")
     written.append(p)
     p = out / "results.csv"
     rows = ["bot,games,wins,win_share,win_low,win_high,mean_score,score_low,score_high,"
             "mean_rank,rank_low,rank_high,mu,sigma,ordinal"]
     rat = {r["bot"]: r for r in (summary["ratings"] or [])}
-    for b in summary["bots"]:
+    for b in summary["bots"] + summary["others"]:
         r = rat.get(b["bot"], {})
         w, sc, rk = b["win_share"], b["mean_score"], b["mean_rank"]
         label = '"' + b["bot"].replace('"', '""') + '"'
-        rows.append(",".join([label] + [f"{x:.6g}" if isinstance(x, float) else str(x) for x in (
+        rows.append(",".join([label] + [_csv(x) for x in (
             b["games"], b["wins"], w["mean"], w["low"], w["high"], sc["mean"], sc["low"], sc["high"],
             rk["mean"], rk["low"], rk["high"], r.get("mu", ""), r.get("sigma", ""),
             r.get("ordinal", ""))]))

@@ -206,7 +206,7 @@ class MiauiHeuristic:
 
     def _order(self, legal: list[Move], table: MiauiTable) -> Move:
         """No Fighting, taker chooses: the first card of the best order for our pile."""
-        cards = list(table.pending["cards"])  # type: ignore[index]
+        cards = list(table.pending["cards"])
         pile = table.piles[table.seat]
         best_first, best = None, -1e18
         orders = set(itertools.permutations(cards)) if len(cards) <= 6 else {tuple(cards)}

@@ -391,9 +391,10 @@ SCREEN_LINES = 24
 
 def _height(parts: list[RenderableType], width: int = 80) -> int:
     """Lines ``parts`` take on a ``width``-column terminal."""
-    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    buffer = io.StringIO()
+    console = Console(width=width, file=buffer, color_system=None, legacy_windows=False)
     console.print(Group(*parts))
-    return console.file.getvalue().count("\n")
+    return buffer.getvalue().count("\n")
 
 
 class MiauiRenderer:

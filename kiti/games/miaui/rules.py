@@ -121,7 +121,7 @@ def kiti_order(kiti: int, players: int, space: int) -> list[int]:
     return list(_kiti_order(kiti, players, space))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _kiti_order(kiti: int, players: int, space: int) -> tuple[int, ...]:
     return tuple(sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat)))
 
