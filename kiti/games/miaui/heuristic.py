@@ -121,14 +121,17 @@ class MiauiHeuristic:
                    minimum=0.0, maximum=100.0, what=_PARAM),
         OptionSpec("margin", float, 3.0, "only divers within this many points of the best",
                    minimum=0.0, maximum=100.0, what=_PARAM),
+        OptionSpec("naive", float, 0.5, "share of the others' dives modelled as uniformly random",
+                   minimum=0.0, maximum=1.0, what=_PARAM),
     )
 
     def __init__(self, samples: int = 32, beta: float = 0.6, temp: float = 1.0,
-                 margin: float = 3.0) -> None:
+                 margin: float = 3.0, naive: float = 0.5) -> None:
         self.samples = samples
         self.beta = beta
         self.temp = temp
         self.margin = margin
+        self.naive = naive
 
     # ------------------------------------------------------------- decision
     def choose(self, view: SeatView, rng: random.Random) -> Move:
@@ -156,7 +159,9 @@ class MiauiHeuristic:
                 continue
             utils = self.utilities(table, gains, s, table.hands[s], uniform,
                                    rng, samples=max(8, self.samples // 2))
-            models[s] = self.weights(utils)
+            smart = dict(self.weights(utils))
+            models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0))
+                         for d, p in uniform[s]]
         return models
 
     def utilities(self, table: MiauiTable, gains: list[list[float]], me: int,
