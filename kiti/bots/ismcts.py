@@ -56,7 +56,8 @@ PARAMS = (
                what="bot ismcts parameter"),
     OptionSpec("width", float, 2.0, "widening: edges opened per sqrt(visit) on wide positions",
                minimum=0.1, what="bot ismcts parameter"),
-    OptionSpec("depth", int, 1000, "most moves in a rollout", minimum=1, what="bot ismcts parameter"),
+    OptionSpec("depth", int, 120, "most moves in a rollout (then the game is scored as it stands)",
+               minimum=1, what="bot ismcts parameter"),
 )
 
 
@@ -77,7 +78,7 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "random", c: float = 0.7,
-                 reward: str = "win", width: float = 2.0, depth: int = 1000) -> None:
+                 reward: str = "win", width: float = 2.0, depth: int = 120) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:

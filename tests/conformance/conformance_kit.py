@@ -69,10 +69,10 @@ def snapshot(state: State) -> str:
 
 
 def seat_sight(state: State, seat: int | None) -> str:
-    """All a seat (or a spectator) can know: observation, information state and events."""
+    """All a seat (or a spectator) can know: observation and events (its information state is
+    exactly these two, checked once in the suite), legal moves."""
     return json.dumps({
         "obs": state.observation(seat),
-        "info": state.information_state(seat),
         "events": state.events(seat),
         "legal": [] if seat is None else [str(m) for m in state.legal_moves(seat)],
         "to_act": sorted(state.to_act()),

@@ -118,12 +118,26 @@ def test_integer_fast_path_plays_the_same_game(case) -> None:  # type: ignore[no
 
 
 # ------------------------------------------------------------------ copies and hidden information
+def checkpoints(case, seed, count=6):  # type: ignore[no-untyped-def]
+    """States along one random game: ``count`` points spread over it, the end included."""
+    length = len(random_playout(new(case, seed), random.Random(seed)).history)
+    marks = sorted({length * k // count for k in range(count)})
+    state = new(case, seed)
+    rng = random.Random(seed)
+    done = 0
+    for mark in marks:
+        while done < mark:
+            seat = rng.choice(sorted(state.to_act()))
+            state.apply(seat, state.random_move(seat, rng))
+            done += 1
+        yield state
+
+
 @PARAMS
 def test_copies_are_independent_and_resamples_hide_nothing(case) -> None:  # type: ignore[no-untyped-def]
-    state = new(case, 404)
     rng = random.Random(11)
     differed = False
-    while not state.is_over():
+    for state in checkpoints(case, 404, 4):
         # A clone shares nothing mutable, and playing it changes nothing in the original.
         clone = state.clone()
         assert not shared_mutables(state, clone)
@@ -139,16 +153,7 @@ def test_copies_are_independent_and_resamples_hide_nothing(case) -> None:  # typ
             differed |= guess.table() != state.table()
             with pytest.raises(SetupError):
                 guess.record()
-        random_playout_steps(state, rng, 3)
     assert differed, "no resample ever changed a hidden card: the premise of this test failed"
-
-
-def random_playout_steps(state, rng, steps):  # type: ignore[no-untyped-def]
-    for _ in range(steps):
-        if state.is_over():
-            return
-        seat = rng.choice(sorted(state.to_act()))
-        state.apply(seat, state.random_move(seat, rng))
 
 
 # ------------------------------------------------------------------ bad input
@@ -157,7 +162,7 @@ def test_bad_input_is_refused_and_changes_nothing(case) -> None:  # type: ignore
     state = new(case, 505)
     rng = random.Random(13)
     codec = state.codec()
-    for _ in range(40):
+    for _ in range(12):
         if state.is_over():
             break
         before = snapshot(state)
@@ -174,7 +179,8 @@ def test_bad_input_is_refused_and_changes_nothing(case) -> None:  # type: ignore
         for text in ("", "   ", "xyzzy 3", "\x00", "9" * 5000, "dive", 42):
             with pytest.raises((NotationError, IllegalMoveError)):
                 state.apply(seat, text)  # type: ignore[arg-type]
-        illegal = [m for m in codec.moves if state.illegal_reason(seat, m) is not None][:5]
+        tries = [codec.moves[rng.randrange(codec.size)] for _ in range(40)]
+        illegal = [m for m in tries if state.illegal_reason(seat, m) is not None][:5]
         for m in illegal:
             with pytest.raises(IllegalMoveError):
                 state.apply(seat, m)
@@ -184,7 +190,10 @@ def test_bad_input_is_refused_and_changes_nothing(case) -> None:  # type: ignore
             with pytest.raises(IllegalMoveError):
                 state.apply(seat, junk)  # type: ignore[arg-type]
         assert snapshot(state) == before, "a refused move changed the state"
-        state.apply(seat, state.random_move(seat, rng))
+        for _ in range(rng.randrange(1, 12)):  # on to another position
+            if not state.is_over():
+                actor = rng.choice(sorted(state.to_act()))
+                state.apply(actor, state.random_move(actor, rng))
     random_playout(state, rng)
     before = snapshot(state)
     with pytest.raises(GameOverError):
@@ -195,23 +204,30 @@ def test_bad_input_is_refused_and_changes_nothing(case) -> None:  # type: ignore
 
 # ------------------------------------------------------------------ events and undo
 @PARAMS
-def test_events_cursors_and_undo(case) -> None:  # type: ignore[no-untyped-def]
-    state = new(case, 606)
-    rng = random.Random(17)
-    undone = 0
-    while not state.is_over():
-        viewers = [*range(state.players), None, REFEREE]
-        for v in viewers:
+def test_event_cursors(case) -> None:  # type: ignore[no-untyped-def]
+    for state in checkpoints(case, 606, 4):
+        for v in [*range(state.players), None, REFEREE]:
             everything = state.events(v)
             assert state.event_count(v) == len(everything)
             k = len(everything) // 2
             assert state.events(v, since=k) == everything[k:]
-        assert state.information_state(None)["seat"] is None
+        for v in (*range(state.players), None):
+            assert state.information_state(v) == {"seat": v, "events": state.events(v),
+                                                   "now": state.observation(v)}
+
+
+@PARAMS
+def test_undo_restores_the_exact_state(case) -> None:  # type: ignore[no-untyped-def]
+    state = new(case, 606)
+    rng = random.Random(17)
+    undone = 0
+    while not state.is_over():
         seat = rng.choice(sorted(state.to_act()))
-        before = snapshot(state)
+        before = None if len(state.history) % 5 else snapshot(state)
         move = state.random_move(seat, rng)
         state.apply(seat, move)
         if state.undo_refusal(seat) is None:
+            before = before or _snapshot_before(state)
             assert state.undo(seat) == move
             assert snapshot(state) == before, "undo did not restore the exact state"
             undone += 1
@@ -220,6 +236,12 @@ def test_events_cursors_and_undo(case) -> None:  # type: ignore[no-untyped-def]
             assert state.undo_refusal(other), "only the seat that made the last move may undo"
     assert state.undo_refusal(state.history[-1][0]), "no take-back after the end"
     assert undone or state.info.id not in ("miaui",), "Miaui's secret dives can be taken back"
+
+
+def _snapshot_before(state):  # type: ignore[no-untyped-def]
+    record = state.record()
+    record["moves"] = record["moves"][:-1]
+    return snapshot(replay(record, get_game))
 
 
 @PARAMS

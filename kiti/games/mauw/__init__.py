@@ -1,0 +1,12 @@
+"""Mauw (Vincent Joassin): 2-7 players, columns of nines, attacks, defences and teams."""
+
+from ...core.registry import GameParts, register
+from .rules import INFO, MauwState
+
+register(MauwState, GameParts(
+    renderer="kiti.games.mauw.render:RENDERER",
+    heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
+    summary="summary.md",
+))
+
+__all__ = ["INFO", "MauwState"]

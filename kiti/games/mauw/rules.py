@@ -1,0 +1,1196 @@
+"""Mauw (Vincent Joassin): columns of nines, Warriors, Spirits, attacks and defences.
+
+Every rule of the rulebook and of RULINGS.md (Mauw 1-10), as small pure functions
+(:func:`column_score`, :func:`takes_nine`, :func:`combo_kind`, :func:`play_effect`,
+:func:`gain_destinations`, :func:`team_seating`, ...) called by one state class.
+Everything a viewer may see comes from :meth:`MauwState._view`.
+
+Seats are numbered clockwise; each has four slots A-D (0-3).  A column is 0-3 face-down
+cards ("nines", whatever card they were) with at most one Warrior or Spirit on top.
+
+Turn structure (the core's one turn rule): the seat whose turn it is plays a card or
+passes; an attack then asks one seat at a time: the defender (``defend CARD``, ``TU`` or
+``decline``), in team play her teammate if she declined (``defend CARD`` or ``decline``),
+then the attacker after each defence (``renew CARD`` or ``stop``); a gain with several
+possible places asks its beneficiary ``place SLOT``.
+
+Order inside a move: a card's effect is resolved first, then its owner draws back to four
+cards (so Tuatura's returned card counts toward her four), then the next decision is asked.
+Both end conditions are checked after every change: the game can end in the middle of a
+turn or of an attack.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.chance import shuffle
+from ...core.errors import NotationError, OptionError, SetupError
+from ...core.events import EVERYONE, REFEREE, seats
+from ...core.game import GameInfo, State, check_notation
+from ...core.moves import Move
+from ...core.options import OptionSpec
+from .cards import (
+    ALL_CODES,
+    COLOUR,
+    EXPERT_MAX,
+    JOKER,
+    KIWI,
+    NINE_MULTIPLIER,
+    NINE_VALUE,
+    NINOX,
+    SPIRIT,
+    TUATURA,
+    VALUE,
+    WARRIOR_OF_VALUE,
+    WARRIORS,
+    card_name,
+    deck_counts,
+    is_warrior,
+)
+
+SLOTS = "ABCD"
+HAND = 4
+MAX_NINES = 3
+FULL_COLUMNS_TO_END = 3
+
+# ------------------------------------------------------------------ moves
+
+
+def _where(seat: int, slot: int) -> str:
+    return f"{seat}{SLOTS[slot]}"
+
+
+def _card(card: str, decl: str | None) -> str:
+    return f"{card}={decl}" if decl else card
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Move):
+    """On your turn: ``card`` (a Joker declared as ``decl``) on column ``slot`` of ``seat``.
+
+    Notation ``R8 0A``; a Joker ``JK=Y2 1C`` (declared as Y2, on seat 1's column C).
+    What it does (place, block, combo, attack, unblock) follows from the column.
+    """
+
+    card: str
+    seat: int
+    slot: int
+    decl: str | None = None
+
+    def __str__(self) -> str:
+        return f"{_card(self.card, self.decl)} {_where(self.seat, self.slot)}"
+
+
+@dataclass(frozen=True, slots=True)
+class KiwiPlay(Move):
+    """Kiwi: take the Warrior of (``src_seat``, ``src_slot``) and play it on (``seat``,
+    ``slot``). Notation ``KI 1C>2B``."""
+
+    src_seat: int
+    src_slot: int
+    seat: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"KI {_where(self.src_seat, self.src_slot)}>{_where(self.seat, self.slot)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NinoxPlay(Move):
+    """Ninox: the Spirit on (``seat``, ``slot``) becomes a nine of yours. Notation ``NI 2C``."""
+
+    seat: int
+    slot: int
+
+    def __str__(self) -> str:
+        return f"NI {_where(self.seat, self.slot)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Move):
+    """A one-word move: ``pass``, ``decline``, ``stop`` or ``TU`` (Tuatura)."""
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True, slots=True)
+class Answer(Move):
+    """A card against an attack: ``defend Y2`` / ``defend JK=Y2`` (defender or teammate),
+    ``renew Y2`` / ``renew JK=Y2`` (attacker)."""
+
+    verb: str
+    card: str
+    decl: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.verb} {_card(self.card, self.decl)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Move):
+    """Put a gain (a nine, or a nine with a Warrior on top) on your slot. ``place B``."""
+
+    slot: int
+
+    def __str__(self) -> str:
+        return f"place {SLOTS[self.slot]}"
+
+
+PASS, DECLINE, STOP, TU = Word("pass"), Word("decline"), Word("stop"), Word(TUATURA)
+
+# ------------------------------------------------------------------ declarations
+
+OPTIONS = (
+    OptionSpec("kiwi", int, 0, "Kiwi cards in the deck (expert animal: on your turn, take a "
+               "Warrior from any area and play it at once).", minimum=0, maximum=EXPERT_MAX),
+    OptionSpec("ninox", int, 0, "Ninox cards in the deck (expert animal: on your turn, an "
+               "opponent's Spirit becomes a nine of yours).", minimum=0, maximum=EXPERT_MAX),
+    OptionSpec("tuatura", int, 0, "Tuatura cards in the deck (expert animal: instead of a "
+               "defence, cancel the attack and take the attacking card).", minimum=0,
+               maximum=EXPERT_MAX),
+    OptionSpec("teams", bool, False, "Team play (4+ players): pairs never seated side by side, "
+               "an odd player out alone; teammates may defend for each other; team scores add up."),
+    OptionSpec("open_slot_block", bool, False, "A Warrior may also be played on an opponent's "
+               "empty slot (ruling 10; off in the rulebook's reading)."),
+    OptionSpec("ties", str, "shared", "Equal top scores: shared (everyone tied wins) or nines "
+               "(the most nines in columns wins, then shared).", choices=("shared", "nines")),
+)
+
+EVENTS = {
+    "deal": ("first",),
+    "draw": ("seat", "count"),
+    "drew": ("seat", "cards"),
+    "reshuffle": ("count",),
+    "turn": ("seat",),
+    "play": ("seat", "card", "as", "target", "slot", "effect"),
+    "kiwi": ("seat", "from", "from_slot", "warrior", "target", "slot", "effect"),
+    "ninox": ("seat", "target", "slot"),
+    "combo": ("seat", "kind", "cards"),
+    "nine": ("seat", "slot", "card"),
+    "top": ("seat", "slot", "card"),
+    "lost": ("seat", "cards"),
+    "defend": ("seat", "card", "as"),
+    "tuatura": ("seat", "card"),
+    "decline": ("seat",),
+    "renew": ("seat", "card", "as"),
+    "stop": ("seat",),
+    "success": ("attacker", "defender", "slot", "card"),
+    "unblock": ("seat", "slot"),
+    "pass": ("seat", "cards"),
+    "end": ("reason", "scores", "winners"),
+}
+
+INFO = GameInfo(
+    id="mauw",
+    name="Mauw",
+    min_seats=2,
+    max_seats=7,
+    version="1",
+    options=OPTIONS,
+    notation=("CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
+              "defend CARD, TU, decline; renew CARD, stop; place SLOT"),
+    events=EVENTS,
+    move_types=(Play, KiwiPlay, NinoxPlay, Word, Answer, Place),
+    max_moves=6000,
+    margin_scale=100.0,
+)
+
+# ------------------------------------------------------------------ pure rules
+
+
+def column_score(nines: int, top: str | None) -> int:
+    """A column's points: its top's value (9 for bare nines, 0 for a Spirit) x 2 per nine."""
+    if top is None:
+        return NINE_VALUE * NINE_MULTIPLIER ** nines if nines else 0
+    return VALUE.get(top, 0) * NINE_MULTIPLIER ** nines
+
+
+def takes_nine(nines: int, top: str | None) -> bool:
+    """Nines go only on an empty slot or on bare nines, three at most."""
+    return top is None and nines < MAX_NINES
+
+
+def is_bare_nines(nines: int, top: str | None) -> bool:
+    return top is None and nines > 0
+
+
+def same_colour(a: str, b: str) -> bool:
+    return COLOUR.get(a) is not None and COLOUR.get(a) == COLOUR.get(b)
+
+
+def combo_kind(played: str, target: str) -> str:
+    """``pair`` (different values, summing to 9: both discarded, a nine drawn) or
+    ``twins`` (same value: one flipped to a nine, the other on top)."""
+    return "twins" if VALUE[played] == VALUE[target] else "pair"
+
+
+def play_effect(card: str, mine: bool, nines: int, top: str | None,
+                open_slot_block: bool = False) -> str | None:
+    """What playing ``card`` (a declared code) on a column does, or None if not allowed.
+
+    ``mine``: the column is in the player's own area (else an opponent's).  Effects:
+    ``place`` (a Warrior on your empty slot), ``block`` (a Warrior on bare nines, yours or
+    an opponent's; a Spirit on an opponent's bare nines), ``combo`` / ``attack`` (a Warrior
+    on a same-colour Warrior, yours / an opponent's), ``unblock`` (a Spirit on your Spirit).
+    """
+    if is_warrior(card):
+        if top is None:
+            if nines:
+                return "block"
+            return "place" if mine or open_slot_block else None
+        if is_warrior(top) and same_colour(card, top):
+            return "combo" if mine else "attack"
+        return None
+    if card == SPIRIT:
+        if mine:
+            return "unblock" if top == SPIRIT else None
+        return "block" if is_bare_nines(nines, top) else None
+    return None
+
+
+def joker_declarations(top: str | None, mine: bool) -> list[str]:
+    """What a Joker may stand for on a column topped by ``top``: a same-colour Warrior in a
+    combo or attack, a Spirit to unblock your own Spirit; never a blocker."""
+    if top is None:
+        return []
+    if is_warrior(top):
+        return [w for w in WARRIORS if COLOUR[w] == COLOUR[top]]
+    if top == SPIRIT and mine:
+        return [SPIRIT]
+    return []
+
+
+def gain_destinations(nines: Sequence[int], tops: Sequence[str | None]) -> list[int]:
+    """The slots of an area that can take a gained nine (with or without a Warrior on top)."""
+    return [slot for slot in range(len(tops)) if takes_nine(nines[slot], tops[slot])]
+
+
+def full_columns(nines: Sequence[int]) -> int:
+    """Columns holding three nines (whatever is on top): three of them end the game."""
+    return sum(1 for k in nines if k >= MAX_NINES)
+
+
+def team_seating(players: int) -> list[int]:
+    """The default teams: seat ``s`` with the seat half the table away (never neighbours);
+    with an odd number of seats the last one plays alone."""
+    n = players - players % 2
+    teams = [0] * players
+    for s in range(n):
+        teams[s] = s % (n // 2)
+    if players % 2:
+        teams[players - 1] = n // 2
+    return teams
+
+
+def teams_problem(teams: Sequence[int], players: int) -> str | None:
+    """Why a seating of teams is not allowed (pairs, never side by side, at most one alone)."""
+    groups: dict[int, list[int]] = {}
+    for seat, team in enumerate(teams):
+        groups.setdefault(team, []).append(seat)
+    if any(len(g) > 2 for g in groups.values()):
+        return "a team has more than two players"
+    alone = [g for g in groups.values() if len(g) == 1]
+    if len(alone) != players % 2:
+        return "teams are pairs; only an odd player out may play alone"
+    for a, b in (g for g in groups.values() if len(g) == 2):
+        if (a - b) % players in (1, players - 1):
+            return f"teammates {a} and {b} sit side by side"
+    return None
+
+
+_SLOT = {c: i for i, c in enumerate(SLOTS)}
+_WHERE = re.compile(r"([0-9])([a-d])")
+_CARD = re.compile(r"([a-z0-9]{2})(?:=([a-z0-9]{2}))?")
+
+
+# ------------------------------------------------------------------ the state
+@dataclass
+class Attack:
+    """An attack in progress."""
+
+    attacker: int
+    defender: int
+    slot: int  # the defender's column
+    target: str  # the Warrior attacked
+    card: str | None  # the current attacking card (None after a defence)
+    decl: str | None  # what a Joker attacking card stands for
+    value: int  # the value defences and renewals must match
+
+    def copy(self) -> Attack:
+        return Attack(**vars(self))
+
+
+class MauwState(State):
+    """A game of Mauw.
+
+    ``hands`` (codes), ``draw`` (the draw pile, top card last), ``discard`` (oldest
+    first), ``nines[seat][slot]`` (the true cards of a column's nines, bottom first),
+    ``tops[seat][slot]`` (its Warrior or Spirit, or None), ``phase`` (turn, defend,
+    assist, renew, place), ``attack``, ``gain`` (a gain waiting for ``place``),
+    ``known`` (cards everyone knows to be in a hand: Tuatura's returned card).
+    """
+
+    info = INFO
+
+    # ------------------------------------------------------------- setup
+    def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
+        n = self.players
+        self.counts = deck_counts(options["kiwi"], options["ninox"], options["tuatura"])
+        if options["teams"] and n < 4:
+            raise OptionError(f"option teams needs 4 or more players, not {n}")
+        setup = dict(setup or {})
+        unknown = set(setup) - {"deck", "hands", "first", "teams"}
+        if unknown:
+            raise SetupError(f"unknown Mauw setup key(s): {', '.join(sorted(unknown))}")
+        self.team_of = self._setup_teams(setup.get("teams"), options["teams"])
+        self.first = self._setup_first(setup.get("first", 0))
+        self.hands, pile = self._setup_cards(setup)
+        self.draw = pile[::-1]  # the top card is drawn first: it is last here
+        self.discard: list[str] = []
+        self.nines: list[list[list[str]]] = [[[] for _ in SLOTS] for _ in range(n)]
+        self.unseen: list[list[list[bool]]] = [[[] for _ in SLOTS] for _ in range(n)]  # per nine
+        self.tops: list[list[str | None]] = [[None] * len(SLOTS) for _ in range(n)]
+        self.known: list[list[str]] = [[] for _ in range(n)]
+        self.turn = self.first
+        self.phase = "turn"
+        self.attack: Attack | None = None
+        self.gain: tuple[int, list[str], str | None] | None = None  # (seat, nine cards, top)
+        self._gain_hidden = False  # the gain's nine was drawn face down
+        self.end_reason: str | None = None
+        self.log.append((EVERYONE, "deal", (self.first,), None))
+        for seat in range(n):
+            self._log_draw(seat, self.hands[seat])
+        self._start_turn(self.first)
+
+    def _setup_teams(self, given: Any, on: bool) -> list[int] | None:
+        n = self.players
+        if given is None:
+            return team_seating(n) if on else None
+        if not on:
+            raise SetupError("setup teams needs the option teams=true")
+        if (not isinstance(given, list) or len(given) != n
+                or not all(type(t) is int and 0 <= t < n for t in given)):
+            raise SetupError(f"setup teams must list a team number 0-{n - 1} for each of the {n} seats")
+        problem = teams_problem(given, n)
+        if problem:
+            raise SetupError(f"setup teams: {problem}")
+        return list(given)
+
+    def _setup_first(self, first: Any) -> int:
+        if type(first) is not int or not 0 <= first < self.players:
+            raise SetupError(f"setup first must be a seat 0-{self.players - 1}, not {first!r}")
+        return first
+
+    def _setup_cards(self, setup: dict[str, Any]) -> tuple[list[list[str]], list[str]]:
+        n = self.players
+        deck = setup.get("deck")
+        if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
+            raise SetupError("setup deck must be a list of card codes, top first")
+        if "hands" in setup:
+            hands = setup["hands"]
+            if (not isinstance(hands, list) or len(hands) != n
+                    or not all(isinstance(h, list) and len(h) == HAND and all(isinstance(c, str) for c in h)
+                               for h in hands)):
+                raise SetupError(f"setup hands must hold {n} lists of {HAND} card codes")
+            if deck is None:
+                raise SetupError("setup hands needs setup deck: the draw pile, top first")
+            self._check_cards([c for h in hands for c in h] + deck)
+            return [list(h) for h in hands], list(deck)
+        if deck is None:
+            deck = list(self.counts.elements())
+            shuffle(self.rng, deck)
+        else:
+            self._check_cards(deck)
+        return [list(deck[HAND * s: HAND * (s + 1)]) for s in range(n)], list(deck[HAND * n:])
+
+    def _check_cards(self, cards: list[str]) -> None:
+        have = Counter(cards)
+        if have != self.counts:
+            missing = sorted((self.counts - have).elements())
+            extra = sorted((have - self.counts).elements())
+            parts = ([f"missing {' '.join(missing[:12])}"] if missing else []) + (
+                [f"unexpected {' '.join(str(c)[:8] for c in extra[:12])}"] if extra else [])
+            raise SetupError(f"setup cards must be every card of this game exactly once "
+                             f"({'; '.join(parts)})")
+
+    # ------------------------------------------------------------- notation
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        t = check_notation(text)
+        if t in ("pass", "decline", "stop"):
+            return Word(t)
+        if t in ("tu", "tuatura"):
+            return TU
+        word, _, rest = t.partition(" ")
+        if word in ("defend", "renew"):
+            card, decl = _parse_card(rest, text)
+            return Answer(word, card, decl)
+        if word == "place":
+            if rest.upper() not in _SLOT:
+                raise NotationError(f"{text!r}: write 'place A' (a slot A-D)")
+            return Place(_SLOT[rest.upper()])
+        if word == "ki":
+            m = re.fullmatch(r"([0-9])([a-d])\s*>\s*([0-9])([a-d])", rest)
+            if not m:
+                raise NotationError(f"{text!r}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)")
+            return KiwiPlay(int(m[1]), _SLOT[m[2].upper()], int(m[3]), _SLOT[m[4].upper()])
+        if word == "ni":
+            m = _WHERE.fullmatch(rest)
+            if not m:
+                raise NotationError(f"{text!r}: a Ninox is written 'NI 2C' (the Spirit on seat 2's C)")
+            return NinoxPlay(int(m[1]), _SLOT[m[2].upper()])
+        m = _WHERE.fullmatch(rest)
+        if m:
+            card, decl = _parse_card(word, text)
+            return Play(card, int(m[1]), _SLOT[m[2].upper()], decl)
+        raise NotationError(f"{text!r} is not a Mauw move (e.g. 'R8 0A', 'JK=Y2 1C', 'pass', "
+                            f"'defend Y2', 'decline', 'renew Y2', 'stop', 'place B')")
+
+    @classmethod
+    def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
+        moves: list[Move] = [PASS, DECLINE, STOP, TU]
+        cards = [*WARRIORS, SPIRIT]
+        where = [(s, slot) for s in range(players) for slot in range(len(SLOTS))]
+        for s, slot in where:
+            moves.extend(Play(c, s, slot) for c in cards)
+            moves.extend(Play(JOKER, s, slot, d) for d in (*WARRIORS, SPIRIT))
+            moves.append(NinoxPlay(s, slot))
+            moves.extend(KiwiPlay(fs, fslot, s, slot) for fs, fslot in where)
+        for verb in ("defend", "renew"):
+            moves.extend(Answer(verb, w) for w in WARRIORS)
+            moves.extend(Answer(verb, JOKER, w) for w in WARRIORS)
+        moves.extend(Place(slot) for slot in range(len(SLOTS)))
+        return moves
+
+    # ------------------------------------------------------------- who is who
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        if self.team_of is None:
+            return super().teams()
+        groups: dict[int, list[int]] = {}
+        for seat, team in enumerate(self.team_of):
+            groups.setdefault(team, []).append(seat)
+        return tuple(tuple(g) for _, g in sorted(groups.items(), key=lambda kv: kv[1][0]))
+
+    def teammate(self, seat: int) -> int | None:
+        if self.team_of is None:
+            return None
+        mates = [s for s, t in enumerate(self.team_of) if t == self.team_of[seat] and s != seat]
+        return mates[0] if mates else None
+
+    def is_opponent(self, seat: int, other: int) -> bool:
+        return other != seat and other != self.teammate(seat)
+
+    # ------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self.acting:
+            return []
+        phase = self.phase
+        if phase == "turn":
+            return self._turn_moves(seat)
+        if phase in ("defend", "assist"):
+            return self._answers(seat, "defend") + ([TU] if phase == "defend" and TUATURA in self.hands[seat]
+                                                    else []) + [DECLINE]
+        if phase == "renew":
+            return self._answers(seat, "renew") + [STOP]
+        assert self.gain is not None
+        return [Place(slot) for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+
+    def _answers(self, seat: int, verb: str) -> list[Move]:
+        assert self.attack is not None
+        code = WARRIOR_OF_VALUE[self.attack.value]
+        out: list[Move] = []
+        if code in self.hands[seat]:
+            out.append(Answer(verb, code))
+        if JOKER in self.hands[seat]:
+            out.append(Answer(verb, JOKER, code))
+        return out
+
+    def _turn_moves(self, seat: int) -> list[Move]:
+        out: list[Move] = []
+        hand = set(self.hands[seat])
+        opt = self.options["open_slot_block"]
+        joker = JOKER in hand
+        for s in range(self.players):
+            if s != seat and not self.is_opponent(seat, s):
+                continue  # a teammate's area is off limits on your turn
+            mine = s == seat
+            tops, nines = self.tops[s], self.nines[s]
+            for slot in range(len(SLOTS)):
+                top = tops[slot]
+                out.extend(_play(c, s, slot) for c in _fits(mine, top, bool(nines[slot]), opt) if c in hand)
+                if joker:
+                    out.extend(_play(JOKER, s, slot, d) for d in joker_declarations(top, mine))
+        if KIWI in hand:
+            out.extend(self._kiwi_moves(seat))
+        if NINOX in hand:
+            out.extend(NinoxPlay(s, slot) for s in range(self.players) if self.is_opponent(seat, s)
+                       for slot in range(len(SLOTS)) if self.tops[s][slot] == SPIRIT)
+        out.append(PASS)
+        return out
+
+    def _kiwi_moves(self, seat: int) -> list[Move]:
+        out: list[Move] = []
+        for fs in range(self.players):
+            for fslot in range(len(SLOTS)):
+                warrior = self.tops[fs][fslot]
+                if warrior is None or not is_warrior(warrior):
+                    continue
+                self.tops[fs][fslot] = None  # as it stands once the Warrior is taken
+                for ts in range(self.players):
+                    if ts != seat and not self.is_opponent(seat, ts):
+                        continue
+                    for slot in range(len(SLOTS)):
+                        if play_effect(warrior, ts == seat, len(self.nines[ts][slot]), self.tops[ts][slot],
+                                       self.options["open_slot_block"]):
+                            out.append(KiwiPlay(fs, fslot, ts, slot))
+                self.tops[fs][fslot] = warrior
+        return out
+
+    # ------------------------------------------------------------- why not
+    def _not_to_act_reason(self, seat: int) -> str:
+        who = min(self.acting)
+        asked = {"turn": "to play", "defend": "to answer the attack", "assist": "to help defend",
+                 "renew": "to renew the attack or stop", "place": "to place a gain"}[self.phase]
+        return f"it is not seat {seat}'s turn: seat {who} is asked {asked}"
+
+    def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        return None if self._allowed(seat, move) else self._why(seat, move)
+
+    def _allowed(self, seat: int, move: Move) -> bool:
+        """Whether ``move`` is one of :meth:`legal_moves` (without listing them all)."""
+        phase = self.phase
+        if phase == "turn":
+            if isinstance(move, Play):
+                return self._play_allowed(seat, move)
+            if isinstance(move, KiwiPlay):
+                return self._kiwi_allowed(seat, move)
+            if isinstance(move, NinoxPlay):
+                return (NINOX in self.hands[seat] and 0 <= move.seat < self.players
+                        and self.is_opponent(seat, move.seat) and 0 <= move.slot < len(SLOTS)
+                        and self.tops[move.seat][move.slot] == SPIRIT)
+            return move == PASS
+        return move in self.legal_moves(seat)  # a handful of answers
+
+    def _kiwi_allowed(self, seat: int, move: KiwiPlay) -> bool:
+        n, width = self.players, len(SLOTS)
+        if (KIWI not in self.hands[seat] or not (0 <= move.src_seat < n and 0 <= move.seat < n)
+                or not (0 <= move.src_slot < width and 0 <= move.slot < width)
+                or (move.seat != seat and not self.is_opponent(seat, move.seat))):
+            return False
+        warrior = self.tops[move.src_seat][move.src_slot]
+        if warrior is None or not is_warrior(warrior):
+            return False
+        top = None if (move.src_seat, move.src_slot) == (move.seat, move.slot) else self.tops[move.seat][move.slot]
+        return play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]), top,
+                           self.options["open_slot_block"]) is not None
+
+    def _play_allowed(self, seat: int, move: Play) -> bool:
+        if (move.card not in self.hands[seat] or not 0 <= move.seat < self.players
+                or not 0 <= move.slot < len(SLOTS) or (move.seat != seat and not self.is_opponent(seat, move.seat))):
+            return False
+        mine = move.seat == seat
+        top = self.tops[move.seat][move.slot]
+        if move.card == JOKER:
+            return move.decl in joker_declarations(top, mine)
+        return (move.decl is None and move.card in _PLAYABLE and play_effect(
+            move.card, mine, len(self.nines[move.seat][move.slot]), top, self.options["open_slot_block"])
+            is not None)
+
+    def _why(self, seat: int, move: Move) -> str:
+        phase = self.phase
+        if phase in ("defend", "assist", "renew"):
+            assert self.attack is not None
+            code = WARRIOR_OF_VALUE[self.attack.value]
+            allowed_words = (DECLINE, TU) if phase != "renew" else (STOP,)
+            if not isinstance(move, Answer) and move not in allowed_words:
+                return (f"an attack is on: answer it ({'defend' if phase != 'renew' else 'renew'} "
+                        f"with {code} or a Joker, or {'decline' if phase != 'renew' else 'stop'})")
+            if isinstance(move, Answer):
+                return self._answer_problem(seat, move, code)
+            return f"{move} is not an answer {'you can give now' if move != TU else 'of yours now'}"
+        if phase == "place":
+            if not isinstance(move, Place):
+                return "first place your gain: 'place SLOT' on an empty slot or on bare nines"
+            return (f"your slot {SLOTS[move.slot]} cannot take it (a gain goes on an empty slot "
+                    f"or on fewer than three bare nines)")
+        if isinstance(move, (Answer, Place)) or move in (DECLINE, STOP, TU):
+            return "there is no attack to answer and nothing to place: play a card or pass"
+        return self._turn_problem(seat, move)
+
+    def _answer_problem(self, seat: int, move: Answer, code: str) -> str:
+        verb = "defend" if self.phase != "renew" else "renew"
+        if move.verb != verb:
+            return f"you {verb} here, you cannot {move.verb}"
+        if move.card not in self.hands[seat]:
+            return f"you have no {move.card} in your hand"
+        if move.card == JOKER:
+            return f"the Joker must stand for {code} here (JK={code}): the attack is on value {VALUE[code]}"
+        return f"you must answer with a card of value {VALUE[code]} ({code}) or a Joker"
+
+    def _turn_problem(self, seat: int, move: Move) -> str:
+        hand = self.hands[seat]
+        if isinstance(move, KiwiPlay):
+            if KIWI not in hand:
+                return "you have no Kiwi (KI) in your hand"
+            return self._kiwi_problem(seat, move)
+        if isinstance(move, NinoxPlay):
+            if NINOX not in hand:
+                return "you have no Ninox (NI) in your hand"
+            return "Ninox takes the Spirit topping an opponent's column (not yours, not a teammate's)"
+        if not isinstance(move, Play):
+            return f"{move} is not a move you can make now"
+        return self._play_problem(seat, move)
+
+    def _play_problem(self, seat: int, move: Play) -> str:
+        if move.seat >= self.players:
+            return f"there is no seat {move.seat}"
+        if move.card not in self.hands[seat]:
+            return f"you have no {move.card} in your hand"
+        if move.card in (KIWI, NINOX, TUATURA):
+            return {KIWI: "a Kiwi is played as 'KI FROM>TO', e.g. KI 1C>2B",
+                    NINOX: "a Ninox is played as 'NI SEATSLOT' on an opponent's Spirit",
+                    TUATURA: "Tuatura is only played against an attack on you, instead of a defence"}[move.card]
+        if move.seat != seat and not self.is_opponent(seat, move.seat):
+            return "that is your teammate's column: teammates only help to defend"
+        top = self.tops[move.seat][move.slot]
+        mine = move.seat == seat
+        if move.card == JOKER:
+            return self._joker_problem(move, top, mine)
+        if move.decl:
+            return "only a Joker is declared as another card"
+        return _target_problem(move.card, mine, len(self.nines[move.seat][move.slot]), top,
+                               self.options["open_slot_block"])
+
+    def _joker_problem(self, move: Play, top: str | None, mine: bool) -> str:
+        allowed = joker_declarations(top, mine)
+        if not allowed:
+            return ("a Joker is only played as a Warrior on a Warrior of its colour (combo or "
+                    "attack) or as a Spirit on your own Spirit: never as a blocker")
+        if not move.decl:
+            return f"say what the Joker stands for: {' or '.join(f'JK={d}' for d in allowed)}"
+        return f"here the Joker can only stand for {' or '.join(allowed)}"
+
+    def _kiwi_problem(self, seat: int, move: KiwiPlay) -> str:
+        if move.src_seat >= self.players or move.seat >= self.players:
+            return "there is no such seat"
+        warrior = self.tops[move.src_seat][move.src_slot]
+        if warrior is None or not is_warrior(warrior):
+            return f"Kiwi takes a Warrior, and column {_where(move.src_seat, move.src_slot)} has none on top"
+        return f"the {warrior} taken by Kiwi cannot be played on {_where(move.seat, move.slot)}"
+
+    # ------------------------------------------------------------- applying
+    def _apply(self, seat: int, move: Move) -> None:
+        if isinstance(move, Play):
+            self._play(seat, move)
+        elif isinstance(move, Answer):
+            self._answer(seat, move)
+        elif isinstance(move, Place):
+            self._place(seat, move.slot)
+        elif isinstance(move, KiwiPlay):
+            self._kiwi(seat, move)
+        elif isinstance(move, NinoxPlay):
+            self._ninox(seat, move)
+        elif move == PASS:
+            self._pass(seat)
+        elif move == DECLINE:
+            self._decline(seat)
+        elif move == STOP:
+            self._stop(seat)
+        elif move == TU:
+            self._tuatura(seat)
+
+    def _take_from_hand(self, seat: int, card: str) -> None:
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+
+    def _play(self, seat: int, move: Play) -> None:
+        self._take_from_hand(seat, move.card)
+        declared = move.decl or move.card
+        top = self.tops[move.seat][move.slot]
+        effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
+        self.log.append((EVERYONE, "play", (seat, move.card, move.decl, move.seat, move.slot, effect), None))
+        self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
+        if not self.over:
+            self._refill(seat)
+        self._next()
+
+    def _put(self, seat: int, card: str, declared: str, ts: int, slot: int, effect: str) -> None:
+        """A card (from a hand, or fetched by Kiwi) lands on a column: its effect."""
+        if effect in ("place", "block"):
+            self.tops[ts][slot] = card
+        elif effect == "unblock":
+            spirit = self.tops[ts][slot]
+            assert spirit is not None
+            self.discard += [spirit, card]
+            self.tops[ts][slot] = None
+            self.log.append((EVERYONE, "unblock", (seat, slot), None))
+        elif effect == "combo":
+            target = self.tops[ts][slot]
+            assert target is not None
+            self.tops[ts][slot] = None
+            self._combo(seat, card, declared, target)
+        else:  # attack
+            target = self.tops[ts][slot]
+            assert target is not None
+            self.attack = Attack(seat, ts, slot, target, card, None if card == declared else declared,
+                                 VALUE[declared])
+            self.phase = "defend"
+
+    def _combo(self, seat: int, card: str, declared: str, target: str) -> None:
+        """A combo for ``seat``: ``card`` (standing for ``declared``) with ``target``."""
+        kind = combo_kind(declared, target)
+        self.log.append((EVERYONE, "combo", (seat, kind, (card, target)), None))
+        if kind == "pair":
+            self.discard += [card, target]
+            nine = self._draw_one()
+            if nine is not None:
+                self._gain(seat, [nine], None, hidden=True)
+        else:  # the Joker, if any, is the card flipped; the other goes on top
+            self._gain(seat, [card], target if card == JOKER else card, hidden=False)
+
+    def _gain(self, seat: int, nine_cards: list[str], top: str | None, hidden: bool) -> None:
+        """A gain for ``seat``: placed at once if it has one place, asked if several, lost if none."""
+        places = gain_destinations(self._nine_counts(seat), self.tops[seat])
+        self.gain = (seat, nine_cards, top if not hidden else None)
+        self._gain_hidden = hidden
+        if not places:
+            lost = nine_cards + ([top] if top else [])
+            self.discard += lost
+            shown = tuple("?" if hidden and c in nine_cards else c for c in lost)
+            self.log.append((EVERYONE, "lost", (seat, shown), (("cards", tuple(lost)),)))
+            self.gain = None
+        elif len(places) == 1:
+            self._settle(seat, places[0])
+        else:
+            self.phase = "place"
+
+    def _settle(self, seat: int, slot: int) -> None:
+        assert self.gain is not None
+        _, nine_cards, top = self.gain
+        self.gain = None
+        for card in nine_cards:
+            self.nines[seat][slot].append(card)
+            self.unseen[seat][slot].append(self._gain_hidden)
+            shown = "?" if self._gain_hidden else card
+            self.log.append((EVERYONE, "nine", (seat, slot, shown), (("card", card),)))
+        if top is not None:
+            self.tops[seat][slot] = top
+            self.log.append((EVERYONE, "top", (seat, slot, top), None))
+        if full_columns(self._nine_counts(seat)) >= FULL_COLUMNS_TO_END:
+            self._end("three full columns")
+
+    def _place(self, seat: int, slot: int) -> None:
+        self._settle(seat, slot)
+        self.phase = "turn"
+        self._next()
+
+    def _kiwi(self, seat: int, move: KiwiPlay) -> None:
+        self._take_from_hand(seat, KIWI)
+        self.discard.append(KIWI)
+        warrior = self.tops[move.src_seat][move.src_slot]
+        assert warrior is not None
+        self.tops[move.src_seat][move.src_slot] = None
+        effect = play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]),
+                             self.tops[move.seat][move.slot], True)
+        self.log.append((EVERYONE, "kiwi", (seat, move.src_seat, move.src_slot, warrior, move.seat,
+                                            move.slot, effect), None))
+        self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
+        if not self.over:
+            self._refill(seat)
+        self._next()
+
+    def _ninox(self, seat: int, move: NinoxPlay) -> None:
+        self._take_from_hand(seat, NINOX)
+        self.discard.append(NINOX)
+        self.tops[move.seat][move.slot] = None
+        self.log.append((EVERYONE, "ninox", (seat, move.seat, move.slot), None))
+        self._gain(seat, [SPIRIT], None, hidden=False)
+        if not self.over:
+            self._refill(seat)
+        self._next()
+
+    def _pass(self, seat: int) -> None:
+        cards = tuple(self.hands[seat])
+        self.discard += self.hands[seat]
+        self.hands[seat] = []
+        self.known[seat] = []
+        self.log.append((EVERYONE, "pass", (seat, cards), None))
+        self._refill(seat)
+        self._next()
+
+    # ------------------------------------------------------------- the attack
+    def _answer(self, seat: int, move: Answer) -> None:
+        attack = self.attack
+        assert attack is not None
+        self._take_from_hand(seat, move.card)
+        if move.verb == "defend":
+            self.log.append((EVERYONE, "defend", (seat, move.card, move.decl), None))
+            assert attack.card is not None
+            self.discard += [attack.card, move.card]  # the attack / defence pair
+            attack.card, attack.decl = None, None
+            self._refill(seat)
+            if not self.over:
+                self.phase = "renew"
+        else:
+            self.log.append((EVERYONE, "renew", (seat, move.card, move.decl), None))
+            attack.card, attack.decl = move.card, move.decl
+            self._refill(seat)
+            if not self.over:
+                self.phase = "defend"
+        self._next()
+
+    def _decline(self, seat: int) -> None:
+        attack = self.attack
+        assert attack is not None
+        self.log.append((EVERYONE, "decline", (seat,), None))
+        if self.phase == "defend" and self.teammate(attack.defender) is not None:
+            self.phase = "assist"
+        else:
+            self._succeed()
+        self._next()
+
+    def _succeed(self) -> None:
+        """Nobody defended: the attack succeeds with the last attacking card."""
+        attack = self.attack
+        assert attack is not None and attack.card is not None
+        self.attack = None
+        self.phase = "turn"
+        self.log.append((EVERYONE, "success", (attack.attacker, attack.defender, attack.slot, attack.card),
+                         None))
+        self.tops[attack.defender][attack.slot] = None
+        self._combo(attack.attacker, attack.card, attack.decl or attack.card, attack.target)
+
+    def _stop(self, seat: int) -> None:
+        self.log.append((EVERYONE, "stop", (seat,), None))
+        self.attack = None
+        self.phase = "turn"
+        self._next()
+
+    def _tuatura(self, seat: int) -> None:
+        attack = self.attack
+        assert attack is not None and attack.card is not None
+        self._take_from_hand(seat, TUATURA)
+        self.discard.append(TUATURA)
+        self.hands[seat].append(attack.card)
+        self.known[seat].append(attack.card)
+        self.log.append((EVERYONE, "tuatura", (seat, attack.card), None))
+        self.attack = None
+        self.phase = "turn"
+        self._refill(seat)
+        self._next()
+
+    # ------------------------------------------------------------- drawing
+    def _draw_one(self) -> str | None:
+        """The top card of the draw pile (refilled from the discards if empty); None, and the
+        game ends, when both piles are empty."""
+        if not self.draw:
+            if not self.discard:
+                self._end("a player had to draw and both piles were empty")
+                return None
+            self.draw = self.discard
+            self.discard = []
+            shuffle(self.rng, self.draw)
+            self.log.append((EVERYONE, "reshuffle", (len(self.draw),), None))
+        return self.draw.pop()
+
+    def _refill(self, seat: int) -> None:
+        """The owner of a card just played draws back to four, at once."""
+        drawn: list[str] = []
+        while len(self.hands[seat]) < HAND and not self.over:
+            card = self._draw_one()
+            if card is not None:
+                self.hands[seat].append(card)
+                drawn.append(card)
+        if drawn:
+            self._log_draw(seat, drawn)
+
+    def _log_draw(self, seat: int, cards: list[str]) -> None:
+        self.log.append((EVERYONE, "draw", (seat, len(cards)), None))
+        self.log.append((seats(seat), "drew", (seat, tuple(cards)), None))
+
+    # ------------------------------------------------------------- turns
+    def _next(self) -> None:
+        """Who acts next, once a move is done."""
+        if self.over:
+            self.acting = frozenset()
+            return
+        phase = self.phase
+        if phase == "turn":
+            if self.attack is None and self.gain is None:
+                self._start_turn((self.turn + 1) % self.players)
+            return
+        if phase == "defend":
+            assert self.attack is not None
+            self.acting = frozenset((self.attack.defender,))
+        elif phase == "assist":
+            assert self.attack is not None
+            mate = self.teammate(self.attack.defender)
+            assert mate is not None
+            self.acting = frozenset((mate,))
+        elif phase == "renew":
+            assert self.attack is not None
+            self.acting = frozenset((self.attack.attacker,))
+        else:  # place
+            assert self.gain is not None
+            self.acting = frozenset((self.gain[0],))
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = "turn"
+        self.acting = frozenset((seat,))
+        self.log.append((EVERYONE, "turn", (seat,), None))
+
+    def _end(self, reason: str) -> None:
+        if self.over:
+            return
+        self.end_reason = reason
+        self.over = True
+        self.acting = frozenset()
+        result = self.result()
+        self.log.append((EVERYONE, "end", (reason, tuple(self.scores()), tuple(result.winning_seats())),
+                         None))
+
+    # ------------------------------------------------------------- results
+    def _nine_counts(self, seat: int) -> list[int]:
+        return [len(col) for col in self.nines[seat]]
+
+    def column_scores(self, seat: int) -> list[int]:
+        return [column_score(len(self.nines[seat][slot]), self.tops[seat][slot]) for slot in range(len(SLOTS))]
+
+    def scores(self) -> list[float]:
+        return [float(sum(self.column_scores(s))) for s in range(self.players)]
+
+    def tiebreaks(self) -> list[tuple[float, ...]] | None:
+        if self.options["ties"] != "nines":
+            return None
+        return [(float(sum(sum(self._nine_counts(s)) for s in party.seats)),) for party in self.parties()]
+
+    def check_invariants(self) -> None:
+        held = (self.draw + self.discard + [c for h in self.hands for c in h]
+                + [c for area in self.nines for col in area for c in col]
+                + [t for area in self.tops for t in area if t is not None])
+        if self.attack is not None and self.attack.card is not None:
+            held.append(self.attack.card)
+        if self.gain is not None:
+            held += self.gain[1] + ([self.gain[2]] if self.gain[2] else [])
+        assert Counter(held) == self.counts, "a card was created or lost"
+        if not self.over:
+            assert all(len(h) == HAND for h in self.hands), "a hand is not four cards"
+        for s in range(self.players):
+            for slot in range(len(SLOTS)):
+                assert len(self.nines[s][slot]) <= MAX_NINES, "a column holds more than three nines"
+                assert self.tops[s][slot] in (None, SPIRIT, *WARRIORS), "a Joker or animal rests in a column"
+
+    # ------------------------------------------------------------- views
+    def _view(self, viewer: Any) -> dict[str, Any]:
+        """The one place a view is made: a seat, None (a spectator) or REFEREE."""
+        ref = viewer == REFEREE
+        n = self.players
+        columns = []
+        for s in range(n):
+            area = []
+            for slot in range(len(SLOTS)):
+                col: dict[str, Any] = {"nines": len(self.nines[s][slot]), "top": self.tops[s][slot],
+                                       "score": column_score(len(self.nines[s][slot]), self.tops[s][slot])}
+                if ref:
+                    col["nine_cards"] = list(self.nines[s][slot])
+                area.append(col)
+            columns.append(area)
+        hands = [list(h) if (ref or s == viewer) else self._hand_seen_by_others(s)
+                 for s, h in enumerate(self.hands)]
+        return {
+            "game": "mauw",
+            "players": n,
+            "options": dict(self.options),
+            "viewer": viewer,
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "turn": self.turn,
+            "phase": self.phase if not self.over else "over",
+            "to_act": sorted(self.acting),
+            "scores": self.scores(),
+            "team_scores": self._team_scores(),
+            "teams": None if self.team_of is None else [list(t) for t in self.teams()],
+            "winners": self.winners(),
+            "columns": columns,
+            "hands": hands,
+            "known": [list(k) for k in self.known],
+            "draw_pile": list(reversed(self.draw)) if ref else len(self.draw),
+            "discard": list(self.discard),
+            "attack": self._attack_view(),
+            "gain": self._gain_view(ref),
+        }
+
+    def _hand_seen_by_others(self, s: int) -> list[str]:
+        """Another seat's hand: the cards everyone knows it holds, then one "?" per card."""
+        return sorted(self.known[s]) + ["?"] * (len(self.hands[s]) - len(self.known[s]))
+
+    def _team_scores(self) -> list[float] | None:
+        if self.team_of is None:
+            return None
+        return self.party_scores()
+
+    def _attack_view(self) -> dict[str, Any] | None:
+        a = self.attack
+        if a is None:
+            return None
+        return {"attacker": a.attacker, "defender": a.defender, "slot": SLOTS[a.slot], "target": a.target,
+                "card": a.card, "as": a.decl, "value": a.value, "awaiting": min(self.acting) if self.acting else None}
+
+    def _gain_view(self, ref: bool) -> dict[str, Any] | None:
+        if self.gain is None:
+            return None
+        seat, nine_cards, top = self.gain
+        shown = nine_cards if (ref or not self._gain_hidden) else ["?"] * len(nine_cards)
+        return {"seat": seat, "nines": list(shown), "top": top}
+
+    # ------------------------------------------------------------- copies
+    def _copy_parts(self, new: State) -> None:
+        assert isinstance(new, MauwState)
+        new.counts = Counter(self.counts)
+        new.team_of = None if self.team_of is None else list(self.team_of)
+        new.hands = [h.copy() for h in self.hands]
+        new.draw = self.draw.copy()
+        new.discard = self.discard.copy()
+        new.nines = [[col.copy() for col in area] for area in self.nines]
+        new.unseen = [[col.copy() for col in area] for area in self.unseen]
+        new.tops = [area.copy() for area in self.tops]
+        new.known = [k.copy() for k in self.known]
+        new.attack = None if self.attack is None else self.attack.copy()
+        new.gain = None if self.gain is None else (self.gain[0], self.gain[1].copy(), self.gain[2])
+
+    def resample(self, seat: int, rng: random.Random) -> MauwState:
+        """Redraw what ``seat`` cannot see: the draw pile's order, the other hands (apart
+        from cards everyone knows they hold) and every nine drawn face down."""
+        seat = self._viewer(seat)
+        new = self._resampled_copy(rng)
+        assert isinstance(new, MauwState)
+        slots = new._hidden_nines()
+        others = [s for s in range(new.players) if s != seat]
+        pool = new.draw + [c for s in others for c in _without(new.hands[s], new.known[s])]
+        pool += [new.nines[s][slot][i] for s, slot, i in slots]
+        if new.gain is not None and new._gain_hidden:
+            pool += new.gain[1]
+        pool.sort()
+        shuffle(rng, pool)
+        new.draw = [pool.pop() for _ in range(len(new.draw))]
+        for s in others:
+            free = len(new.hands[s]) - len(new.known[s])
+            new.hands[s] = list(new.known[s]) + [pool.pop() for _ in range(free)]
+        for s, slot, i in slots:
+            new.nines[s][slot][i] = pool.pop()
+        if new.gain is not None and new._gain_hidden:
+            new.gain = (new.gain[0], [pool.pop() for _ in new.gain[1]], new.gain[2])
+        new._rewrite_private(seat)
+        return new
+
+    def _hidden_nines(self) -> list[tuple[int, int, int]]:
+        """(seat, slot, index) of every nine whose card nobody has seen."""
+        return [(s, slot, i) for s in range(self.players) for slot in range(len(SLOTS))
+                for i, hidden in enumerate(self.unseen[s][slot]) if hidden]
+
+    def _rewrite_private(self, seat: int) -> None:
+        """Keep nothing true the seat did not see: other seats' private draws lose their
+        cards and the referee's fields go (a guess has no referee)."""
+        mine = seats(seat)
+        log = self.log
+        for i, (audience, kind, args, extra) in enumerate(log):
+            if kind == "drew" and audience != mine:
+                log[i] = (audience, kind, (args[0], ("?",) * len(args[1])), None)
+            elif extra is not None:
+                log[i] = (audience, kind, args, None)
+
+    # ------------------------------------------------------------- for people
+    def describe_move(self, seat: int, move: Move) -> str:
+        return describe(move)
+
+
+_PLAYABLE = frozenset((*WARRIORS, SPIRIT))
+_PLAYS: dict[tuple[str, int, int, str | None], Play] = {}
+_FITS: dict[tuple[bool, str | None, bool, bool], tuple[str, ...]] = {}
+
+
+def _play(card: str, seat: int, slot: int, decl: str | None = None) -> Play:
+    """The one Play value for these fields (moves are values: sharing them is free)."""
+    key = (card, seat, slot, decl)
+    move = _PLAYS.get(key)
+    if move is None:
+        move = _PLAYS[key] = Play(card, seat, slot, decl)
+    return move
+
+
+def _fits(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> tuple[str, ...]:
+    """The cards (Warriors, Spirit) :func:`play_effect` allows on such a column, sorted."""
+    key = (mine, top, nines, open_slot_block)
+    cards = _FITS.get(key)
+    if cards is None:
+        cards = _FITS[key] = tuple(sorted(c for c in _PLAYABLE
+                                          if play_effect(c, mine, int(nines), top, open_slot_block)))
+    return cards
+
+
+def _target_problem(card: str, mine: bool, nines: int, top: str | None, open_slot_block: bool) -> str:
+    if is_warrior(card):
+        if top is None and not nines:
+            return ("a Warrior goes on an empty slot of your own only" if not open_slot_block else
+                    "that slot cannot take it")
+        if top == SPIRIT:
+            return "a Spirit tops that column: only a Spirit or a Joker on your own Spirit removes it"
+        if top is not None and is_warrior(top):
+            return f"{card} and {top} are not the same colour: a combo or attack needs the same colour"
+        return "that column cannot take a Warrior"
+    if card == SPIRIT:
+        if mine:
+            return "a Spirit goes on an opponent's bare nines, or on your own Spirit to unblock it"
+        return "a Spirit goes only on an opponent's column of bare nines (never on a Warrior or an empty slot)"
+    return f"{card} cannot be played on a column"
+
+
+def _without(hand: Iterable[str], known: Iterable[str]) -> list[str]:
+    rest = list(hand)
+    for c in known:
+        rest.remove(c)
+    return rest
+
+
+def _parse_card(text: str, whole: str) -> tuple[str, str | None]:
+    m = _CARD.fullmatch(text.strip())
+    if not m:
+        raise NotationError(f"{whole!r}: a card is written as its code (Y7, SP, JK=Y2)")
+    card = m[1].upper()
+    decl = m[2].upper() if m[2] else None
+    if card not in ALL_CODES:
+        raise NotationError(f"{whole!r}: {card} is not a Mauw card (R1 Y2 G3 B4 B5 G6 Y7 R8 JK SP KI NI TU)")
+    if decl is not None and decl not in (*WARRIORS, SPIRIT):
+        raise NotationError(f"{whole!r}: a Joker stands for a Warrior or a Spirit, not {decl}")
+    return card, decl
+
+
+def describe(move: Move) -> str:
+    """A move in words."""
+    if isinstance(move, Play):
+        what = card_name(move.card) + (f" as {card_name(move.decl)}" if move.decl else "")
+        return f"play {what} on seat {move.seat}'s column {SLOTS[move.slot]}"
+    if isinstance(move, KiwiPlay):
+        return (f"Kiwi: take the Warrior of seat {move.src_seat}'s column {SLOTS[move.src_slot]} and "
+                f"play it on seat {move.seat}'s column {SLOTS[move.slot]}")
+    if isinstance(move, NinoxPlay):
+        return f"Ninox: the Spirit on seat {move.seat}'s column {SLOTS[move.slot]} becomes a nine of yours"
+    if isinstance(move, Answer):
+        what = card_name(move.card) + (f" as {move.decl}" if move.decl else "")
+        return f"{move.verb} with {what}"
+    if isinstance(move, Place):
+        return f"put your gain on your column {SLOTS[move.slot]}"
+    return {"pass": "discard your hand and draw four new cards", "decline": "do not defend",
+            "stop": "stop attacking (your turn ends)",
+            TUATURA: "Tuatura: cancel the attack and take the attacking card"}.get(str(move), str(move))
