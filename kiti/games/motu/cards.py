@@ -185,6 +185,9 @@ def _check_symbol_kinds(cards: Mapping[str, Any]) -> set[str]:
         if not (isinstance(info.get("name"), str) and isinstance(info.get("mark"), str)
                 and len(info["mark"]) == 2 and isinstance(info.get("verified"), bool)):
             raise _fail(f"cards.json, symbol {kind}", "needs a name, a two-letter mark and 'verified'")
+    marks = [info["mark"] for info in cards["symbols"].values()]
+    if len(set(marks)) != len(marks):
+        raise _fail("cards.json, symbols", "two symbol kinds share a mark; each needs its own")
     return kinds
 
 
@@ -305,6 +308,10 @@ def _check_scoring(raw: Mapping[str, Any], kinds: set[str]) -> None:
     for name in ("coconut_each", "beach_bonus", "coconut_bonus"):
         if not _is_int(raw[name].get("points"), 0) or not isinstance(raw[name].get("verified"), bool):
             raise _fail(f"scoring.json, {name}", "needs whole 'points' (0 or more) and 'verified'")
+    solo = raw["solo"]
+    if not (_is_int(solo.get("opponent_volcano_points"), 0) and isinstance(solo.get("start_scores"), dict)
+            and all(_is_int(v, 0) for v in solo["start_scores"].values())):
+        raise _fail("scoring.json, solo", "needs whole 'opponent_volcano_points' and 'start_scores'")
 
 
 def _check_ruler(bands: Any) -> None:
