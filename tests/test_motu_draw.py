@@ -77,7 +77,8 @@ def test_the_window_scrolls_to_any_part_of_the_island():
         assert int(row[:D.LABEL]) == y
         for cell, x in zip(cells(row[D.LABEL:]), xs, strict=True):
             shown = isl.cells.get((x, y))
-            assert cell.strip() == ("." if shown is None else shown.terrain + C.SYMBOL_MARK.get(shown.symbol, ""))
+            expected = "." if shown is None else shown.terrain + C.SYMBOL_MARK.get(shown.symbol, "")
+            assert cell.strip() == expected
 
 
 def test_the_legend_names_every_mark():

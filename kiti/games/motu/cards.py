@@ -223,7 +223,8 @@ def _check_card_symbols(where: str, symbols: Any, kinds: set[str], village: bool
     seen: set[Pos] = set()
     for mark in symbols:
         if not isinstance(mark, dict):
-            raise _fail(where, f"each symbol must look like {{\"at\": [column, row], \"symbol\": kind}}, not {mark!r}")
+            raise _fail(where, f"each symbol needs the form {{'at': [column, row], 'symbol': kind}}, "
+                               f"not {mark!r}")
         at, kind = mark.get("at"), mark.get("symbol")
         if not (isinstance(at, list) and len(at) == 2 and 0 <= at[0] < WIDTH and 0 <= at[1] < HEIGHT):
             raise _fail(where, f"symbol {kind!r} at {at} is not a cell of the card")
@@ -266,7 +267,8 @@ def _check_traveler(raw: Mapping[str, Any], kinds: set[str]) -> None:
         raise _fail(where, "'adds' must map symbol kinds to counts")
     for kind, n in adds.items():
         if kind not in kinds - {"star", "volcano"} or not _is_int(n, 1):
-            raise _fail(where, f"cannot add {n!r} x {kind!r} (a symbol kind other than star and volcano, 1 or more)")
+            raise _fail(where, f"cannot add {n!r} x {kind!r}: adds are symbol kinds (not star or volcano), "
+                               "1 or more of each")
     if not _is_int(raw.get("coconuts"), 0) or not _is_int(raw.get("points"), 1):
         raise _fail(where, "'coconuts' must be 0 or more and 'points' 1 or more")
     if raw.get("per") not in (kinds - {"star"}) | {"totem", "beach_card"}:
