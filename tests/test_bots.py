@@ -196,3 +196,18 @@ def test_bot_specs_accepted() -> None:
     assert isinstance(bot, ISMCTSBot)
     assert (bot.iters, bot.rollout, bot.c, bot.reward) == (20, "heuristic", 1.0, "margin")
     assert make_bot("ismcts:time=0.5", 0).seconds == 0.5  # type: ignore[attr-defined]
+
+
+def test_heuristic_copies_do_not_mirror_each_other() -> None:
+    # In a simultaneous game a fixed rule ties with its own copies; with No Fighting a tie
+    # catches nothing.  The heuristic mixes: its copies dive alike far less often than a
+    # deterministic rule does, and not much more than two random players.
+    from kiti.sim.agreement import same_choice_share
+
+    options = {"no_fighting": True}
+    mixed = same_choice_share(MiauiState, ["heuristic"] * 3, 8, seed=4, options=options)
+    fixed = same_choice_share(MiauiState, ["heuristic:temp=0,naive=1"] * 3, 8, seed=4, options=options)
+    rand = same_choice_share(MiauiState, ["random"] * 3, 24, seed=4, options=options)
+    assert rand["share"] < 0.12  # premise: random pairs rarely agree
+    assert fixed["share"] > 0.4  # premise: a fixed rule mirrors itself
+    assert mixed["share"] < 0.3 and mixed["share"] < fixed["share"] / 2

@@ -13,10 +13,12 @@ the same number and, with No Fighting, both catch nothing).  The strategy:
    the rules' own :func:`rules.add_to_pile` (a Seagull is worth minus the pile's top card,
    a Jellyfish completing a triple removes the two before it); a face-down card the seat
    has not seen is worth the average unseen card; a Lantern earns a small bonus (the peek).
-3. **Model the others** (level-k reasoning): every other seat plays a *quantal response*
-   (a softmax over its expected gains, temperature ``temp``) to opponents who dive
-   uniformly among their remaining divers; that is how this very strategy plays, so copies
-   of itself are modelled as what they are.
+3. **Model the others** (level-k reasoning): every other seat is expected to play, with
+   probability ``1 - naive``, a *quantal response* (a softmax over its expected gains,
+   temperature ``temp``) to opponents who dive uniformly among their remaining divers, and
+   with probability ``naive`` any of its divers at random.  That is close to how this very
+   strategy plays, so copies of itself are modelled as what they are, and a dive another
+   seat is likely to make too (a tie, which in No Fighting catches nothing) is avoided.
 4. **Choose** by a quantal response of its own to those models: the expected gain of each
    diver against ``samples`` sampled dive profiles (common random numbers, the rules' own
    :func:`rules.resolve_depths` with Kiti's tie order or No Fighting knock-outs), minus the
@@ -117,16 +119,16 @@ class MiauiHeuristic:
                    maximum=10_000, what=_PARAM),
         OptionSpec("beta", float, 0.6, "cost of spending a winning diver (x an average card)",
                    minimum=0.0, maximum=10.0, what=_PARAM),
-        OptionSpec("temp", float, 1.0, "softness of the choice, in points (0: always the best)",
+        OptionSpec("temp", float, 3.0, "softness of the choice, in points (0: always the best)",
                    minimum=0.0, maximum=100.0, what=_PARAM),
-        OptionSpec("margin", float, 3.0, "only divers within this many points of the best",
+        OptionSpec("margin", float, 8.0, "only divers within this many points of the best",
                    minimum=0.0, maximum=100.0, what=_PARAM),
-        OptionSpec("naive", float, 0.5, "share of the others' dives modelled as uniformly random",
+        OptionSpec("naive", float, 0.2, "share of the others' dives modelled as uniformly random",
                    minimum=0.0, maximum=1.0, what=_PARAM),
     )
 
-    def __init__(self, samples: int = 32, beta: float = 0.6, temp: float = 1.0,
-                 margin: float = 3.0, naive: float = 0.5) -> None:
+    def __init__(self, samples: int = 32, beta: float = 0.6, temp: float = 3.0,
+                 margin: float = 8.0, naive: float = 0.2) -> None:
         self.samples = samples
         self.beta = beta
         self.temp = temp
