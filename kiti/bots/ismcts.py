@@ -56,6 +56,8 @@ PARAMS = (
                what="bot ismcts parameter"),
     OptionSpec("width", float, 2.0, "widening: edges opened per sqrt(visit) on wide positions",
                minimum=0.1, what="bot ismcts parameter"),
+    OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
+               "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
     OptionSpec("depth", int, 120, "most moves in a rollout (then the game is scored as it stands)",
                minimum=1, what="bot ismcts parameter"),
 )
@@ -78,7 +80,7 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "random", c: float = 0.7,
-                 reward: str = "win", width: float = 2.0, depth: int = 120) -> None:
+                 reward: str = "win", width: float = 2.0, depth: int = 120, keys: str = "seen") -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
@@ -97,6 +99,7 @@ class ISMCTSBot:
         self.reward = reward
         self.width = float(width)
         self.depth = int(depth)
+        self.keys = keys
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ search
@@ -166,7 +169,7 @@ class ISMCTSBot:
             edge = taken[seat]
             if edge is not None:  # the seat is back: what did it see since its last move?
                 children = edge[3]
-                key = key_since(state.log, seat, since[seat])
+                key = key_since(state.log, seat, since[seat]) if self.keys == "seen" else ()
                 child = children.get(key)
                 if child is None:
                     child = children[key] = _Node()

@@ -23,11 +23,3 @@ def shuffle(rng: random.Random, items: list[Any]) -> None:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 
-
-def randbelow(rng: random.Random, n: int) -> int:
-    """A uniform integer in ``0 .. n-1`` (as ``rng.randrange(n)``, pinned like :func:`shuffle`)."""
-    k = n.bit_length()
-    j = rng.getrandbits(k)
-    while j >= n:
-        j = rng.getrandbits(k)
-    return j

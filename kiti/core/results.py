@@ -50,12 +50,6 @@ class Result:
         """Rank per party: 1 = first; tied parties share the mean of their places."""
         return tuple(rank(self._keys))
 
-    def party_of(self, seat: int) -> int:
-        for i, party in enumerate(self.parties):
-            if seat in party.seats:
-                return i
-        raise ValueError(f"seat {seat} belongs to no party")
-
     def winning_seats(self) -> list[int]:
         return sorted(s for i in self.winners for s in self.parties[i].seats)
 
