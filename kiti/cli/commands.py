@@ -1,4 +1,4 @@
-"""``kiti replay``, ``kiti rules`` and ``kiti bench``."""
+"""``kiti rules`` and ``kiti bench``."""
 
 from __future__ import annotations
 
@@ -8,32 +8,8 @@ import textwrap
 import typer
 
 from ..core.errors import KitiError
-from ..core.records import load_record
 from ..core.registry import game_part
-from ..games import replay
 from .app import app, fail, game_or_fail
-
-
-@app.command("replay")
-def replay_command(
-    file: str = typer.Argument(..., help="A record (JSON) to replay."),
-    seat: int | None = typer.Option(None, "--seat", help="Show only what this seat sees."),
-    as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
-) -> None:
-    """Replay a record and print the table after its moves (or one seat's view of it)."""
-    try:
-        state = replay(load_record(file))
-    except KitiError as exc:
-        fail(f"invalid record {file}: {exc}", 1)
-    if seat is not None and not 0 <= seat < state.players:
-        fail(f"no seat {seat} in a {state.players}-player game")
-    view = state.table() if seat is None else state.observation(seat)
-    if as_json:
-        typer.echo(json.dumps(view))
-        return
-    from .render import render_table
-
-    render_table(state, view, seat)
 
 
 @app.command("rules")

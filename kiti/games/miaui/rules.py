@@ -302,14 +302,14 @@ class MiauiState(State):
         word, _, arg = t.partition(" ")
         if word == "dive":
             if not (arg.isascii() and arg.isdigit()) or len(arg) > 3:
-                raise NotationError(f"{text!r}: a dive is written 'dive N' with N a number 1-12")
+                raise NotationError(f"{_plain(text)}: a dive is written 'dive N' with N a number 1-12")
             return Dive(int(arg))
         if word == "take":
             code = arg.upper()
             if not code or " " in code:
-                raise NotationError(f"{text!r}: a take is written 'take CODE', e.g. 'take T7'")
+                raise NotationError(f"{_plain(text)}: a take is written 'take CODE', e.g. 'take T7'")
             return _TAKE.get(code) or Take(code)
-        raise NotationError(f"{text!r} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
+        raise NotationError(f"{_plain(text)} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
