@@ -1,10 +1,41 @@
-"""What a person reads: messages in the second person, standings, Tab completion."""
+"""What a person reads: --help, --version, the rules text, messages in the second person."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from play_helpers import kiti
 
 from kiti.cli.render import speak, standings
 from kiti.cli.screen import Screen
 from kiti.core.results import make_result, seat_parties
+
+COMMANDS = ["play", "replay", "rules", "bench", "tournament"]
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"], *([c, "-h"] for c in COMMANDS)])
+def test_help_has_real_names_and_no_fake_types(tmp_path: Path, args: list[str]) -> None:
+    out = kiti(*args, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "<bool>" not in out.stdout and "Usage: kiti" in out.stdout
+    assert not re.search(r"--(watch|json|step|no-confirm|save-records)\s+<", out.stdout)
+    assert "-h, --help" in out.stdout
+
+
+def test_play_help_names_its_arguments(tmp_path: Path) -> None:
+    out = kiti("play", "--help", cwd=tmp_path).stdout
+    for name in ("[GAME]", "--players N", "--seats SEAT,SEAT,...", "--names NAME,NAME,...",
+                 "--seed SEED", "--option NAME=VALUE", "--save FILE", "--load FILE",
+                 "--delay SECONDS", "--no-confirm"):
+        assert name in out, name
+    assert "FILE" in kiti("replay", "-h", cwd=tmp_path).stdout
+
+
+def test_version(tmp_path: Path) -> None:
+    out = kiti("--version", cwd=tmp_path)
+    assert out.returncode == 0 and re.fullmatch(r"kiti \d+\.\d+\.\d+\n", out.stdout)
 
 
 def test_engine_messages_say_you_and_names():

@@ -12,8 +12,8 @@ from ..core.registry import game_part
 from .app import app, fail, game_or_fail
 
 
-@app.command("rules")
-def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) -> None:
+@app.command("rules", short_help="Print a game's rules summary and its options.")
+def rules_command(game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui.")) -> None:
     """Print a game's rules summary and its options with their defaults."""
     cls = game_or_fail(game)
     try:
@@ -31,11 +31,11 @@ def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) 
     typer.echo(f"Move notation: {cls.info.notation}")
 
 
-@app.command("bench")
+@app.command("bench", short_help="Random full games per second (against OpenSpiel).")
 def bench_command(
-    game: str = typer.Argument("miaui", help="Game id."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of results."),
-    seconds: float = typer.Option(2.0, "--seconds", help="Time spent on each measurement."),
+    game: str = typer.Argument("miaui", metavar="GAME", help="Game id."),
+    as_json: bool = typer.Option(False, "--json", metavar="", help="Print a JSON list of results."),
+    seconds: float = typer.Option(2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."),
 ) -> None:
     """Random full games per second through the public API, against OpenSpiel's goofspiel."""
     from ..sim.bench import run_bench

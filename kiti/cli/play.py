@@ -200,7 +200,7 @@ def crash_report(exc: BaseException) -> Path | None:
 
 
 # --------------------------------------------------------------- command
-@app.command("play")
+@app.command("play", short_help="Play a game at the terminal: you, friends on one screen, bots.")
 def play_command(
     game: str | None = typer.Argument(None, metavar="GAME", show_default=False,
                                       help="Game id, e.g. miaui (optional with --load)."),

@@ -43,7 +43,7 @@ def replayed(record: dict[str, Any]) -> State:
     return state
 
 
-@app.command("replay")
+@app.command("replay", short_help="Show the table after a record's moves, or step through it.")
 def replay_command(
     file: str = typer.Argument(..., metavar="FILE", help="A record (JSON) to replay."),
     seat: int | None = typer.Option(None, "--seat", metavar="N", help="Show only what this seat sees."),
