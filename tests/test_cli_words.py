@@ -10,7 +10,9 @@ from play_helpers import kiti
 
 from kiti.cli.render import speak, standings
 from kiti.cli.screen import Screen
+from kiti.core.registry import game_part
 from kiti.core.results import make_result, seat_parties
+from kiti.games import get_game
 
 COMMANDS = ["play", "replay", "rules", "bench", "tournament"]
 
@@ -36,6 +38,17 @@ def test_play_help_names_its_arguments(tmp_path: Path) -> None:
 def test_version(tmp_path: Path) -> None:
     out = kiti("--version", cwd=tmp_path)
     assert out.returncode == 0 and re.fullmatch(r"kiti \d+\.\d+\.\d+\n", out.stdout)
+
+
+def test_rules_text_is_for_players():
+    text = game_part(get_game("miaui"), "summary")
+    for word in ("information state", "unverified", "cards.json", "docs/", ".md", "rules.py",
+                 "RULINGS", "observation", "view"):
+        assert word.lower() not in text.lower(), word
+    assert all(len(line) < 80 for line in text.splitlines())
+    for needed in ("Deepest", "Shallow", "Kiti", "Seagull", "Jellyfish", "Lantern", "Open Baskets",
+                   "No Fighting", "dive"):
+        assert needed in text
 
 
 def test_engine_messages_say_you_and_names():
