@@ -18,7 +18,7 @@ from pathlib import Path
 import typer
 
 from ..bots.registry import BOTS, BotSpecError, make_bot, split_bot_specs
-from ..core.errors import KitiError
+from ..core.errors import KitiError, RecordError
 from ..core.game import State
 from ..core.options import parse_option_args
 from ..games import get_game, replay
@@ -83,11 +83,14 @@ def check_flags(game: str | None, load: str | None, option: list[str] | None, se
 
 
 def load_plan(load: str, game: str | None, players: int | None) -> tuple[State, Opened]:
-    opened = open_game(load)
-    record = opened.record
-    if game is not None and record.get("game") != game:
-        fail(f"{load} records a game of {record.get('game')!r}, not {game!r}")
-    state = replay(record)
+    try:
+        opened = open_game(load)
+        record = opened.record
+        if game is not None and record.get("game") != game:
+            fail(f"{load} records a game of {record.get('game')!r}, not {game!r}")
+        state = replay(record)
+    except RecordError as exc:
+        fail(f"invalid record {load}: {exc}")
     if players is not None and players != state.players:
         fail(f"{load} is a {state.players}-player game, not {players}")
     return state, opened
@@ -164,8 +167,8 @@ def left(session: Session, status: int) -> int:
     except (OSError, ValueError) as exc:
         screen.error("The game could not be saved: ", str(getattr(exc, "strerror", None) or exc))
         return status or 1
-    screen.say("Game record saved to ", (str(path), "bold"))
-    screen.say(f"Resume with: kiti play --load {path}")
+    screen.say("Game record saved to ", (str(path), "bold"), soft=True)
+    screen.say(f"Resume with: kiti play --load {path}", soft=True)
     return status
 
 
@@ -177,13 +180,14 @@ def crashed(session: Session, exc: BaseException) -> int:
     report = crash_report(exc)
     where = f" (details: {report})" if report else ""
     message = " ".join(f"{type(exc).__name__}: {exc}".split())
-    screen.error("kiti: unexpected error: ", f"{message[:200]}{where}")
+    screen.error("kiti: unexpected error: ", f"{message[:200]}{where}", soft=True)
     try:
         path = session.saved_where()
     except Exception:  # noqa: BLE001 - saving failed too: say so, still no traceback
         screen.say("The game could not be saved.")
         return 1
-    screen.say("The game is saved: ", (str(path), "bold"), f" (resume with: kiti play --load {path})")
+    screen.say("The game is saved: ", (str(path), "bold"), f" (resume with: kiti play --load {path})",
+               soft=True)
     return 1
 
 

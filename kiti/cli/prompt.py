@@ -18,27 +18,13 @@ from rich.text import Text
 from ..core.errors import KitiError
 from ..core.registry import game_part
 from .render import renderer
-from .screen import Leave, literal
+from .screen import Leave, literal, wrap_words
 
 if TYPE_CHECKING:
     from .session import Session
 
 COMMANDS = ["?", "help", "rules", "why ", "board", "log", "undo", "save ", "quit"]
 COMMAND_LINE = "Commands: ? help · rules · why MOVE · board (or Ctrl-L) · log · undo · save FILE · quit."
-
-
-def wrap(pieces: list[str], width: int, first: str = "", sep: str = ", ") -> list[Text]:
-    """Pieces laid out on lines of ``width`` columns, never split (e.g. 'dive 10')."""
-    lines: list[str] = []
-    line = first
-    for i, piece in enumerate(pieces):
-        part = piece + (sep if i < len(pieces) - 1 else "")
-        if len(line) + len(part.rstrip()) > width and line.strip():
-            lines.append(line.rstrip())
-            line = "  "
-        line += part
-    lines.append(line.rstrip())
-    return [Text(x) for x in lines]
 
 
 class Prompt:
@@ -76,11 +62,11 @@ class Prompt:
         screen = session.screen
         notations = list(dict.fromkeys(session.state.legal_notations(seat)))
         screen.clear()
-        lines = wrap(notations, screen.width, "Legal moves: ")
+        lines = [Text(x) for x in wrap_words(notations, screen.width, ", ", "Legal moves: ", "  ")]
         lines[0].stylize("bold", 0, len("Legal moves:"))
         lines.append(Text("why MOVE tells what a move does, or why it is not allowed."))
         lines.append(Text(renderer(session.cls).input_help(session.state.observation(seat))))
-        lines += wrap(COMMAND_LINE.split(" · "), screen.width, "", " · ")
+        lines += [Text(x) for x in wrap_words(COMMAND_LINE.split(" · "), screen.width, " · ", "", "  ")]
         lines.append(Text("Tab completes moves and commands."))
         screen.page(lines)
         session.stale = True
@@ -158,10 +144,11 @@ class Prompt:
         try:
             path = session.saver.write(session.state, target)
         except (OSError, ValueError) as exc:
-            screen.error(f"Cannot save to {arg}: ", str(getattr(exc, "strerror", None) or exc))
+            screen.error(f"Cannot save to {arg}: ", str(getattr(exc, "strerror", None) or exc), soft=True)
             return
         sealed = " (sealed: it opens only on this machine)" if session.saver.must_seal(session.state) else ""
-        screen.say("Saved to ", (str(path), "bold"), f"{sealed}. Resume with: kiti play --load {path}")
+        screen.say("Saved to ", (str(path), "bold"), f"{sealed}. Resume with: kiti play --load {path}",
+                   soft=True)
 
     def quit(self, seat: int, arg: str) -> None:
         session = self.session
@@ -169,7 +156,8 @@ class Prompt:
             raise Leave("quit")
         screen = session.screen
         path = session.saved_where()
-        screen.say("The game is kept in ", (str(path), "bold"), f". Resume it with: kiti play --load {path}")
+        screen.say("The game is kept in ", (str(path), "bold"), f". Resume it with: kiti play --load {path}",
+                   soft=True)
         answer = screen.ask("Enter to leave, or n to leave and delete it: ").strip().lower()
         if answer in ("n", "no"):
             path.unlink(missing_ok=True)

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..core.errors import RecordError
 from ..core.game import State
-from ..core.records import dump_record, parse_record
+from ..core.records import MAX_NAME, dump_record, parse_record
 from ..core.sealed import KeyStore, is_sealed, key_id_of, seal, unseal
 
 HUMAN = "human"
@@ -185,8 +185,9 @@ def names_of(text: str | None, players: int) -> list[str | None]:
     if len(names) > players:
         raise ValueError(f"--names gives {len(names)} names for {players} seats")
     for n in names:
-        if n is not None and (len(n) > 20 or not n.isprintable()):
-            raise ValueError(f"--names: {json.dumps(n)[:30]} is not a name (printable, 1-20 characters)")
+        if n is not None and (len(n) > MAX_NAME or not n.isprintable()):
+            raise ValueError(f"--names: {json.dumps(n)[:50]} is not a name "
+                             f"(printable text, at most {MAX_NAME} characters)")
     for n in names:
         if n is not None and re.fullmatch(r"(seat\s*\d+|you)", n, re.IGNORECASE):
             raise ValueError(f"--names: {n!r} would be read as a seat; choose another name")

@@ -46,13 +46,23 @@ def literal(*pieces: Piece) -> Text:
     return Text.assemble(*pieces)
 
 
-def wrap_words(words: Sequence[str], width: int, sep: str = "  ") -> list[str]:
-    """Words laid out on lines of at most ``width`` columns, never split."""
-    lines = [""]
-    for word in words:
-        if lines[-1] and len(lines[-1]) + len(sep) + len(word) > width:
-            lines.append("")
-        lines[-1] += (sep if lines[-1] else "") + word
+def wrap_words(words: Sequence[str], width: int, sep: str = "  ", first: str = "",
+               indent: str = "") -> list[str]:
+    """Words laid out on lines of at most ``width`` columns, never split (e.g. 'dive 10').
+
+    ``sep`` goes between words (its non-space part stays with the word before it, as the
+    comma of ', '); the first line starts with ``first``, the others with ``indent``."""
+    glue = sep.rstrip()
+    space = sep[len(glue):] or " "
+    lines = [first]
+    on_line = 0  # words on the last line
+    for i, word in enumerate(words):
+        piece = word + (glue if i < len(words) - 1 else "")
+        if on_line and len(lines[-1]) + len(space) + len(piece) > width:
+            lines.append(indent)
+            on_line = 0
+        lines[-1] += (space if on_line else "") + piece
+        on_line += 1
     return lines
 
 
@@ -87,18 +97,18 @@ class Screen:
         self.console.print(renderable, soft_wrap=soft_wrap)
         self.used += self.lines_of(renderable)
 
-    def say(self, *pieces: Piece) -> None:
+    def say(self, *pieces: Piece, soft: bool = False) -> None:
         """A message made of literal pieces (``(text, style)`` for a styled piece).
 
-        The terminal wraps it, not Kiti, so a long file name is never cut by a line break
-        (it can be copied whole)."""
+        Wrapped between words; ``soft``: left to the terminal to wrap, for a message that
+        holds a file name, so that no line break is put into it (it can be copied whole)."""
         message = literal(*pieces)
-        self.print(message, soft_wrap=True)
+        self.print(message, soft_wrap=soft)
         self.last = message
 
-    def error(self, what: str, *pieces: Piece) -> None:
+    def error(self, what: str, *pieces: Piece, soft: bool = False) -> None:
         """A message that starts with ``what`` in red (e.g. 'Not a move:')."""
-        self.say((what, "red"), *pieces)
+        self.say((what, "red"), *pieces, soft=soft)
 
     def clear(self, scrollback: bool = False) -> None:
         if self.console.is_terminal:

@@ -127,7 +127,7 @@ class Session:
         except (OSError, ValueError) as exc:
             self.screen.error("Cannot keep the record ", (str(self.path), "bold"),
                               f": {getattr(exc, 'strerror', None) or exc}; the game goes on "
-                              "(use save FILE).")
+                              "(use save FILE).", soft=True)
             self.keeping = False
 
     def write(self) -> Path:
@@ -216,13 +216,20 @@ class Session:
         screen = self.screen
         if self.stale:
             screen.say(("Enter: back to the table.", "dim"))
-        elif screen.full(2):  # messages would push the table's header away: draw it again
+        else:
+            self.make_room(seat, 2)
+        question = renderer(self.cls).prompt(self.state.observation(seat), seat)
+        return screen.ask(f"{self.addressed(seat, question)} (? for help) > ")
+
+    def make_room(self, seat: int, lines: int) -> None:
+        """If ``lines`` more would push the table's header off the screen, draw the table
+        again (with the last message under it)."""
+        screen = self.screen
+        if self.shown == seat and not self.stale and screen.full(lines):
             last = screen.last
             self.draw(seat)
             if last is not None:
                 screen.say(last)
-        question = renderer(self.cls).prompt(self.state.observation(seat), seat)
-        return screen.ask(f"{self.addressed(seat, question)} (? for help) > ")
 
     def addressed(self, seat: int, question: str) -> str:
         """'Ann, your move' / 'Seat 1, your move' (hotseat) / 'Your move' (alone)."""
@@ -247,7 +254,8 @@ class Session:
     def confirmed(self, seat: int, move: Move) -> bool:
         """Hotseat: the choice is final once the next person takes the keyboard, so ask first.
         Anything but Enter is read as a new line of input."""
-        self.screen.say(f"You chose {move}: {self.state.describe_move(seat, move)}.")
+        self.make_room(seat, 2)
+        self.screen.say("You chose ", (str(move), "bold"), ".")
         line = self.screen.ask("Enter to confirm, or type another move: ")
         if line.strip():
             self.pending = line
@@ -267,9 +275,11 @@ class Session:
         if not self.settings.confirm or self.undo_refusal(seat) is not None:
             return
         secret = len(before) > 1
+        self.make_room(seat, 2)
         self.screen.say("You chose ", (str(move), "bold"),
                         ": secret until everyone has chosen." if secret else ".")
         while True:
+            self.make_room(seat, 1)
             line = self.screen.ask("Enter to reveal, or undo: " if secret else "Enter to go on, or undo: ")
             word = line.strip().lower()
             if not word:
@@ -295,7 +305,7 @@ class Session:
             self.screen.print(line)
         path = self.final_record()
         if path is not None:
-            self.screen.say("Game record: ", (str(path), "bold"))
+            self.screen.say("Game record: ", (str(path), "bold"), soft=True)
         return path
 
     def final_record(self) -> Path | None:

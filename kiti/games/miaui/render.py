@@ -144,12 +144,13 @@ def _joined(i: int, piece: Text, mark: str, long: bool) -> Text:
     out = Text(" + " if i and long else " " if i else "")
     out.append_text(piece)
     if mark:
-        out.append(f" ({mark})" if long else "*", style="italic")
+        out.append(f" ({mark})" if long else f" ({mark.split('; ')[-1]})", style="italic")
     return out
 
 
 def face_down_marks(s: Sight, space: int) -> list[str]:
-    """Per card of a space, a note if it lies face down and this viewer still sees it."""
+    """Per card of a space, a note if it lies face down and this viewer still sees it
+    (the short form keeps what follows '; ')."""
     cards = s.view["lagoon"][space]
     rnd = s.view["round"]
     peeked = {(e["round"], e["space"]) for e in s.events if e.get("type") == "peek"}

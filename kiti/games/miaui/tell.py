@@ -213,15 +213,18 @@ def describe_event(event: dict[str, Any], people: People) -> str | None:
     if t == "seagull_returned":
         return f"Round 1: a Seagull drawn for {SPACES[event['space']]} went back into the deck."
     if t == "reveal":
-        dives = ", ".join(f"{people.who(s)} {d}" for s, d in enumerate(event["dives"]))
-        return f"Round {r}: divers revealed: {dives}."
+        dives = ", ".join(f"{people.who(s)} ({d})" for s, d in enumerate(event["dives"]))
+        return f"Round {r}: the divers are revealed: {dives}."
     return _describe_outcome(event, people) or _describe_pile(event, people)
 
 
 def _describe_outcome(event: dict[str, Any], people: People) -> str | None:
     t, r = event.get("type"), event.get("round")
     if t == "catch":
-        return f"Round {r}: {people.who(event['seat'])} caught {names(event['cards'])} in {SPACES[event['space']]}."
+        tied = [x for x in event.get("tied") or [] if x != event["seat"]]
+        kiti = f" (tied with {people.listing(tied)}; Kiti chose)" if tied else ""
+        return (f"Round {r}: {people.who(event['seat'])} caught {names(event['cards'])} in "
+                f"{SPACES[event['space']]}{kiti}.")
     if t == "tie":
         return (f"Round {r}: tie in {SPACES[event['space']]} between {people.listing(event['seats'])}: "
                 f"nobody catches there (No Fighting), the fish stay.")
