@@ -23,7 +23,7 @@ from ..core.game import State
 from ..core.options import parse_option_args
 from ..games import get_game, replay
 from .app import app, fail
-from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game
+from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game, reason
 from .screen import Leave, Screen
 from .session import Session, Settings
 
@@ -53,9 +53,8 @@ class Plan:
         return Plan(state, self.lineup, settings)
 
 
-def seat_specs(seats: str | None, n: int, watch: bool, cls: type[State]) -> list[str]:
-    """One spec per seat: --seats, then bots; by default one human at seat 0."""
-    specs = split_bot_specs(seats, "--seats") if seats is not None else []
+def seat_specs(specs: list[str], n: int, watch: bool, cls: type[State]) -> list[str]:
+    """One spec per seat: those given, then bots; by default one human at seat 0."""
     if len(specs) > n:
         fail(f"--seats names {len(specs)} seats but the game has {n} players")
     if not specs and not watch:
@@ -112,9 +111,10 @@ def plan_game(game: str | None, players: int | None, seats: str | None, names: s
             state = cls.new(n, options, seed)
         saved = opened.lineup if opened is not None else None
         if seats is None and saved is not None and not settings.watch:
-            specs = seat_specs(",".join(saved.specs), n, settings.watch, cls)
+            given_specs = saved.specs  # resume with the same people and bots
         else:
-            specs = seat_specs(seats, n, settings.watch, cls)
+            given_specs = split_bot_specs(seats, "--seats") if seats is not None else []
+        specs = seat_specs(given_specs, n, settings.watch, cls)
         given = names_of(names, n) if names is not None or saved is None else list(saved.names)
     except (KitiError, BotSpecError, ValueError) as exc:
         fail(str(exc))
@@ -163,9 +163,9 @@ def left(session: Session, status: int) -> int:
     """Leaving before the end: the record is saved; say where and how to resume."""
     screen = session.screen
     try:
-        path = session.saved_where()
+        path = session.record.leaving()
     except (OSError, ValueError) as exc:
-        screen.error("The game could not be saved: ", str(getattr(exc, "strerror", None) or exc))
+        screen.error("The game could not be saved: ", reason(exc))
         return status or 1
     screen.say("Game record saved to ", (str(path), "bold"), soft=True)
     screen.say(f"Resume with: kiti play --load {path}", soft=True)
@@ -182,7 +182,7 @@ def crashed(session: Session, exc: BaseException) -> int:
     message = " ".join(f"{type(exc).__name__}: {exc}".split())
     screen.error("kiti: unexpected error: ", f"{message[:200]}{where}", soft=True)
     try:
-        path = session.saved_where()
+        path = session.record.leaving()
     except Exception:  # noqa: BLE001 - saving failed too: say so, still no traceback
         screen.say("The game could not be saved.")
         return 1

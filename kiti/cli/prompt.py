@@ -18,6 +18,7 @@ from rich.text import Text
 from ..core.errors import KitiError
 from ..core.registry import game_part
 from .render import renderer
+from .saves import reason
 from .screen import Leave, literal, wrap_words
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ class Prompt:
         try:
             path = session.saver.write(session.state, target)
         except (OSError, ValueError) as exc:
-            screen.error(f"Cannot save to {arg}: ", str(getattr(exc, "strerror", None) or exc), soft=True)
+            screen.error(f"Cannot save to {arg}: ", reason(exc), soft=True)
             return
         sealed = " (sealed: it opens only on this machine)" if session.saver.must_seal(session.state) else ""
         screen.say("Saved to ", (str(path), "bold"), f"{sealed}. Resume with: kiti play --load {path}",
@@ -155,7 +156,7 @@ class Prompt:
         if session.settings.save:
             raise Leave("quit")
         screen = session.screen
-        path = session.saved_where()
+        path = session.record.leaving()
         screen.say("The game is kept in ", (str(path), "bold"), f". Resume it with: kiti play --load {path}",
                    soft=True)
         answer = screen.ask("Enter to leave, or n to leave and delete it: ").strip().lower()

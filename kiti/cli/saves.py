@@ -13,7 +13,6 @@ See docs/records.md for which file is which and what sealing protects against.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -122,7 +121,8 @@ class Saver:
         """Write the game to ``path`` (replacing it whole); OSError if it cannot be written."""
         path = Path(os.path.expanduser(str(path)))
         text = dump_record(self.document(state, path))
-        path.parent.mkdir(parents=True, exist_ok=True) if _is_ours(path) else None
+        if _is_ours(path):  # Kiti's own folders are made as needed; a user's are not
+            path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
         try:
             temp.write_text(text, encoding="utf-8")
@@ -131,6 +131,67 @@ class Saver:
             if temp.exists():
                 temp.unlink()
         return path
+
+
+class Keeper:
+    """The record of one game at the terminal: kept up to date while people play (in the
+    --save file, or a new file of Kiti's data folder), saved on the way out, written once
+    more at the end; a finished game that was loaded is never written again."""
+
+    def __init__(self, state: State, lineup: Lineup, saver: Saver, save: str | None = None,
+                 loaded_from: str | None = None) -> None:
+        self.state = state
+        self.saver = saver
+        self.save = save
+        self.loaded_from = loaded_from
+        self.path: Path | None = Path(save) if save else None
+        self.was_over = state.is_over()
+        self.on = bool(lineup.humans or save) and not self.was_over
+
+    def keep(self) -> str | None:
+        """After a move: write the record.  If that fails, automatic saving stops and the
+        reason is returned (to be said once)."""
+        if not self.on:
+            return None
+        try:
+            self.write()
+        except (OSError, ValueError) as exc:
+            self.on = False
+            return f"cannot keep the record in {self.path}: {reason(exc)}"
+        return None
+
+    def write(self) -> Path:
+        """Write the record now: to --save, or to a file in Kiti's data folder (also if
+        --save can no longer be written)."""
+        if self.path is None:
+            self.path = auto_path(self.state.info.id)
+        try:
+            return self.saver.write(self.state, self.path)
+        except (OSError, ValueError):
+            if self.save is None or self.path != Path(self.save):
+                raise
+            self.path = auto_path(self.state.info.id)
+            return self.saver.write(self.state, self.path)
+
+    def leaving(self) -> Path:
+        """Save for leaving (Ctrl-C, quit, an error) and return where."""
+        if self.was_over and self.loaded_from:
+            return Path(self.loaded_from)
+        return self.write()
+
+    def at_end(self) -> Path | None:
+        """Where the finished game's record is: the loaded file (nothing new is written), the
+        file written now (games with people, or --save), or None (bots alone)."""
+        if self.was_over and self.loaded_from:
+            return Path(self.loaded_from)
+        if not (self.on or self.save or self.path):
+            return None
+        return self.write()
+
+
+def reason(exc: BaseException) -> str:
+    """Why a file could not be written, in a few words."""
+    return str(getattr(exc, "strerror", None) or exc)
 
 
 def _is_ours(path: Path) -> bool:
@@ -186,7 +247,7 @@ def names_of(text: str | None, players: int) -> list[str | None]:
         raise ValueError(f"--names gives {len(names)} names for {players} seats")
     for n in names:
         if n is not None and (len(n) > MAX_NAME or not n.isprintable()):
-            raise ValueError(f"--names: {json.dumps(n)[:50]} is not a name "
+            raise ValueError(f"--names: {n[:40]!r} is not a name "
                              f"(printable text, at most {MAX_NAME} characters)")
     for n in names:
         if n is not None and re.fullmatch(r"(seat\s*\d+|you)", n, re.IGNORECASE):

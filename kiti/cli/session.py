@@ -26,7 +26,7 @@ from ..core.game import State
 from ..core.moves import Move
 from .prompt import Prompt
 from .render import renderer, seat_name, speak, standings
-from .saves import Lineup, Saver, auto_path
+from .saves import Keeper, Lineup, Saver, reason
 from .screen import Leave, Screen
 
 NOBODY = -1  # no table on screen (a seat number, None for a spectator, or this)
@@ -64,9 +64,7 @@ class Session:
         self.screen = screen
         self.settings = settings
         self.saver = saver or Saver(lineup)
-        self.path: Path | None = Path(settings.save) if settings.save else None
-        self.was_over = state.is_over()  # a finished game was loaded: write nothing new
-        self.keeping = bool(self.humans or settings.save) and not self.was_over
+        self.record = Keeper(state, lineup, self.saver, settings.save, settings.loaded_from)
         self.shown: int | None = NOBODY
         self.notice: Text | None = None
         self.stale = False  # something (help, rules, log) hides the table
@@ -111,42 +109,19 @@ class Session:
     def handover(self, seat: int) -> None:
         screen = self.screen
         screen.clear(scrollback=True)
-        who = self.who(seat)
-        named = who if who.startswith("seat") else f"{who} (seat {seat})"
+        name = self.lineup.names[seat]
+        named = f"{name} (seat {seat})" if name else f"seat {seat}"
         screen.say((f"{self.cls.info.name}: {named}, take the keyboard.", "bold"))
         screen.say("Everyone else, please look away from the screen.")
-        screen.ask(f"{who[0].upper() + who[1:]}: press Enter when you are ready. ")
+        screen.ask(f"{name or f'Seat {seat}'}: press Enter when you are ready. ")
 
     # ------------------------------------------------------------ record
     def keep(self) -> None:
-        """Keep the record up to date (automatic save); a failure is said once, play goes on."""
-        if not self.keeping:
-            return
-        try:
-            self.write()
-        except (OSError, ValueError) as exc:
-            self.screen.error("Cannot keep the record ", (str(self.path), "bold"),
-                              f": {getattr(exc, 'strerror', None) or exc}; the game goes on "
-                              "(use save FILE).", soft=True)
-            self.keeping = False
-
-    def write(self) -> Path:
-        """Write the record now: to --save, or to a file in Kiti's data directory."""
-        if self.path is None:
-            self.path = auto_path(self.cls.info.id)
-        try:
-            return self.saver.write(self.state, self.path)
-        except (OSError, ValueError):
-            if self.settings.save is None or self.path != Path(self.settings.save):
-                raise
-            self.path = auto_path(self.cls.info.id)  # --save failed: keep it in the data directory
-            return self.saver.write(self.state, self.path)
-
-    def saved_where(self) -> Path:
-        """Save for leaving (Ctrl-C, quit, an error) and return where."""
-        if self.was_over and self.settings.loaded_from:
-            return Path(self.settings.loaded_from)
-        return self.write()
+        """Keep the record up to date; a failure is said once and play goes on."""
+        problem = self.record.keep()
+        if problem:
+            self.screen.error("Cannot keep the record: ", f"{problem}; the game goes on (use save FILE).",
+                              soft=True)
 
     # ------------------------------------------------------------- turns
     def run(self) -> None:
@@ -303,23 +278,14 @@ class Session:
         self.draw(viewer, spare=len(lines) + 3)
         for line in lines:
             self.screen.print(line)
-        path = self.final_record()
+        try:
+            path = self.record.at_end()
+        except (OSError, ValueError) as exc:
+            self.screen.error("Cannot write the record: ", reason(exc))
+            return None
         if path is not None:
             self.screen.say("Game record: ", (str(path), "bold"), soft=True)
         return path
-
-    def final_record(self) -> Path | None:
-        """Where the finished game's record is: the loaded file (nothing new is written), the
-        file written now (games with people, or --save), or None (bots only)."""
-        if self.was_over and self.settings.loaded_from:
-            return Path(self.settings.loaded_from)
-        if not (self.humans or self.settings.save):
-            return None
-        try:
-            return self.write()
-        except (OSError, ValueError) as exc:
-            self.screen.error("Cannot write the record: ", str(getattr(exc, "strerror", None) or exc))
-            return None
 
     def rematch(self) -> bool:
         """At the end of a game with people: play again with the same seats?"""

@@ -109,8 +109,10 @@ def kiti_line(s: Sight) -> Text:
         return Text(">".join(mark(x) for x in seats), style="bold")
 
     named = p.mark
+    pair = f"{named(left)}|{named(right)}"
+    pair = f"seats {pair}" if pair == f"{left}|{right}" else pair
     return fit(s.width,
-               [("Kiti", "bold green"), f" between {named(left)}|{named(right)} · Deepest/Deep ties → ",
+               [("Kiti", "bold green"), f" between {pair} · Deepest/Deep ties → ",
                 chain(deep, named), " · Shallow ties → ", chain(shallow, named)],
                [("Kiti", "bold green"), f" between seats {left}|{right} · Deep ties → ",
                 chain(deep, str), " · Shallow ties → ", chain(shallow, str)],
