@@ -43,7 +43,7 @@ def test_who_gets_a_sealed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
     child = spawn("miaui", "--seats", "human,human,random", "--seed", "31", "--names", "Ann,Bob",
-                  cwd=tmp_path)
+                  "--save", "kept.json", cwd=tmp_path)
     child.expect(READY)
     child.sendline("")
     child.expect(MOVE)
@@ -57,10 +57,10 @@ def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
     child.expect(r"Saved to mid\.json \(sealed")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect(r"The game is kept in (\S+)\. Resume")
-    kept = Path(child.match.group(1))
-    child.sendline("")
+    child.expect(r"Game record saved to (\S+)")
+    kept = tmp_path / child.match.group(1)
     assert finish(child) == 0
+    assert kept == tmp_path / "kept.json"
     for path in (tmp_path / "mid.json", kept):
         text = path.read_text()
         doc = json.loads(text)
@@ -68,7 +68,7 @@ def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
         assert "sealed" in doc["note"] and "kiti play --load" in doc["note"]
         assert "burned" not in doc["public"]["view"]
         assert doc["public"]["view"]["deck"] == 33  # only how many cards are left
-    # The key is in the data folder, not in the file.
+    # The key is in the data folder, not in the file: one key for the whole game.
     keys = list((data_dir(tmp_path) / "keys").iterdir())
     assert len(keys) == 1 and keys[0].name == json.loads((tmp_path / "mid.json").read_text())["key_id"]
     assert keys[0].read_bytes().hex() not in (tmp_path / "mid.json").read_text()

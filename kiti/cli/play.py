@@ -243,12 +243,12 @@ def play_command(
     screen = Screen()
     status = 0
     while True:
+        saver = Saver(plan.lineup, plan.opened.key_id if plan.opened else None)
         if plan.settings.save is not None:
             try:
-                Saver(plan.lineup).write(plan.state, plan.settings.save)
+                saver.write(plan.state, plan.settings.save)
             except OSError as exc:
-                fail(f"cannot write --save {plan.settings.save}: {exc.strerror}")
-        saver = Saver(plan.lineup, plan.opened.key_id if plan.opened else None)
+                fail(f"cannot write --save {plan.settings.save}: {reason(exc)}")
         session = Session(plan.state, plan.lineup, screen, plan.settings, saver)
         status = play_through(session)
         if status != 0 or not session.state.is_over() or not session.rematch():

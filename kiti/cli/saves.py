@@ -175,14 +175,14 @@ class Keeper:
 
     def leaving(self) -> Path:
         """Save for leaving (Ctrl-C, quit, an error) and return where."""
-        if self.was_over and self.loaded_from:
+        if self.was_over and self.loaded_from and not self.save:
             return Path(self.loaded_from)
         return self.write()
 
     def at_end(self) -> Path | None:
         """Where the finished game's record is: the loaded file (nothing new is written), the
         file written now (games with people, or --save), or None (bots alone)."""
-        if self.was_over and self.loaded_from:
+        if self.was_over and self.loaded_from and not self.save:
             return Path(self.loaded_from)
         if not (self.on or self.save or self.path):
             return None
