@@ -28,6 +28,9 @@ def test_square_brackets_are_shown_as_typed_never_as_markup(tmp_path: Path) -> N
     child.sendline("[bold]x[/]")
     child.expect(r"Not a move: '\[bold\]x\[/\]' is not a Miaui move")
     child.expect(MOVE)
+    child.sendline("a\\b :smile:")
+    child.expect(r"Not a move: 'a\\b :smile:' is not a Miaui move")
+    child.expect(MOVE)
     child.sendline("save a/[red]x.json")
     child.expect(r"Saved to a/\[red\]x\.json\. Resume with: kiti play --load a/\[red\]x\.json")
     child.expect(MOVE)
@@ -112,3 +115,21 @@ def test_an_unexpected_error_in_a_bots_only_game_is_brief_too(tmp_path: Path) ->
     child.expect(r"The game is saved: (\S+)")
     assert finish(child) == 1
     assert "Traceback" not in plain(child.before)
+
+
+CRASH_AT_END = """
+import kiti.cli.session as s
+def boom(*args, **kwargs):
+    raise KeyError("standings")
+s.standings = boom
+"""
+
+
+def test_an_unexpected_error_on_the_end_screen_is_brief_too(tmp_path: Path) -> None:
+    child = spawn("miaui", "--seats", "random,random,random", "--seed", "4", "--save", "g.json",
+                  cwd=tmp_path, code=CRASH_AT_END)
+    child.expect(r"kiti: unexpected error: KeyError: 'standings'")
+    child.expect(r"The game is saved: g\.json")
+    assert finish(child) == 1
+    assert "Traceback" not in plain(child.before)
+    assert json.loads((tmp_path / "g.json").read_text())["moves"]

@@ -145,6 +145,7 @@ def play_through(session: Session) -> int:
             session.draw(None, spare=1)
             time.sleep(session.settings.delay)
         session.run()
+        session.finish()
     except Leave as leave:
         if leave.how == "quit unsaved":
             screen.say("Left without saving.")
@@ -155,7 +156,6 @@ def play_through(session: Session) -> int:
         return left(session, 130)
     except Exception as exc:  # noqa: BLE001 - anything unexpected: keep the record, say so briefly
         return crashed(session, exc)
-    session.finish()
     return 0
 
 

@@ -672,7 +672,9 @@ _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
 
 
 def _plain(value: Any) -> str:
-    text = repr(value)
+    """A value for a message: text as typed, in quotes (repr only for unprintable text),
+    cut short after 20 characters."""
+    text = f"'{value}'" if isinstance(value, str) and value.isprintable() else repr(value)
     return text if len(text) <= 20 else text[:17] + "..."
 
 
