@@ -94,6 +94,8 @@ def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
     child.sendline("dive 12")
     child.expect(HOTSEAT_CONFIRM)  # nothing is final before the keyboard changes hands
     child.sendline("")
+    child.expect("Seat 0 has played")
+    assert "\x1b[2J\x1b[3J" in child.before  # seat 0's cards left the screen at once
     child.expect("seat 1, take the keyboard")
     # The screen (and its scrollback) was wiped before the handover, and nothing of seat 1 showed.
     assert "\x1b[2J\x1b[3J" in child.before

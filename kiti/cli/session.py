@@ -161,6 +161,9 @@ class Session:
             self.keep()
             self.offer_undo(seat, move, before)
             self.shown = NOBODY if self.shown == seat else self.shown  # the table has changed
+            if self.hotseat:  # this person's cards leave the screen at once
+                self.screen.clear(scrollback=True)
+                self.screen.say(f"{self.lineup.names[seat] or f'Seat {seat}'} has played. The game goes on…")
             return
 
     def read_move(self, seat: int) -> Move | None:
