@@ -31,7 +31,7 @@ def test_step_move_by_move_as_the_referee(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert steps(out.stdout) == [
         "the start, before any move",
-        "move 1 of 7: seat 0 played dive 12",
+        "move 1 of 7: Ann played dive 12",
         "move 2 of 7: seat 1 played dive 5",
         "move 3 of 7: seat 2 played dive 1",  # r: the rest of round 1 (one move)
         "moves 4-6 of 7",  # r: round 2
@@ -47,7 +47,7 @@ def test_step_by_round_as_one_seat_and_quit(tmp_path: Path) -> None:
     said = steps(out.stdout)
     assert said[0] == "the start, before any move"
     assert said[1] == "moves 1-3 of 7"  # r: the whole of round 1
-    assert said[2] == "move 4 of 7: seat 0 moved"  # another seat's secret dive is not shown
+    assert said[2] == "move 4 of 7: Ann moved"  # another seat's secret dive is not shown
     assert len(said) == 3  # q
     assert "you are seat 1" in out.stdout and "whole table" not in out.stdout
     assert "dive 11" not in out.stdout

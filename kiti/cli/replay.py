@@ -19,7 +19,7 @@ from ..core.game import State
 from ..core.records import apply_entry, start
 from ..games import get_game
 from .app import app, fail
-from .render import render_table, renderer, standings
+from .render import render_table, renderer, seat_name, standings
 from .saves import Opened, open_game
 from .screen import Leave, Screen, literal
 
@@ -112,7 +112,7 @@ class Stepper:
         apply_entry(self.state, self.done, self.moves[self.done])
         self.done += 1
         sees = self.viewer == REFEREE or seat == self.viewer
-        who = "you" if seat == self.viewer else f"seat {seat}"
+        who = seat_name(seat, self._seat(), self.names)
         return f"move {self.done} of {len(self.moves)}: {who} " + (f"played {text}" if sees else "moved")
 
     def next_turn(self) -> str:
