@@ -63,3 +63,11 @@ def test_unwritable_tournament_out_is_refused_before_play(tmp_path):
 def test_negative_watch_delay_is_refused():
     assert_clean_failure(kiti("play", "miaui", "--seats", "random,random,random", "--watch",
                               "--delay", "-1"), "--delay")
+
+
+def test_play_load_numbers_bad_moves_from_one(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"game": "miaui", "players": 3, "seed": 1, "moves": [
+        [0, "dive 3"], [1, "dive 4"], [2, "dive 5"], [0, "dive 3"]]}))
+    assert_clean_failure(kiti("play", "--load", str(path)), "invalid record", "move 4 ('dive 3')",
+                         "already played diver 3")

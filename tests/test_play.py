@@ -3,60 +3,27 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-ROOT = Path(__file__).resolve().parents[1]
-MOVE = r"your move \(\? for help\) > "
-CONFIRM = r"Enter to reveal, or undo: "
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
+from play_helpers import (  # noqa: E402
+    CONFIRM,
+    HOTSEAT_CONFIRM,
+    MOVE,
+    data_dir,
+    dive_and_reveal,
+    finish,
+    kiti,
+    plain,
+    spawn,
+)
 
-
-def env() -> dict[str, str]:
-    e = dict(os.environ)
-    e.update(PYTHONPATH=str(ROOT) + os.pathsep + e.get("PYTHONPATH", ""), TERM="dumb",
-             NO_COLOR="1", COLUMNS="80", LINES="24", TMPDIR=e.get("TMPDIR", "/tmp"))
-    return e
-
-
-def spawn(*args: str, cwd: Path) -> pexpect.spawn:
-    child = pexpect.spawn(sys.executable, ["-m", "kiti.cli.main", "play", *args], cwd=str(cwd),
-                          env=env(), dimensions=(24, 80), encoding="utf-8", timeout=20)
-    return child
-
-
-def plain(text: str) -> str:
-    return ANSI.sub("", text)
-
-
-def kiti(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiti.cli.main", *args], cwd=str(cwd), env=env(),
-                          capture_output=True, text=True, timeout=60)
-
-
-def dive_and_reveal(child: pexpect.spawn, entry: str) -> str:
-    """At the move prompt: type ``entry``, then press Enter at the reveal prompt.
-
-    Returns what the screen showed before the move prompt."""
-    child.expect(MOVE)
-    screen = child.before
-    child.sendline(entry)
-    child.expect(CONFIRM)
-    child.sendline("")
-    return screen
-
-
-def finish(child: pexpect.spawn) -> int:
-    child.expect(pexpect.EOF)
-    child.close()
-    return child.exitstatus if child.exitstatus is not None else -(child.signalstatus or 0)
+from kiti.cli.saves import open_game  # noqa: E402
+from kiti.games import replay  # noqa: E402
 
 
 def test_full_game_against_random_bots(tmp_path: Path) -> None:
@@ -65,12 +32,15 @@ def test_full_game_against_random_bots(tmp_path: Path) -> None:
     for rnd in range(1, 12):  # round 12 plays itself
         screen = dive_and_reveal(child, str(rnd) if rnd % 2 else f"dive {rnd}")  # both notations
         assert f"round {rnd} of 12" in plain(screen)
-    child.expect("Winner")
+    child.expect("Place +Player +Score")
     child.expect(r"Game record: (\S+)")
     assert Path(tmp_path, child.match.group(1)).resolve() == (tmp_path / "game.json").resolve()
+    child.expect(r"Play again with the same seats\? \[y/N\] ")
+    child.sendline("n")
     assert finish(child) == 0
     record = json.loads((tmp_path / "game.json").read_text())
     assert [m for s, m in record["moves"] if s == 0] == [f"dive {n}" for n in range(1, 12)]
+    assert record["lineup"] == ["human", "random", "random", "random"]
     out = kiti("replay", "game.json", "--json", cwd=tmp_path)
     assert out.returncode == 0 and json.loads(out.stdout)["over"] is True
 
@@ -80,7 +50,7 @@ def test_illegal_move_is_explained_and_asked_again(tmp_path: Path) -> None:
     dive_and_reveal(child, "dive 4")
     child.expect(MOVE)
     child.sendline("dive 4")
-    child.expect("dive 4 is not allowed: seat 0 has already played diver 4")
+    child.expect("dive 4 is not allowed: you have already played diver 4")
     child.expect(MOVE)
     child.sendline("why 13")
     child.expect("divers are numbered 1 to 12")
@@ -93,16 +63,22 @@ def test_illegal_move_is_explained_and_asked_again(tmp_path: Path) -> None:
     child.expect(MOVE)
     child.sendline("?")
     child.expect("Legal moves:")
-    child.expect("dive with diver 12")
+    child.expect("dive 12")
     child.expect(MOVE)
     child.sendline("rules")
     child.expect("This game's options: open_baskets=false")
+    child.expect("Enter for more, q to stop")
+    child.sendline("q")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect("Save the game before leaving")
+    child.expect(r"The game is kept in (\S+)\. Resume")
+    kept = Path(child.match.group(1))
+    assert kept.exists()
+    child.expect("or n to leave and delete it")
     child.sendline("n")
     child.expect("Left without saving")
     assert finish(child) == 0
+    assert not kept.exists()
 
 
 def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
@@ -116,6 +92,10 @@ def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
     child.expect("Cannot undo: undo is only for games against bots")
     child.expect(MOVE)
     child.sendline("dive 12")
+    child.expect(HOTSEAT_CONFIRM)  # nothing is final before the keyboard changes hands
+    child.sendline("")
+    child.expect("Seat 0 has played")
+    assert "\x1b[2J\x1b[3J" in child.before  # seat 0's cards left the screen at once
     child.expect("seat 1, take the keyboard")
     # The screen (and its scrollback) was wiped before the handover, and nothing of seat 1 showed.
     assert "\x1b[2J\x1b[3J" in child.before
@@ -125,8 +105,10 @@ def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
     child.expect(MOVE)
     screen = plain(child.before)
     assert "you are seat 1" in screen
-    assert "(face down)" not in screen  # seat 0's secret dive is not shown to seat 1
+    assert "12 (secret)" not in screen and "chosen" in screen  # seat 0's dive stays secret
     child.sendline("dive 1")
+    child.expect(HOTSEAT_CONFIRM)
+    child.sendline("")
     # Round 2: seat 0 first, then seat 1; each hand appears only after its own handover.
     child.expect("seat 0, take the keyboard")
     before_handover = plain(child.before)
@@ -137,6 +119,8 @@ def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
     assert re.search(r"Your divers: 1 2 3 4 5 6 7 8 9 10 11\s*\n", seat0)
     assert "Your divers: 2 3 4" not in before_handover + seat0
     child.sendline("dive 11")
+    child.expect(HOTSEAT_CONFIRM)
+    child.sendline("")
     child.expect("seat 1, take the keyboard")
     assert "Your divers: 2 3 4" not in plain(child.before)
     child.expect("press Enter")
@@ -172,7 +156,7 @@ def test_undo_only_before_the_reveal(tmp_path: Path) -> None:
     child.expect("Saved to mid.json")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect("Save the game before leaving")
+    child.expect("or n to leave and delete it")
     child.sendline("n")
     assert finish(child) == 0
     record = json.loads((tmp_path / "mid.json").read_text())
@@ -180,7 +164,7 @@ def test_undo_only_before_the_reveal(tmp_path: Path) -> None:
     assert len(record["moves"]) == 4
 
 
-def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
+def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "4",
                   "--option", "open_baskets=true", cwd=tmp_path)
     for n in (3, 9, 1):
@@ -192,7 +176,7 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
     child.expect("Saved to saved.json")
     child.expect(CONFIRM)
     child.sendline("quit")
-    child.expect("Save the game before leaving")
+    child.expect("or n to leave and delete it")
     child.sendline("n")
     assert finish(child) == 0
 
@@ -205,7 +189,8 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "saved.json").read_text())
     resumed = json.loads((tmp_path / "resumed.json").read_text())
     assert resumed["moves"][: len(saved["moves"])] == saved["moves"]
-    # Resuming with nothing played gives the identical state.
+    # Resuming with nothing played gives the identical state; with four people at the table
+    # the kept record is sealed, and it opens on this machine.
     child = spawn("--load", "saved.json", "--save", "same.json", "--seats", "human,human,human,human",
                   cwd=tmp_path)
     child.expect("take the keyboard")
@@ -214,11 +199,11 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path) -> None:
     child.sendline("quit")
     child.expect(r"Game record saved to")
     assert finish(child) == 0
-    a = kiti("replay", "saved.json", "--json", cwd=tmp_path)
-    b = kiti("replay", "same.json", "--json", cwd=tmp_path)
-    assert a.returncode == b.returncode == 0
-    assert json.loads(a.stdout) == json.loads(b.stdout)
-    assert json.loads(a.stdout)["round"] == 4
+    monkeypatch.setenv("KITI_DATA_DIR", str(data_dir(tmp_path)))
+    same = open_game(tmp_path / "same.json")
+    assert same.sealed and same.record["moves"] == saved["moves"]
+    assert replay(same.record).table() == replay(saved).table()
+    assert replay(saved).table()["round"] == 4
 
 
 def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
@@ -230,22 +215,22 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
     path = Path(child.match.group(1))
     child.expect("Resume with: kiti play --load")
     assert finish(child) == 130
+    assert path.parent == data_dir(tmp_path) / "games"  # Kiti's data folder, not /tmp
     record = json.loads(path.read_text())
     assert [0, "dive 2"] in record["moves"]
     assert len(record["moves"]) == 4
-    path.unlink()
 
 
 def test_all_bots_play_without_input(tmp_path: Path) -> None:
     out = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1",
                "--save", "bots.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "Winner" in out.stdout and "Final scores" in out.stdout
+    assert "Place  Player" in out.stdout and "★ wins" in out.stdout
     assert "bots.json" in out.stdout
     again = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1", cwd=tmp_path)
-    assert again.returncode == 0 and "Winner" in again.stdout
+    assert again.returncode == 0 and "★" in again.stdout
     watch = kiti("play", "miaui", "--players", "3", "--watch", "--delay", "0", "--seed", "2", cwd=tmp_path)
-    assert watch.returncode == 0 and "Winner" in watch.stdout
+    assert watch.returncode == 0 and "★" in watch.stdout
 
 
 def test_bad_seats_and_options_fail_clearly(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from typing import NoReturn
 
 import typer
 
+from .. import __version__
 from ..core.errors import KitiError
 from ..games import get_game
 
@@ -14,7 +15,23 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    rich_markup_mode=None,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"kiti {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", "-V", metavar="", is_eager=True,
+                                 callback=_version, help="Print Kiti's version and exit."),
+) -> None:
+    """Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate."""
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

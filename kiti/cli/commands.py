@@ -1,4 +1,4 @@
-"""``kiti replay``, ``kiti rules`` and ``kiti bench``."""
+"""``kiti rules`` and ``kiti bench``."""
 
 from __future__ import annotations
 
@@ -8,36 +8,12 @@ import textwrap
 import typer
 
 from ..core.errors import KitiError
-from ..core.records import load_record
 from ..core.registry import game_part
-from ..games import replay
 from .app import app, fail, game_or_fail
 
 
-@app.command("replay")
-def replay_command(
-    file: str = typer.Argument(..., help="A record (JSON) to replay."),
-    seat: int | None = typer.Option(None, "--seat", help="Show only what this seat sees."),
-    as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
-) -> None:
-    """Replay a record and print the table after its moves (or one seat's view of it)."""
-    try:
-        state = replay(load_record(file))
-    except KitiError as exc:
-        fail(f"invalid record {file}: {exc}", 1)
-    if seat is not None and not 0 <= seat < state.players:
-        fail(f"no seat {seat} in a {state.players}-player game")
-    view = state.table() if seat is None else state.observation(seat)
-    if as_json:
-        typer.echo(json.dumps(view))
-        return
-    from .render import render_table
-
-    render_table(state, view, seat)
-
-
-@app.command("rules")
-def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) -> None:
+@app.command("rules", short_help="Print a game's rules summary and its options.")
+def rules_command(game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui.")) -> None:
     """Print a game's rules summary and its options with their defaults."""
     cls = game_or_fail(game)
     try:
@@ -55,11 +31,11 @@ def rules_command(game: str = typer.Argument(..., help="Game id, e.g. miaui.")) 
     typer.echo(f"Move notation: {cls.info.notation}")
 
 
-@app.command("bench")
+@app.command("bench", short_help="Random full games per second (against OpenSpiel).")
 def bench_command(
-    game: str = typer.Argument("miaui", help="Game id."),
-    as_json: bool = typer.Option(False, "--json", help="Print a JSON list of results."),
-    seconds: float = typer.Option(2.0, "--seconds", help="Time spent on each measurement."),
+    game: str = typer.Argument("miaui", metavar="GAME", help="Game id."),
+    as_json: bool = typer.Option(False, "--json", metavar="", help="Print a JSON list of results."),
+    seconds: float = typer.Option(2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."),
 ) -> None:
     """Random full games per second through the public API, against OpenSpiel's goofspiel."""
     from ..sim.bench import run_bench

@@ -9,7 +9,8 @@ from __future__ import annotations
 # Registration order is the order `kiti --help` lists the commands in.
 # isort: off
 from . import play  # noqa: F401  (play)
-from . import commands  # noqa: F401  (replay, rules, bench)
+from . import replay  # noqa: F401  (replay)
+from . import commands  # noqa: F401  (rules, bench)
 from . import tournament  # noqa: F401  (tournament)
 # isort: on
 from .app import app

@@ -1,41 +1,62 @@
-"""Terminal rendering through each game's declared renderer part.
+"""Terminal rendering through each game's declared renderer part, and generic screens.
 
-A game's renderer (declared in its package, see :mod:`kiti.core.registry`) provides
+A game's renderer (declared in its package, see :mod:`kiti.core.registry`) is an object
+with these methods (:class:`Renderer`); nothing here knows any game's rules:
 
-- ``render_view(view, events=None, labels=None) -> rich renderable``,
-- ``describe_event(event, viewer=None) -> str | None`` (an event in plain words),
-- ``expand_input(text) -> str | None`` (player shorthand -> move notation),
-- ``input_help`` (a line on the shorthand) and ``prompt(view, seat)`` (what is being asked).
+- ``render_view(view, events=None, names=None, labels=None, width=80, height=21)``: the
+  table as a rich renderable that fits ``width`` columns and ``height`` lines (abbreviated,
+  never wrapped).  ``events`` are what the viewer has seen; ``names`` a player's name per
+  seat (None: unnamed; the viewer's own seat is always "you"); ``labels`` what plays there.
+- ``describe_event(event, viewer=None, names=None)``: one event in plain words, or None.
+- ``describe_events(events, viewer=None, names=None)``: every event worth telling, in the
+  order a person should read them (``log`` uses it).
+- ``expand_input(text)``: player shorthand to move notation, or None (text only: it must
+  never fail, whatever is typed).
+- ``input_help(view)``: one line on the shorthand accepted now.
+- ``prompt(view, seat)``: what the seat is asked, addressed to it ("your move"); the
+  front end puts the person's name (or "Seat N") in front.
 
-A game that declares no renderer is refused at once with a message naming the game.
-Nothing here knows any game's rules.
+Games and the engine name seats ``seat N`` in the messages they write (reasons a move is
+illegal, undo refusals); :func:`speak` turns those into "you" and players' names for the
+person reading.  Standings at the end are drawn here, from ``State.result()``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 from ..core.game import State
 from ..core.registry import game_part
+from ..core.results import Result
 
 
-def renderer(cls: type[State]) -> Any:
+class Renderer(Protocol):
+    def render_view(self, view: Any, events: Sequence[dict[str, Any]] | None = None,
+                    names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
+                    width: int = 80, height: int = 21) -> RenderableType: ...
+
+    def describe_event(self, event: dict[str, Any], viewer: Any = None,
+                       names: Sequence[str | None] | None = None) -> str | None: ...
+
+    def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
+                        names: Sequence[str | None] | None = None) -> list[str]: ...
+
+    def expand_input(self, text: str) -> str | None: ...
+
+    def input_help(self, view: Any) -> str: ...
+
+    def prompt(self, view: Any, seat: int) -> str: ...
+
+
+def renderer(cls: type[State]) -> Renderer:
     """The game's renderer (MissingPartError if it declares none)."""
-    return game_part(cls, "renderer")
-
-
-def view_renderable(cls: type[State], view: Any, events: Sequence[dict[str, Any]] | None = None,
-                    labels: Sequence[str] | None = None) -> RenderableType:
-    """A game's view as a rich renderable."""
-    return renderer(cls).render_view(view, events=events, labels=labels)
-
-
-def describe_events(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | None = None) -> list[str]:
-    describe = renderer(cls).describe_event
-    return [line for line in (describe(e, viewer) for e in events) if line]
+    part: Renderer = game_part(cls, "renderer")
+    return part
 
 
 def expand_input(cls: type[State], text: str) -> str:
@@ -43,9 +64,90 @@ def expand_input(cls: type[State], text: str) -> str:
     return renderer(cls).expand_input(text) or text
 
 
+# ------------------------------------------------------------------ words
+_SEAT = re.compile(r"\b[Ss]eat (\d+)('s| has| is| was)?\b")
+_SECOND = {"'s": "your", " has": "you have", " is": "you are", " was": "you were", "": "you"}
+
+
+def speak(message: str, viewer: int | None, names: Sequence[str | None] = ()) -> str:
+    """An engine message for a person: their own ``seat N`` becomes "you" (with the verb
+    agreeing), other seats their player's name where they have one.  The message is
+    shown after a colon, so "you" stays lower case."""
+    def say(match: re.Match[str]) -> str:
+        seat, tail = int(match.group(1)), match.group(2) or ""
+        if seat == viewer:
+            return _SECOND[tail]
+        if seat < len(names) and names[seat]:
+            return f"{names[seat]}{tail}"
+        return match.group(0)
+
+    return _SEAT.sub(say, message)
+
+
+def seat_name(seat: int, viewer: int | None, names: Sequence[str | None] = ()) -> str:
+    """'you', the player's name, or 'seat N'."""
+    if seat == viewer:
+        return "you"
+    name = names[seat] if seat < len(names) else None
+    return name or f"seat {seat}"
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+# -------------------------------------------------------------- standings
+def places(result: Result) -> list[tuple[int, bool]]:
+    """Per party, its place (1 = first) and whether it shares that place."""
+    ranks = result.ranks
+    return [(1 + sum(1 for other in ranks if other < r), ranks.count(r) > 1) for r in ranks]
+
+
+def party_name(result: Result, index: int, viewer: int | None, names: Sequence[str | None]) -> str:
+    party = result.parties[index]
+    if len(party.seats) == 1:
+        return seat_name(party.seats[0], viewer, names)
+    if party.seats:
+        return f"{party.name.split(' (')[0]} ({', '.join(seat_name(s, viewer, names) for s in party.seats)})"
+    return party.name
+
+
+def standings(result: Result, viewer: int | None = None, names: Sequence[str | None] = (),
+              width: int = 80) -> list[Text]:
+    """The final ranking as lines: place (shared places marked '='), party, score, victory."""
+    rows: list[tuple[str, str, str, bool]] = []
+    for i, (rank, shared) in sorted(enumerate(places(result)), key=lambda x: (x[1][0], x[0])):
+        rows.append((("=" if shared else "") + str(rank), party_name(result, i, viewer, names),
+                     _num(result.scores[i]), i in result.winners))
+    name_w = min(max(len("Player"), *(len(r[1]) for r in rows)), width - 30)
+    out = [Text(f"{'Place':>5}  {'Player':<{name_w}}  {'Score':>5}", style="bold")]
+    for place, label, score, won in rows:
+        line = Text(f"{place:>5}  ")
+        line.append(f"{label[:name_w]:<{name_w}}", style="bold" if label == "you" else "")
+        line.append(f"  {score:>5}")
+        if won:
+            line.append("  ★ " + _victory(result), style="bold yellow")
+        out.append(line)
+    if result.truncated:
+        out.append(Text("The game was stopped at its move limit: a draw, shared by everyone.",
+                        style="italic"))
+    return out
+
+
+def _victory(result: Result) -> str:
+    if result.truncated:
+        return "draw"
+    return "shared victory" if len(result.winners) > 1 else "wins"
+
+
 def render_table(state: State, view: Any, seat: int | None, console: Console | None = None,
-                 labels: Sequence[str] | None = None) -> None:
-    """Print ``view`` (the referee's when ``seat`` is None, else that seat's) — ``kiti replay``."""
-    console = console or Console()
-    viewer = "referee" if seat is None else seat
-    console.print(view_renderable(type(state), view, state.events(viewer), labels))
+                 names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
+                 viewer: Any = "referee") -> None:
+    """Print ``view`` as ``viewer`` sees it, and the standings once the game is over."""
+    console = console or Console(markup=False, highlight=False, emoji=False)
+    events = state.events(viewer)
+    console.print(renderer(type(state)).render_view(view, events, names, labels,
+                                                    width=console.width, height=10_000))
+    if state.is_over():
+        for line in standings(state.result(), seat, names or (), console.width):
+            console.print(line)

@@ -31,7 +31,7 @@ def _check_out_dir(out: str) -> None:
         fail("--out draws plots with matplotlib: pip install 'kiti[sim]' (or pip install matplotlib)")
 
 
-@app.command("tournament")
+@app.command("tournament", short_help="Bots against bots on duplicate deals, with statistics.")
 def tournament_command(
     game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui."),
     bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
@@ -51,8 +51,8 @@ def tournament_command(
                                  help="Seat rotations per deal: cyclic or all."),
     out: str | None = typer.Option(None, "--out", metavar="DIR",
                                    help="Write results.json, results.csv and plots here."),
-    save_records: bool = typer.Option(False, "--save-records", help="With --out: one record per game."),
-    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON instead of tables."),
+    save_records: bool = typer.Option(False, "--save-records", metavar="", help="With --out: one record per game."),
+    as_json: bool = typer.Option(False, "--json", metavar="", help="Print the summary as JSON instead of tables."),
 ) -> None:
     """Play GAME between bots on duplicate deals with rotated seats, and report who wins."""
     from ..bots.registry import split_bot_specs

@@ -5,6 +5,7 @@ A record is JSON::
     {"game": "miaui", "version": "1", "players": 4, "options": {...}, "seed": 42,
      "setup": {...},                  # optional, game-specific
      "lineup": ["human", "heuristic", ...],   # optional: who sat where (metadata)
+     "names": ["Ann", null, ...],             # optional: the players' names (metadata)
      "moves": [[seat, "dive 9"], ...]}
 
 Replaying a record (new game from its header, then every move, checked) gives the
@@ -21,7 +22,8 @@ from typing import Any
 from .errors import KitiError, RecordError
 from .game import State
 
-KEYS = {"game", "version", "players", "options", "seed", "setup", "lineup", "moves"}
+KEYS = {"game", "version", "players", "options", "seed", "setup", "lineup", "names", "moves"}
+MAX_NAME = 40
 MAX_BYTES = 20_000_000
 
 
@@ -55,12 +57,26 @@ def check_header(record: Any) -> None:
     if lineup is not None and (not isinstance(lineup, list)
                                or not all(isinstance(x, str) and x for x in lineup)):
         raise RecordError("'lineup' must be a list of seat descriptions such as \"human\"")
+    names = record.get("names")
+    if names is not None and (not isinstance(names, list) or not all(
+            x is None or (isinstance(x, str) and x and len(x) <= MAX_NAME and x.isprintable())
+            for x in names)):
+        raise RecordError(f"'names' must be a list of player names (printable text of 1-{MAX_NAME} "
+                          "characters) or null for a seat without one")
     if not isinstance(record["moves"], list):
         raise RecordError("'moves' must be a list of [seat, \"move\"] pairs")
 
 
 def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
     """Rebuild the state a record describes; raise :class:`RecordError` naming the bad part."""
+    state = start(record, lookup)
+    for index, entry in enumerate(record["moves"]):
+        apply_entry(state, index, entry)
+    return state
+
+
+def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
+    """The state a record starts from (its header checked, no move applied yet)."""
     check_header(record)
     try:
         cls = lookup(record["game"])
@@ -76,20 +92,24 @@ def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> S
                         record.get("setup"))
     except KitiError as exc:
         raise RecordError(str(exc)) from None
-    lineup = record.get("lineup")
-    if lineup is not None and len(lineup) != state.players:
-        raise RecordError(f"'lineup' names {len(lineup)} seats for a {state.players}-player game")
-    for index, entry in enumerate(record["moves"]):
-        if (not isinstance(entry, (list, tuple)) or len(entry) != 2
-                or isinstance(entry[0], bool) or not isinstance(entry[0], int)
-                or not isinstance(entry[1], str)):
-            raise RecordError("each move must be a [seat, \"move\"] pair", index, entry)
-        seat, text = entry
-        try:
-            state.apply(seat, text)
-        except KitiError as exc:
-            raise RecordError(str(exc), index, text) from None
+    for key in ("lineup", "names"):
+        seats = record.get(key)
+        if seats is not None and len(seats) != state.players:
+            raise RecordError(f"'{key}' has {len(seats)} entries for a {state.players}-player game")
     return state
+
+
+def apply_entry(state: State, index: int, entry: Any) -> None:
+    """Apply the record's move number ``index`` (0-based); RecordError naming it if bad."""
+    if (not isinstance(entry, (list, tuple)) or len(entry) != 2
+            or isinstance(entry[0], bool) or not isinstance(entry[0], int)
+            or not isinstance(entry[1], str)):
+        raise RecordError("each move must be a [seat, \"move\"] pair", index, entry)
+    seat, text = entry
+    try:
+        state.apply(seat, text)
+    except KitiError as exc:
+        raise RecordError(str(exc), index, text) from None
 
 
 def parse_record(data: bytes, name: str = "the record") -> dict[str, Any]:
@@ -130,11 +150,14 @@ def dump_record(record: Mapping[str, Any]) -> str:
     return json.dumps(record, indent=1) + "\n"
 
 
-def save_record(state: State, path: str | Path, lineup: list[str] | None = None) -> Path:
-    """Write ``state``'s record (with an optional lineup) as JSON and return the path."""
+def save_record(state: State, path: str | Path, lineup: list[str] | None = None,
+                names: list[str | None] | None = None) -> Path:
+    """Write ``state``'s record (with an optional lineup and names) as JSON; return the path."""
     record = state.record()
     if lineup is not None:
         record["lineup"] = list(lineup)
+    if names is not None and any(names):
+        record["names"] = list(names)
     path = Path(path)
     path.write_text(dump_record(record), encoding="utf-8")
     return path

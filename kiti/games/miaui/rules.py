@@ -302,14 +302,14 @@ class MiauiState(State):
         word, _, arg = t.partition(" ")
         if word == "dive":
             if not (arg.isascii() and arg.isdigit()) or len(arg) > 3:
-                raise NotationError(f"{text!r}: a dive is written 'dive N' with N a number 1-12")
+                raise NotationError(f"{_plain(text)}: a dive is written 'dive N' with N a number 1-12")
             return Dive(int(arg))
         if word == "take":
             code = arg.upper()
             if not code or " " in code:
-                raise NotationError(f"{text!r}: a take is written 'take CODE', e.g. 'take T7'")
+                raise NotationError(f"{_plain(text)}: a take is written 'take CODE', e.g. 'take T7'")
             return _TAKE.get(code) or Take(code)
-        raise NotationError(f"{text!r} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
+        raise NotationError(f"{_plain(text)} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
@@ -672,7 +672,9 @@ _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
 
 
 def _plain(value: Any) -> str:
-    text = repr(value)
+    """A value for a message: text as typed, in quotes (repr only for unprintable text),
+    cut short after 20 characters."""
+    text = f"'{value}'" if isinstance(value, str) and value.isprintable() else repr(value)
     return text if len(text) <= 20 else text[:17] + "..."
 
 
