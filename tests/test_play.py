@@ -225,7 +225,8 @@ def test_all_bots_play_without_input(tmp_path: Path) -> None:
     out = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1",
                "--save", "bots.json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert "Place  Player" in out.stdout and "★ wins" in out.stdout
+    assert "Place  Player" in out.stdout
+    assert "★ wins" in out.stdout or "★ shared victory" in out.stdout  # bots have fresh seeds
     assert "bots.json" in out.stdout
     again = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1", cwd=tmp_path)
     assert again.returncode == 0 and "★" in again.stdout

@@ -10,8 +10,8 @@ with these methods (:class:`Renderer`); nothing here knows any game's rules:
 - ``describe_event(event, viewer=None, names=None)``: one event in plain words, or None.
 - ``describe_events(events, viewer=None, names=None)``: every event worth telling, in the
   order a person should read them (``log`` uses it).
-- ``expand_input(text)``: player shorthand to move notation, or None (text only: it must
-  never fail, whatever is typed).
+- ``expand_input(text, seat=None)``: player shorthand to move notation, or None (it must
+  never fail, whatever is typed); ``seat`` is who typed it (Mauw: "R8 A" is your own A).
 - ``input_help(view)``: one line on the shorthand accepted now.
 - ``prompt(view, seat)``: what the seat is asked, addressed to it ("your move"); the
   front end puts the person's name (or "Seat N") in front.
@@ -46,7 +46,7 @@ class Renderer(Protocol):
     def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
                         names: Sequence[str | None] | None = None) -> list[str]: ...
 
-    def expand_input(self, text: str) -> str | None: ...
+    def expand_input(self, text: str, seat: int | None = None) -> str | None: ...
 
     def input_help(self, view: Any) -> str: ...
 
@@ -59,9 +59,9 @@ def renderer(cls: type[State]) -> Renderer:
     return part
 
 
-def expand_input(cls: type[State], text: str) -> str:
+def expand_input(cls: type[State], text: str, seat: int | None = None) -> str:
     """Player shorthand expanded by the game's renderer (unchanged when not shorthand)."""
-    return renderer(cls).expand_input(text) or text
+    return renderer(cls).expand_input(text, seat) or text
 
 
 # ------------------------------------------------------------------ words

@@ -223,7 +223,7 @@ class Session:
             self.screen.error("Not a move: ", f"{len(line):,} characters is far too long for a move.{tip}")
             return None
         try:
-            return self.cls.parse_move(renderer(self.cls).expand_input(line) or line)
+            return self.cls.parse_move(renderer(self.cls).expand_input(line, seat) or line)
         except NotationError as exc:
             self.screen.error("Not a move: ", f"{self.say(str(exc), seat)}.{tip}")
             return None

@@ -24,12 +24,16 @@ INPUT_HELP = ("Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker
               "'place B'. Your own columns can be written without your seat: 'R8 A'.")
 
 
-def who(seat: int, viewer: Any) -> str:
-    return "you" if seat == viewer else f"seat {seat}"
+def who(seat: int, viewer: Any, names: Sequence[str | None] | None = None) -> str:
+    """'you', the player's name, or 'seat N'."""
+    if seat == viewer:
+        return "you"
+    name = names[seat] if names and 0 <= seat < len(names) else None
+    return name or f"seat {seat}"
 
 
-def whose(seat: int, viewer: Any) -> str:
-    return "your" if seat == viewer else f"seat {seat}'s"
+def whose(seat: int, viewer: Any, names: Sequence[str | None] | None = None) -> str:
+    return "your" if seat == viewer else f"{who(seat, viewer, names)}'s"
 
 
 def card(code: str | None) -> Text:
@@ -53,11 +57,13 @@ def stack(col: dict[str, Any]) -> Text:
     return out
 
 
-def seat_row(view: dict[str, Any], seat: int, labels: Sequence[str] | None) -> list[Text]:
+def seat_row(view: dict[str, Any], seat: int, names: Sequence[str | None] | None,
+             labels: Sequence[str] | None) -> list[Text]:
     viewer = view["viewer"]
     name = Text(f"{seat} ")
-    name.append(labels[seat] if labels and seat != viewer else who(seat, viewer),
-                style="bold" if seat == viewer else "")
+    named = names[seat] if names and seat < len(names) else None
+    shown = "you" if seat == viewer else (named or (labels[seat] if labels else ""))
+    name.append(shown[:12], style="bold" if seat == viewer else "")
     if view["teams"]:
         team = next(i for i, t in enumerate(view["teams"]) if seat in t)
         name.append(f" t{team + 1}", style="italic")
@@ -84,14 +90,14 @@ def header(view: dict[str, Any]) -> Text:
     return head
 
 
-def table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
+def table(view: dict[str, Any], names: Sequence[str | None] | None, labels: Sequence[str] | None) -> Table:
     grid = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
     grid.add_column("seat", no_wrap=True)
     for slot in SLOTS:
         grid.add_column(slot, no_wrap=True)
     grid.add_column("total", justify="right", no_wrap=True)
     for seat in range(view["players"]):
-        grid.add_row(*seat_row(view, seat, labels))
+        grid.add_row(*seat_row(view, seat, names, labels))
     return grid
 
 
@@ -126,9 +132,11 @@ def hand_line(view: dict[str, Any]) -> Text | None:
 
 
 def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                labels: Sequence[str] | None = None) -> RenderableType:
-    """A Mauw view (a seat's, a spectator's or the referee's) as a compact 80-column table."""
-    parts: list[RenderableType] = [header(view), table(view, labels)]
+                names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
+                width: int = 80, height: int = 21) -> RenderableType:
+    """A Mauw view (a seat's, a spectator's or the referee's) as a table that fits ``width``
+    columns and ``height`` lines; the latest events fill the room left."""
+    parts: list[RenderableType] = [header(view), table(view, names, labels)]
     if view["team_scores"] is not None:
         parts.append(Text("Teams: " + " · ".join(
             f"{'+'.join(map(str, t))} = {sc:g}" for t, sc in zip(view["teams"], view["team_scores"]))))
@@ -139,33 +147,34 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
         win = " and ".join(who(s, view["viewer"]) for s in view["winners"])
         parts.append(Text(f"Game over ({view['end_reason']}): {win} win{'s' if len(view['winners']) == 1 and win != 'you' else ''}.",
                           style="bold yellow"))
-    recent = [line for line in (describe_event(e, view["viewer"]) for e in (events or [])[-40:]) if line]
-    room = max(0, 21 - view["players"] - len(parts))
-    parts.extend(Text(line, style="dim") for line in recent[-room:] if room)
+    recent = [line for line in (describe_event(e, view["viewer"], names) for e in (events or [])[-40:]) if line]
+    room = max(0, height - view["players"] - 1 - len(parts))
+    parts.extend(Text(line[:width], style="dim") for line in recent[-room:] if room)
     return Group(*parts)
 
 
-def describe_event(event: dict[str, Any], viewer: Any = None) -> str | None:
+def describe_event(event: dict[str, Any], viewer: Any = None,
+                   names: Sequence[str | None] | None = None) -> str | None:
     """One event in plain words (None for those not worth a line)."""
     t = event["type"]
-    w = who(event.get("seat", -1), viewer)
+    w = who(event.get("seat", -1), viewer, names)
     if t == "play":
         what = event["card"] + (f" as {event['as']}" if event["as"] else "")
         verb = {"place": "put", "block": "blocked with", "combo": "made a combo with",
                 "attack": "attacked with", "unblock": "unblocked with"}.get(event["effect"], "played")
-        return f"{w.capitalize()} {verb} {what} on {whose(event['target'], viewer)} column {SLOTS[event['slot']]}."
+        return f"{w.capitalize()} {verb} {what} on {whose(event['target'], viewer, names)} column {SLOTS[event['slot']]}."
     if t == "kiwi":
-        return (f"{w.capitalize()} played a Kiwi: took {event['warrior']} from {whose(event['from'], viewer)} "
-                f"column {SLOTS[event['from_slot']]} onto {whose(event['target'], viewer)} column {SLOTS[event['slot']]}.")
+        return (f"{w.capitalize()} played a Kiwi: took {event['warrior']} from {whose(event['from'], viewer, names)} "
+                f"column {SLOTS[event['from_slot']]} onto {whose(event['target'], viewer, names)} column {SLOTS[event['slot']]}.")
     if t == "ninox":
-        return f"{w.capitalize()} played a Ninox on {whose(event['target'], viewer)} Spirit in column {SLOTS[event['slot']]}."
+        return f"{w.capitalize()} played a Ninox on {whose(event['target'], viewer, names)} Spirit in column {SLOTS[event['slot']]}."
     if t == "combo":
         kind = "a pair (both discarded, a face-down nine)" if event["kind"] == "pair" else "twins"
         return f"Combo for {w}: {' + '.join(event['cards'])}, {kind}."
     if t == "nine":
-        return f"A nine on {whose(event['seat'], viewer)} column {SLOTS[event['slot']]}."
+        return f"A nine on {whose(event['seat'], viewer, names)} column {SLOTS[event['slot']]}."
     if t == "lost":
-        return f"{whose(event['seat'], viewer).capitalize()} gain had nowhere to go: discarded."
+        return f"{whose(event['seat'], viewer, names).capitalize()} gain had nowhere to go: discarded."
     if t in ("defend", "renew"):
         what = event["card"] + (f" as {event['as']}" if event["as"] else "")
         return f"{w.capitalize()} {'defended' if t == 'defend' else 'renewed the attack'} with {what}."
@@ -176,7 +185,7 @@ def describe_event(event: dict[str, Any], viewer: Any = None) -> str | None:
     if t == "stop":
         return f"{w.capitalize()} stopped attacking: the turn is over."
     if t == "success":
-        return (f"The attack succeeded: {who(event['attacker'], viewer)} won {whose(event['defender'], viewer)} "
+        return (f"The attack succeeded: {who(event['attacker'], viewer, names)} won {whose(event['defender'], viewer, names)} "
                 f"column {SLOTS[event['slot']]} Warrior.")
     if t == "unblock":
         return f"{w.capitalize()} freed column {SLOTS[event['slot']]} of its Spirit."
@@ -208,28 +217,35 @@ def prompt(view: dict[str, Any], seat: int) -> str:
         target = "your" if a["defender"] == seat else f"seat {a['defender']}'s"
         code = a["as"] or a["card"]
         extra = ", TU" if phase == "defend" and "TU" in view["hands"][seat] else ""
-        return f"Defend against {code} on {target} column {a['slot']} ({card_name(str(code))}){extra}, or decline"
+        return f"defend against {code} on {target} column {a['slot']} ({card_name(str(code))}){extra}, or decline"
     if phase == "renew" and a is not None:
-        return f"Your attack was defended: renew with a card of value {a['value']} or a Joker, or stop"
+        return f"your attack was defended: renew with a card of value {a['value']} or a Joker, or stop"
     if phase == "place":
-        return "Place your gain: place A-D (an empty slot or bare nines)"
+        return "place your gain: place A-D (an empty slot or bare nines)"
     return f"Seat {seat}, your move"
 
 
 class MauwRenderer:
     """Mauw's declared terminal renderer."""
 
-    input_help = INPUT_HELP
-
     def render_view(self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                    labels: Sequence[str] | None = None) -> RenderableType:
-        return render_view(view, events, labels)
+                    names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
+                    width: int = 80, height: int = 21) -> RenderableType:
+        return render_view(view, events, names, labels, width, height)
 
-    def describe_event(self, event: dict[str, Any], viewer: Any = None) -> str | None:
-        return describe_event(event, viewer)
+    def describe_event(self, event: dict[str, Any], viewer: Any = None,
+                       names: Sequence[str | None] | None = None) -> str | None:
+        return describe_event(event, viewer, names)
+
+    def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
+                        names: Sequence[str | None] | None = None) -> list[str]:
+        return [line for line in (describe_event(e, viewer, names) for e in events) if line]
 
     def expand_input(self, text: str, seat: int | None = None) -> str | None:
         return expand_input(text, seat)
+
+    def input_help(self, view: dict[str, Any]) -> str:
+        return INPUT_HELP
 
     def prompt(self, view: dict[str, Any], seat: int) -> str:
         return prompt(view, seat)

@@ -328,7 +328,7 @@ class MiauiRenderer:
         people = People(viewer, names)
         return [line for line in (describe_event(e, people) for e in told_in_order(events)) if line]
 
-    def expand_input(self, typed: str) -> str | None:
+    def expand_input(self, typed: str, seat: int | None = None) -> str | None:
         return expand_input(typed)
 
     def input_help(self, view: dict[str, Any]) -> str:
