@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from .cards import COLOUR, card_name
+from .cards import COLOUR
 from .rules import SLOTS
 
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
@@ -210,19 +210,21 @@ def expand_input(text: str, seat: int | None = None) -> str | None:
 
 
 def prompt(view: dict[str, Any], seat: int) -> str:
-    """What the seat is asked now, in words."""
+    """What the seat is asked now, in words ("defend ...", "renew ...", "place ...")."""
     a = view["attack"]
     phase = view["phase"]
     if phase in ("defend", "assist") and a is not None:
-        target = "your" if a["defender"] == seat else f"seat {a['defender']}'s"
         code = a["as"] or a["card"]
-        extra = ", TU" if phase == "defend" and "TU" in view["hands"][seat] else ""
-        return f"defend against {code} on {target} column {a['slot']} ({card_name(str(code))}){extra}, or decline"
+        column = f"your column {a['slot']}" if a["defender"] == seat else f"seat {a['defender']}'s column {a['slot']}"
+        extra = ", play TU" if phase == "defend" and "TU" in view["hands"][seat] else ""
+        return (f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}: defend "
+                f"with {code} or a Joker{extra}, or decline")
     if phase == "renew" and a is not None:
-        return f"your attack was defended: renew with a card of value {a['value']} or a Joker, or stop"
+        code = a["as"] or a["target"]
+        return f"your attack was defended: renew with another {a['value']} or a Joker, or stop"
     if phase == "place":
-        return "place your gain: place A-D (an empty slot or bare nines)"
-    return f"Seat {seat}, your move"
+        return "place your gain on an empty slot or on bare nines: place A, B, C or D"
+    return "your move"
 
 
 class MauwRenderer:
