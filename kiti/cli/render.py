@@ -1,7 +1,7 @@
 """Terminal rendering through each game's declared renderer part, and generic screens.
 
-A game's renderer (declared in its package, see :mod:`kiti.core.registry`) is an object
-with these methods (:class:`Renderer`); nothing here knows any game's rules:
+A game's renderer (declared in its package, see :mod:`kiti.core.registry`) is a module
+with these functions (:class:`Renderer`); nothing here knows any game's rules:
 
 - ``render_view(view, events=None, names=None, labels=None, width=80, height=21)``: the
   table as a rich renderable that fits ``width`` columns and ``height`` lines (abbreviated,

@@ -2,16 +2,17 @@
 
 A game package registers its state class together with its declared parts::
 
-    register(MiauiState, GameParts(renderer="kiti.games.miaui.render:RENDERER",
+    register(MiauiState, GameParts(renderer="kiti.games.miaui.render",
                                    heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
                                    summary="summary.md"))
 
-A part is named by ``"module:attribute"`` and imported only when first asked for, so a
-simulation never loads a terminal renderer.  Asking for a part a game does not declare
+A part is named by ``"module:attribute"`` (or ``"module"``: the module itself) and imported
+only when first asked for, so a simulation never loads a terminal renderer.  Asking for a part a game does not declare
 raises :class:`MissingPartError` naming the game and the part, before anything starts.
 
-- ``renderer``: the terminal hook (an object with ``render_view``, ``describe_event``,
-  ``expand_input``, ``input_help`` and ``prompt``; see ``kiti/cli/render.py``);
+- ``renderer``: the terminal hook (a module with ``render_view``, ``describe_event``,
+  ``describe_events``, ``expand_input``, ``input_help`` and ``prompt``; see
+  ``kiti/cli/render.py``);
 - ``heuristic``: a strategy class for the ``heuristic`` bot (``params``, ``choose``,
   ``rollout``; see ``kiti/bots/heuristic.py``);
 - ``summary``: the short rules text printed by ``kiti rules``, a file of the game package.
@@ -83,6 +84,7 @@ def game_part(cls: type[State], part: str) -> Any:
         value: Any = resources.files(package).joinpath(ref).read_text("utf-8")
     else:
         module, _, attr = ref.partition(":")
-        value = getattr(importlib.import_module(module), attr)
+        value = importlib.import_module(module)
+        value = getattr(value, attr) if attr else value
     _LOADED[key] = value
     return value

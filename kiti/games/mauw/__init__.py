@@ -4,7 +4,7 @@ from ...core.registry import GameParts, register
 from .rules import INFO, MauwState
 
 register(MauwState, GameParts(
-    renderer="kiti.games.mauw.render:RENDERER",
+    renderer="kiti.games.mauw.render",
     heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
     summary="summary.md",
 ))

@@ -1,6 +1,7 @@
 """How a Mauw table looks in a terminal (rich), and Mauw events in plain words.
 
-Mauw's declared renderer part (:data:`RENDERER`).  It reads views and events only, never
+Mauw's declared renderer part: this module's functions follow the renderer protocol of
+``kiti/cli/render.py``.  It reads views and events only, never
 the state, and calls the rules module for every rule it shows (scores, slot names).
 A column is drawn as a stack, bottom to top: one ``9`` per nine, then its Warrior or
 Spirit, then its points (``99R8 32``: two nines under a red 8, 32 points).
@@ -227,30 +228,11 @@ def prompt(view: dict[str, Any], seat: int) -> str:
     return "your move"
 
 
-class MauwRenderer:
-    """Mauw's declared terminal renderer."""
-
-    def render_view(self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                    names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                    width: int = 80, height: int = 21) -> RenderableType:
-        return render_view(view, events, names, labels, width, height)
-
-    def describe_event(self, event: dict[str, Any], viewer: Any = None,
-                       names: Sequence[str | None] | None = None) -> str | None:
-        return describe_event(event, viewer, names)
-
-    def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
-                        names: Sequence[str | None] | None = None) -> list[str]:
-        return [line for line in (describe_event(e, viewer, names) for e in events) if line]
-
-    def expand_input(self, text: str, seat: int | None = None) -> str | None:
-        return expand_input(text, seat)
-
-    def input_help(self, view: dict[str, Any]) -> str:
-        return INPUT_HELP
-
-    def prompt(self, view: dict[str, Any], seat: int) -> str:
-        return prompt(view, seat)
+def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None,
+                    names: Sequence[str | None] | None = None) -> list[str]:
+    """Every event worth telling, oldest first."""
+    return [line for line in (describe_event(e, viewer, names) for e in events) if line]
 
 
-RENDERER = MauwRenderer()
+def input_help(view: dict[str, Any]) -> str:
+    return INPUT_HELP

@@ -4,7 +4,7 @@ from ...core.registry import GameParts, register
 from .rules import INFO, Dive, MiauiState, Take, kiti_order
 
 register(MiauiState, GameParts(
-    renderer="kiti.games.miaui.render:RENDERER",
+    renderer="kiti.games.miaui.render",
     heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
     summary="summary.md",
 ))

@@ -1,7 +1,8 @@
 """How a Miaui table looks in a terminal (rich): Miaui's declared ``renderer`` part.
 
-The generic terminal front end (``kiti.cli``) uses only :data:`RENDERER` and the methods
-documented in ``kiti/cli/render.py``.  This module never imports ``kiti.cli``; it reads
+The generic terminal front end (``kiti.cli``) uses only this module's functions named in
+the renderer protocol documented in ``kiti/cli/render.py`` (``render_view``,
+``describe_event``, ``describe_events``, ``expand_input``, ``input_help``, ``prompt``).  This module never imports ``kiti.cli``; it reads
 views and events only, never the state, and takes every rule from :mod:`.rules`.
 
 Every line is built to fit the width it is given (abbreviated, never wrapped: see
@@ -25,13 +26,13 @@ from .tell import (
     Piece,
     card,
     card_long,
-    describe_event,
     fit,
     ranges,
     round_line,
     story,
     told_in_order,
 )
+from .tell import describe_event as tell_event
 
 INPUT_HELP = "Shorthand: a number N alone means 'dive N'."
 TAKE_HELP = "Shorthand: a card code alone (T7) means 'take T7'."
@@ -39,7 +40,7 @@ FLAGS = (("open_baskets", "Open Baskets"), ("no_fighting", "No Fighting"),
          ("taker_chooses_order", "taker orders"))
 
 
-def expand_input(typed: str) -> str | None:
+def expand_input(typed: str, seat: int | None = None) -> str | None:
     """Shorthand a player may type: '9' -> 'dive 9', 'T7' -> 'take T7'; None if not shorthand.
 
     Text only: no number is converted, so a number of any length is simply not a move.
@@ -311,34 +312,25 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
     return Group(*lines[:max(height, 1)])
 
 
-class MiauiRenderer:
-    """Miaui's declared terminal renderer (the ``renderer`` part of the game)."""
-
-    def render_view(self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                    names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                    width: int = 80, height: int = 21) -> RenderableType:
-        return render_view(view, events, names, labels, width, height)
-
-    def describe_event(self, event: dict[str, Any], viewer: Any = None,
-                       names: Sequence[str | None] | None = None) -> str | None:
-        return describe_event(event, People(viewer, names))
-
-    def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
-                        names: Sequence[str | None] | None = None) -> list[str]:
-        people = People(viewer, names)
-        return [line for line in (describe_event(e, people) for e in told_in_order(events)) if line]
-
-    def expand_input(self, typed: str, seat: int | None = None) -> str | None:
-        return expand_input(typed)
-
-    def input_help(self, view: dict[str, Any]) -> str:
-        return TAKE_HELP if view.get("pending_take") else INPUT_HELP
-
-    def prompt(self, view: dict[str, Any], seat: int) -> str:
-        pending = view.get("pending_take")
-        if pending and pending["seat"] == seat:
-            return f"which card of your {SPACE_NAMES[pending['space']]} catch joins your pile next?"
-        return "your move"
+def describe_event(event: dict[str, Any], viewer: Any = None,
+                   names: Sequence[str | None] | None = None) -> str | None:
+    """One event in plain words for ``viewer`` (None for those not worth a line)."""
+    return tell_event(event, People(viewer, names))
 
 
-RENDERER = MiauiRenderer()
+def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None,
+                    names: Sequence[str | None] | None = None) -> list[str]:
+    """Every event worth telling, in the order a person reads them (depths in order)."""
+    people = People(viewer, names)
+    return [line for line in (tell_event(e, people) for e in told_in_order(events)) if line]
+
+
+def input_help(view: dict[str, Any]) -> str:
+    return TAKE_HELP if view.get("pending_take") else INPUT_HELP
+
+
+def prompt(view: dict[str, Any], seat: int) -> str:
+    pending = view.get("pending_take")
+    if pending and pending["seat"] == seat:
+        return f"which card of your {SPACE_NAMES[pending['space']]} catch joins your pile next?"
+    return "your move"
