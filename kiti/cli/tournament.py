@@ -114,10 +114,10 @@ def _with_progress(plan: Any, run: Any) -> dict[str, Any]:
         return run(plan, progress=tick)
 
 
-def _ci(d: dict[str, Any], fmt: str = "{:.2f}") -> str:
+def _range(d: dict[str, Any], fmt: str = "{:.2f}") -> str:
     if d["low"] is None or d["high"] is None:
-        return f"{fmt.format(d['mean'])} [n/a]"
-    return f"{fmt.format(d['mean'])} [{fmt.format(d['low'])}-{fmt.format(d['high'])}]"
+        return "n/a"
+    return f"{fmt.format(d['low'])}-{fmt.format(d['high'])}"
 
 
 def _print_summary(summary: dict[str, Any]) -> None:
@@ -128,24 +128,27 @@ def _print_summary(summary: dict[str, Any]) -> None:
     console = Console(highlight=False)
     title = (f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
              f"rotations), seed {cfg['seed']}")
-    table = Table(title=title, title_justify="left", pad_edge=False)
-    for col, just in (("bot", "left"), ("wins", "right"), ("win share [95%]", "right"),
-                      ("score [95%]", "right"), ("rank", "right"), ("rating", "right")):
-        table.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
+    console.print(title)
+    table = Table(pad_edge=False, box=None, header_style="bold")
+    for col, just in (("bot", "left"), ("wins", "right"), ("share", "right"), ("95% range", "right"),
+                      ("", "left"), ("score", "right"), ("rank", "right"), ("rating", "right")):
+        table.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     rat = {r["bot"]: r for r in (summary["ratings"] or [])}
     for b in summary["bots"] + summary["others"]:
         r = rat.get(b["bot"])
-        mark = " *" if b["beats_fair_share"] else (" -" if b["below_fair_share"] else "")
-        table.add_row(b["bot"], f"{b['wins']:.1f}/{b['games']}", _ci(b["win_share"]) + mark,
-                      _ci(b["mean_score"], "{:.1f}"), f"{b['mean_rank']['mean']:.2f}",
+        mark = "*" if b["beats_fair_share"] else ("-" if b["below_fair_share"] else "")
+        table.add_row(b["bot"][:28], f"{b['wins']:.1f}/{b['games']}", f"{b['win_share']['mean']:.2f}",
+                      _range(b["win_share"]), mark, f"{b['mean_score']['mean']:.1f}",
+                      f"{b['mean_rank']['mean']:.2f}",
                       "n/a" if r is None else f"{r['mu']:.1f}±{1.96 * r['sigma']:.1f}")
     console.print(table)
-    seats = Table(title=f"win share per seat (an even share is {summary['fair_share']:.2f})",
-                  title_justify="left", pad_edge=False)
-    seats.add_column("seat", justify="left")
-    seats.add_column("win share [95%]", justify="right")
+    console.print(f"Win share per seat (an even share: {summary['fair_share']:.2f})")
+    seats = Table(pad_edge=False, box=None, header_style="bold")
+    for col in ("seat", "share", "95% range", ""):
+        seats.add_column(col, justify="left" if col in ("seat", "") else "right", no_wrap=True)
     for s in summary["seats"]:
-        seats.add_row(str(s.get("place", s["seat"])), _ci(s["win_share"]) + (" !" if s["differs_from_fair"] else ""))
+        seats.add_row(str(s.get("place", s["seat"])), f"{s['win_share']['mean']:.2f}",
+                      _range(s["win_share"]), "!" if s["differs_from_fair"] else "")
     console.print(seats)
     console.print("* wins more than an even share (95% confidence); - fewer; ! this seat differs "
                   "from an even share; rating: skill rating ± 95% range")
