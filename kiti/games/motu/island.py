@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import (
@@ -68,22 +69,29 @@ class Shape:
     rim: tuple[tuple[Pos, Pos, Spec], ...]  # (cell, outward direction, cell) along the card's edges
 
 
-@dataclass(frozen=True, eq=False)
-class Island:
-    """The cards laid so far (village first) and what they leave visible."""
+class Island(NamedTuple):
+    """The cards laid so far (village first) and what they leave visible.
+
+    Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
+    share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
+    """
 
     placements: tuple[Placement, ...]
     cells: Mapping[Pos, Cell]
-    symbols: Mapping[Pos, str] = field(repr=False)  # the visible symbols by cell
+    symbols: Mapping[Pos, str]  # the visible symbols by cell
+    #: Cells with a visible symbol that a new card may cover (not a star, not a volcano), sorted.
+    coverable: tuple[Pos, ...] = ()
+    #: Cells with a visible star or volcano, sorted.
+    protected: tuple[Pos, ...] = ()
 
-    @cached_property
-    def coverable(self) -> tuple[Pos, ...]:
-        """Cells with a visible symbol that a new card may cover (not a star, not a volcano)."""
-        return tuple(sorted(p for p, kind in self.symbols.items() if kind not in PROTECTED))
 
-    @cached_property
-    def protected(self) -> tuple[Pos, ...]:
-        return tuple(sorted(p for p, kind in self.symbols.items() if kind in PROTECTED))
+def _island(placements: tuple[Placement, ...], cells: dict[Pos, Cell], symbols: dict[Pos, str]) -> Island:
+    coverable = tuple(sorted(p for p, kind in symbols.items() if kind not in PROTECTED))
+    protected = tuple(sorted(p for p, kind in symbols.items() if kind in PROTECTED))
+    return Island(placements, MappingProxyType(cells), MappingProxyType(symbols), coverable, protected)
+
+
+EMPTY = _island((), {}, {})
 
 
 class IllegalPlacement(ValueError):
@@ -138,7 +146,7 @@ def _ways(rows: tuple[str, ...], pos: Pos) -> tuple[Pos, ...]:
 # ------------------------------------------------------------------ building islands
 def new_island(village: CardLike) -> Island:
     """An island of one village card, unturned, its top-left cell on (0, 0)."""
-    return lay_card(Island((), {}, {}), village, 0, 0, 0)
+    return lay_card(EMPTY, village, 0, 0, 0)
 
 
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -153,7 +161,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         symbols.pop(pos, None)
         if spec.symbol:
             symbols[pos] = spec.symbol
-    return Island(island.placements + (Placement(c.id, rotation, x, y),), cells, symbols)
+    return _island(island.placements + (Placement(c.id, rotation, x, y),), cells, symbols)
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
