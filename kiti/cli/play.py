@@ -36,7 +36,7 @@ from ..core.records import load_record, save_record
 from ..core.registry import game_part
 from ..games import get_game, replay
 from .app import app, fail
-from .render import expand_input, renderer, view_renderable
+from .render import dialogue, expand_input, move_menu, renderer, view_renderable
 
 HUMAN = "human"
 COMMANDS = ["?", "help", "rules", "why ", "undo", "save ", "quit"]
@@ -203,6 +203,10 @@ class Session:
             line = self.ask(f"Seat {seat}, your move (? for help) > ").strip()
             if not line:
                 continue
+            rest = dialogue(state, seat, line, self.console)  # the game's own answers first
+            if rest is None:
+                continue
+            line = rest
             if self.command(seat, line):
                 if self.undone:  # taken back: start the turn again
                     self.undone = False
@@ -275,14 +279,13 @@ class Session:
         return True
 
     def help(self, seat: int) -> None:
-        moves = self.state.legal_moves(seat)
+        cells = move_menu(self.state, seat)
         self.console.print(Text("Legal moves:", style="bold"))
         grid = Table.grid(padding=(0, 2))
-        cols = 2 if len(moves) > 6 else 1
+        cols = 2 if len(cells) > 6 else 1
         for _ in range(cols):
             grid.add_column(style="bold", no_wrap=True)
             grid.add_column()
-        cells = [(str(m), self.state.describe_move(seat, m)) for m in moves]
         rows = (len(cells) + cols - 1) // cols
         for r in range(rows):
             row: list[str] = []
@@ -383,12 +386,14 @@ class Session:
         state = self.state
         me = self.humans[0] if len(self.humans) == 1 else None
         scores = state.scores()
+        result = state.result()
         parts = [f"{self.seat_name(s, me)}: {_num(v)}" for s, v in enumerate(scores)]
+        parts += [f"{p.name}: {_num(v)}" for p, v in zip(result.parties, result.scores) if not p.seats]
         self.console.print(Text("Final scores: ", style="bold") + Text(" · ".join(parts)))
-        win = state.winners()
-        label = "Winners (shared victory): " if len(win) > 1 else "Winner: "
-        self.console.print(Text(label, style="bold") +
-                           Text(", ".join(self.seat_name(s, me) for s in win), style="bold yellow"))
+        names = [self.seat_name(s, me) for s in state.winners()]
+        names += [result.parties[i].name for i in result.winners if not result.parties[i].seats]
+        label = "Winners (shared victory): " if len(names) > 1 else "Winner: "
+        self.console.print(Text(label, style="bold") + Text(", ".join(names), style="bold yellow"))
 
 
 def _num(v: float) -> str:

@@ -9,7 +9,10 @@ from ...core.registry import GameParts, register
 from .rules import INFO, MotuState
 
 register(MotuState, GameParts(
+    renderer="kiti.games.motu.render:RENDERER",
     summary="summary.md",
+    cards="kiti.games.motu.draw:CARDS",
+    bench="kiti.games.motu.bench_island:bench_extras",
 ))
 
 __all__ = ["INFO", "MotuState"]
