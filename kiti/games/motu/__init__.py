@@ -10,6 +10,7 @@ from .rules import INFO, MotuState
 
 register(MotuState, GameParts(
     renderer="kiti.games.motu.render:RENDERER",
+    heuristic="kiti.games.motu.heuristic:MotuHeuristic",
     summary="summary.md",
     cards="kiti.games.motu.draw:CARDS",
     bench="kiti.games.motu.bench_island:bench_extras",

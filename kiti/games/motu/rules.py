@@ -746,7 +746,7 @@ class MotuState(State):
         self.supply -= gained
         self.banks[seat] += gained
         self.log.append((EVERYONE, "travel", (seat, name, points, gained), None))
-        self._extras(seat)
+        self._end_turn()  # a Destiny comes before the Traveler: nothing is left to do
 
     def _end_turn(self) -> None:
         if self.emptied:
