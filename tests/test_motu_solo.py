@@ -153,4 +153,10 @@ def test_the_beach_bonus_is_compared_with_the_opponents_beach_cards() -> None:
     assert s.final is not None and s.opponent_final is not None
     assert (s.final[0]["beach"] > 0) == (mine >= theirs and mine > 0)
     assert (s.opponent_final["beach"] > 0) == (theirs >= mine and theirs > 0)
-    assert "coconut" not in s.final[0], "no Coconut bonus in the solo game"
+    assert s.final[0]["coconut"] == (C.COCONUT_BONUS if s.banks[0] else 0), "the player's Coconut bonus"
+    assert "coconut" not in s.opponent_final or s.opponent_final["coconut"] == s.hut, "the Hut's points only"
+
+
+def test_the_solo_coconut_bonus_can_be_left_out() -> None:
+    s = play_until(G.new(1, {"solo_coconut_bonus": False}, 2), lambda st: st.is_over(), seed=5)
+    assert s.final is not None and "coconut" not in s.final[0]

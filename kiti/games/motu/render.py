@@ -193,7 +193,8 @@ def final_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
                      Text(str(row["total"]), style="bold"))
     opp = view["solo_table"] and view["solo_table"]["opponent_final"]
     if opp:
-        grid.add_row("Opponent", "", str(opp["beach"]), Text(str(opp["total"]), style="bold"))
+        grid.add_row("Opponent", *(str(opp["beach"]) if k == "beach" else "" for k in keys),
+                     Text(str(opp["total"]), style="bold"))
     return grid
 
 

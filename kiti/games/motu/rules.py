@@ -184,7 +184,10 @@ OPTIONS = (
     OptionSpec("solo_piles", str, "printed", "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
                "short 8/6/4 (9 cards placed, as in the game for several players).",
                choices=tuple(SOLO_PILE_SIZES)),
+    OptionSpec("solo_coconut_bonus", bool, True, "Solo: the player scores the Coconut bonus with at least "
+               "one banked coconut (the book takes it from the Opponent only); false: nobody scores it."),
 )
+SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_coconut_bonus")
 
 EVENTS = {
     "setup": ("first", "villages", "row", "destinies", "piles"),
@@ -877,6 +880,8 @@ class MotuState(State):
     def _finish_solo(self) -> None:
         beach = beach_bonuses([longest_beach(self.islands[0]), opponent_beach(self.opponent)])
         self.final = [{"interims": self.interim_total(0), "beach": beach[0]}]
+        if self.options["solo_coconut_bonus"]:
+            self.final[0]["coconut"] = coconut_bonuses(self.banks)[0]
         self.final[0]["total"] = sum(self.final[0].values())
         self.opponent_final = self.opponent_score_parts()
         self.opponent_final["beach"] = beach[1]
@@ -1119,7 +1124,7 @@ def _check_options(options: Mapping[str, Any], solo: bool) -> None:
                                   f"{name.capitalize()})")
         return
     for spec in OPTIONS:
-        if spec.name in ("difficulty", "solo_piles") and options[spec.name] != spec.default:
+        if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
             raise OptionError(f"option {spec.name} is for the solo game (1 player) only")
 
 
