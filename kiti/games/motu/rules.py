@@ -43,7 +43,6 @@ from .cards import (
     SOLO_START_SCORES,
     TRAVELERS,
     VILLAGE_IDS,
-    card,
 )
 from .island import (
     ROTATIONS,
@@ -297,7 +296,7 @@ class MotuState(State):
     seat), ``supply`` (counters left in the box), ``row`` and ``row_coconuts``, ``piles``
     (A, B, C; the next card last), ``pile`` (the pile being played), ``box`` (island cards out of
     the game, sorted), ``discards``, ``travelers`` / ``played`` / ``traveler_points``,
-    ``table`` (Destinies to buy) and ``owned``, ``interims`` (per seat: (pile, sources, points per
+    ``table_destinies`` (to buy) and ``owned``, ``interims`` (per seat: (pile, sources, points per
     source)), ``choices`` (secret choices of the interim under way), ``phase``, ``turn``,
     ``holding`` (the card taken, to place); solo: ``hut``, ``shown``, ``other``, ``opponent``.
     """
@@ -326,7 +325,7 @@ class MotuState(State):
         self.banks = [start] * n
         self.hut = HUT_START if self.solo else 0
         self.supply = COCONUTS - start * n - self.hut
-        self._reset_turn_state()
+        self._start_play()
         self.log.append((EVERYONE, "setup", (self.first, tuple(villages), tuple(self.row), tuple(self.table_destinies),
                                              tuple(len(p) for p in self.piles)), None))
         for s, t in enumerate(self.travelers):
@@ -335,7 +334,7 @@ class MotuState(State):
         self.round = 1
         self._start_turn(self.first)
 
-    def _reset_turn_state(self) -> None:
+    def _start_play(self) -> None:
         n = self.players
         self.discards: list[str] = []
         self.interims: list[list[tuple[str, tuple[str, ...], tuple[int, ...]]]] = [[] for _ in range(n)]
@@ -1182,12 +1181,3 @@ def _parse_score(words: list[str], text: str) -> Score:
     if len(set(chosen)) != len(chosen):
         raise NotationError(f"{text!r} names a Source twice")
     return SCORES[tuple(s for s in SOURCES if s in chosen)]
-
-
-def card_kind(card_id: str) -> str:
-    """'island', 'village', 'traveler' or 'destiny' (KeyError for an unknown id)."""
-    if card_id in TRAVELERS:
-        return "traveler"
-    if card_id in DESTINIES:
-        return "destiny"
-    return "village" if card(card_id).village else "island"
