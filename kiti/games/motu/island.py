@@ -271,9 +271,9 @@ def terrain_problem(island: Island) -> str | None:
 def _candidates(island: Island, s: Shape) -> list[Pos]:
     """Offsets where the card covers a coverable symbol and no star or volcano, sorted."""
     w, h = s.width, s.height
-    covering = {(px - cx, py - cy) for px, py in island.coverable for cx in range(w) for cy in range(h)}
-    banned = {(px - cx, py - cy) for px, py in island.protected for cx in range(w) for cy in range(h)}
-    return sorted(covering - banned, key=lambda o: (o[1], o[0]))
+    covering = {(py - cy, px - cx) for px, py in island.coverable for cx in range(w) for cy in range(h)}
+    banned = {(py - cy, px - cx) for px, py in island.protected for cx in range(w) for cy in range(h)}
+    return [(x, y) for y, x in sorted(covering - banned)]  # row by row
 
 
 def _legal(island: Island, c: IslandCard) -> Iterator[tuple[int, int, int]]:
@@ -290,7 +290,23 @@ def legal_placements(island: Island, c: CardLike) -> list[tuple[int, int, int]]:
 
 
 def has_legal_placement(island: Island, c: CardLike) -> bool:
-    return next(_legal(island, as_card(c)), None) is not None
+    """Whether the card has a legal placement: stops at the first found, without listing or
+    sorting the offsets (an offset may be tried more than once when nothing fits)."""
+    c = as_card(c)
+    cells = island.cells
+    for rotation in ROTATIONS:
+        s = shape(c, rotation)
+        for px, py in island.coverable:
+            for cx in range(s.width):
+                for cy in range(s.height):
+                    x, y = px - cx, py - cy
+                    if not _covers_protected(island, s, x, y) and _edge_fault(cells, s, x, y) is None:
+                        return True
+    return False
+
+
+def _covers_protected(island: Island, s: Shape, x: int, y: int) -> bool:
+    return any(x <= px < x + s.width and y <= py < y + s.height for px, py in island.protected)
 
 
 def random_legal_placement(island: Island, c: CardLike, rng: random.Random,

@@ -476,12 +476,35 @@ class MotuState(State):
         return self.phase == "place" and seat in self.acting
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
-        if self.phase == "place" and seat in self.acting:
+        """A legal move: uniform, except that a placement comes from ``random_legal_placement``
+        (fast, not uniform). Taking, it checks the affordable cards in a random order and takes
+        the first that fits (uniform among those that fit, without checking them all)."""
+        if seat in self.acting and self.phase == "place":
             assert self.holding is not None
             spot = random_legal_placement(self.islands[seat], self.holding, rng)
             assert spot is not None, "a card is only taken when it can be placed"
             return Place(*spot)
+        if seat in self.acting and self.phase == "take":
+            cached = self.__dict__.get("_fit_cache")
+            if cached is None or cached[0] != len(self.history):  # not worked out here yet
+                return self._random_take(seat, rng)
         return rng.choice(self.legal_moves(seat))
+
+    def _random_take(self, seat: int, rng: random.Random) -> Move:
+        moves = self._affordable(seat)
+        shuffle(rng, moves)
+        island = self.islands[seat]
+        offered = self._offered()
+        for move in moves:
+            if has_legal_placement(island, offered[_offer_index(move)]):
+                return move
+        return SCRAP
+
+    def _affordable(self, seat: int) -> list[Move]:
+        bank = self.banks[seat]
+        if self.solo:
+            return [SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, self.hut) >= 0]
+        return [TAKES[i] for i in range(len(self.row)) if take_cost(i) <= bank]
 
     def _placements(self) -> tuple[Place, ...]:
         """The legal placements of the card in hand (worked out once per position)."""
@@ -509,12 +532,7 @@ class MotuState(State):
 
     def _take_moves(self, seat: int) -> list[Move]:
         fits = self._fits()
-        bank = self.banks[seat]
-        if self.solo:
-            out: list[Move] = [SOLO_TAKES[side] for i, side in enumerate(("left", "right"))
-                               if fits[i] and bank + solo_take_price(side, self.hut) >= 0]
-        else:
-            out = [TAKES[i] for i in range(len(self.row)) if fits[i] and take_cost(i) <= bank]
+        out = [m for m in self._affordable(seat) if fits[_offer_index(m)]]
         return out or [SCRAP]
 
     def _extras_moves(self, seat: int) -> list[Move]:
@@ -1166,6 +1184,13 @@ def _setup_piles(piles: Any, row_size: int, sizes: Sequence[int]) -> list[str]:
         order += cards
     _check_island_ids(order, "piles")
     return order + sorted(set(ISLAND_IDS) - set(order))
+
+
+def _offer_index(move: Move) -> int:
+    """Which offered card a take names: its row position, or solo 0 (left) / 1 (right)."""
+    if type(move) is Take:
+        return move.position
+    return 0 if move.side == "left" else 1  # type: ignore[attr-defined]
 
 
 def _parse_take(arg: str, text: str) -> Move:
