@@ -119,7 +119,7 @@ def test_every_view_fits_80x24(players: int, options: dict) -> None:  # type: ig
             seat = min(s.to_act())
             s.apply(seat, s.random_move(seat, rng))
             if rng.random() < 0.25 or s.is_over():
-                for viewer in (seat, None):
+                for viewer in {seat, min(s.to_act(), default=seat), None}:
                     text = screen(s.observation(viewer), s.events(viewer))
                     assert text.count("\n") <= 23 and max(map(len, text.splitlines())) <= 80, text
 
@@ -159,3 +159,34 @@ def test_the_placement_dialogue() -> None:
     menu = move_menu(s, 0)
     assert [m[0] for m in menu] == ["place 0 …", "place 90 …", "place 180 …", "place 270 …"]
     assert sum(int(m[1].split()[0]) for m in menu) == len(s.legal_moves(0))
+
+
+def test_a_person_places_a_card_at_the_terminal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("pexpect")
+    from test_play import MOVE, finish, plain, spawn
+
+    s = G.new(2, None, 3)
+    s.apply(0, "take 1")
+    spot = s.legal_moves(0)[0]
+    child = spawn("motu", "--seed", "3", "-n", "2", "--seats", "human,random", cwd=tmp_path)
+    child.expect(MOVE)
+    assert "Take a card" in plain(child.before)
+    child.sendline("1")  # shorthand for take 1
+    child.expect(MOVE)
+    assert f"Place {s.holding}" in plain(child.before)
+    child.sendline("?")
+    child.expect(MOVE)
+    assert "place 90 …" in plain(child.before)
+    child.sendline(str(spot.rotation))  # type: ignore[attr-defined]
+    child.expect(MOVE)
+    assert "marked +" in plain(child.before).replace("\n", " ")
+    child.sendline("aim 0 40 40")
+    child.expect(MOVE)
+    assert "Not allowed: it covers no symbol" in plain(child.before).replace("\n", " ")
+    child.sendline(f"{spot.rotation} {spot.x} {spot.y}")  # type: ignore[attr-defined]
+    child.expect(MOVE)
+    assert f"You placed {s.holding}" in plain(child.before)
+    child.sendline("quit")
+    child.expect("Save to: ")
+    child.sendline("n")
+    assert finish(child) == 0
