@@ -190,3 +190,18 @@ def test_a_person_places_a_card_at_the_terminal(tmp_path) -> None:  # type: igno
     child.expect("Save to: ")
     child.sendline("n")
     assert finish(child) == 0
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_ismcts_plays_motu(players: int) -> None:
+    from kiti.bots.registry import make_bot
+    from kiti.core.seatview import seat_view
+
+    s = G.new(players, None, 8)
+    bot = make_bot("ismcts:iters=12,depth=20", G, 1)
+    for _ in range(3 if players == 1 else 4):  # take, place, and on
+        seat = min(s.to_act())
+        move = bot.choose(seat_view(s, seat))
+        assert s.illegal_reason(seat, move) is None
+        s.apply(seat, move)
+    assert len(s.islands[0].placements) == 2

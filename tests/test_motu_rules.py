@@ -385,3 +385,30 @@ def test_moves_of_the_wrong_step_are_refused_with_their_reason() -> None:
     assert_rejected(s, 0, "give", "not a move now")
     assert_rejected(s, 0, "buy D01", "not a move now")
     assert_rejected(s, 1, "take 1", "not seat 1's turn")
+
+
+def test_bad_input_of_every_kind_is_refused_at_every_step() -> None:
+    from kiti.games.motu.rules import Score, SoloTake, Take, Word
+
+    s = game(2, destinies=["D01", "D04", "D08"])
+    for bad in (Take(7), SoloTake("middle"), Word("jump"), Place(45, 0, 0), Score(("totem",)), "take 0", 3, None):
+        assert_rejected(s, 0, bad)
+    s.apply(0, "take 1")
+    for bad in (Place(45, 0, 0), Place(0, 0.5, 1), "place 0 99 99", "take 2", "done"):  # type: ignore[arg-type]
+        assert_rejected(s, 0, bad)
+    s.apply(0, first_placement(s))
+    assert s.phase == "extras"
+    for bad in ("take 1", "score totem", "give", "buy D05", Word("jump")):
+        assert_rejected(s, 0, bad)
+    s.apply(0, "done")
+    play_until(s, lambda st: st.phase == "interim")
+    for bad in ("done", "buy D01", "take 1", Score(("hunter", "fisherman")), Score(("totem", "totem")),
+                "score totem volcano"):
+        assert_rejected(s, 0, bad)
+    assert_rejected(s, 2, "score totem", "no seat 2")
+    solo_state = game(1)
+    solo_state.apply(0, "take right")
+    solo_state.apply(0, first_placement(solo_state))
+    assert solo_state.phase == "other"
+    for bad in ("done", "take left", "travel", "scrap"):
+        assert_rejected(solo_state, 0, bad, "give")
