@@ -109,8 +109,7 @@ def solo_line(view: dict[str, Any]) -> Text:
                     style="bold")
     elif solo["other"]:
         line.append(f"Other card: {solo['other']} · ", style="bold")
-    line.append(f"Hut {solo['hut']}● · Opponent {len(solo['opponent'])} down, start {solo['start']}",
-                style="dim")
+    line.append(f"Beach Hut {solo['hut']}●", style="dim")
     piles = " ".join(f"{k}{len(v)}" for k, v in view["piles"].items())
     line.append(f" · piles {piles}", style="dim")
     return line
@@ -138,17 +137,25 @@ def short_destiny(d: str) -> str:
     return "+".join(THING.get(p, p) for p in dest.components)
 
 
+COLUMNS = (("seat", "left"), ("●", "right"), ("cards", "right"), ("beach", "right"), ("scored", "left"),
+           ("travel", "left"), ("destinies", "left"), ("score", "right"))
+SOLO_COLUMNS = ("seat", "●", "cards", "beach", "scored", "score")  # no Travelers, no Destinies
+
+
 def seat_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
+    """One line per seat (solo: the player and the Opponent, whose score shows at the end)."""
     grid = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
-    for name, justify in (("seat", "left"), ("●", "right"), ("cards", "right"), ("beach", "right"),
-                          ("scored", "left"), ("travel", "left"), ("destinies", "left"), ("score", "right")):
-        grid.add_column(name, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    keep = [i for i, (name, _) in enumerate(COLUMNS) if not view["solo"] or name in SOLO_COLUMNS]
+    for i in keep:
+        grid.add_column(COLUMNS[i][0], justify=COLUMNS[i][1], no_wrap=True)  # type: ignore[arg-type]
     for s in range(view["players"]):
-        grid.add_row(*seat_cells(view, s, labels))
+        cells = seat_cells(view, s, labels)
+        grid.add_row(*(cells[i] for i in keep))
     if view["solo"]:
         solo = view["solo_table"]
-        grid.add_row("Opponent", str(solo["hut"]), str(len(solo["opponent"])), "", "", "", "",
-                     str(solo["opponent_score"]))
+        score = solo["opponent_score"]
+        grid.add_row("Opponent", str(solo["hut"]), str(len(solo["opponent"])), "", "",
+                     f"? (from {solo['start']})" if score == "?" else str(score))
     return grid
 
 
