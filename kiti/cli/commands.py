@@ -1,4 +1,4 @@
-"""``kiti rules`` and ``kiti bench``."""
+"""``kiti rules``, ``kiti cards`` and ``kiti bench``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,32 @@ def rules_command(game: str = typer.Argument(..., metavar="GAME", help="Game id,
                                  subsequent_indent="      "))
     typer.echo("")
     typer.echo(f"Move notation: {cls.info.notation}")
+
+
+@app.command("cards", short_help="Show a game's cards as the terminal draws them.")
+def cards_command(
+    game: str = typer.Argument(..., help="Game id, e.g. motu."),
+    card_id: str | None = typer.Argument(None, help="A card id (e.g. I23); all cards if none."),
+) -> None:
+    """Show a game's cards as the terminal draws them: one card by its id, or every card."""
+    from rich.console import Console
+
+    cls = game_or_fail(game)
+    try:
+        drawer = game_part(cls, "cards")
+    except KitiError as exc:
+        fail(f"{exc}: kiti cards shows the cards of games that declare a card drawer")
+    console = Console(highlight=False)
+    if card_id is None:
+        console.print(drawer.overview())
+        return
+    try:
+        drawing = drawer.draw(card_id)
+    except KeyError:
+        ids = drawer.ids()
+        fail(f"{cls.info.name} has no card {card_id!r} (its {len(ids)} cards: {ids[0]} ... {ids[-1]}; "
+             f"kiti cards {cls.info.id} lists them all)")
+    console.print(drawing)
 
 
 @app.command("bench", short_help="Random full games per second (against OpenSpiel).")

@@ -1,4 +1,4 @@
-"""The ``kiti`` command: play, replay, rules, bench, tournament.
+"""The ``kiti`` command: play, replay, rules, cards, bench, tournament.
 
 Each sub-command lives in its own module and registers itself on the shared
 typer ``app`` (kiti/cli/app.py); this module only gathers them.
@@ -10,7 +10,7 @@ from __future__ import annotations
 # isort: off
 from . import play  # noqa: F401  (play)
 from . import replay  # noqa: F401  (replay)
-from . import commands  # noqa: F401  (rules, bench)
+from . import commands  # noqa: F401  (rules, cards, bench)
 from . import tournament  # noqa: F401  (tournament)
 # isort: on
 from .app import app

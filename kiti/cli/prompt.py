@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..core.errors import KitiError
 from ..core.registry import game_part
-from .render import renderer
+from .render import move_menu, renderer
 from .saves import reason
 from .screen import Leave, literal, wrap_words
 
@@ -61,7 +61,7 @@ class Prompt:
     def help(self, seat: int, arg: str) -> None:
         session = self.session
         screen = session.screen
-        notations = list(dict.fromkeys(session.state.legal_notations(seat)))
+        notations = list(dict.fromkeys(token for token, _ in move_menu(session.state, seat)))
         screen.clear()
         lines = [Text(x) for x in wrap_words(notations, screen.width, ", ", "Legal moves: ", "  ")]
         lines[0].stylize("bold", 0, len("Legal moves:"))

@@ -15,6 +15,12 @@ with these functions (:class:`Renderer`); nothing here knows any game's rules:
 - ``input_help(view)``: one line on the shorthand accepted now.
 - ``prompt(view, seat)``: what the seat is asked, addressed to it ("your move"); the
   front end puts the person's name (or "Seat N") in front.
+- optionally ``dialogue(turn, line) -> (line or None, renderable or None)``: the game answers a
+  typed line itself before the terminal treats it as a command or a move (MOTU's placement
+  helpers: a rotation alone, ``aim``, ``map``). ``turn`` (:class:`Turn`) holds the seat, its own
+  view and two questions, never the state: ``steps(prefix)`` (the moves offered step by step)
+  and ``why(text)`` (why a move is refused; None if it is legal). The hook returns the line to go
+  on with (None when it answered) and what to print. A renderer without it changes nothing.
 
 Games and the engine name seats ``seat N`` in the messages they write (reasons a move is
 illegal, undo refusals); :func:`speak` turns those into "you" and players' names for the
@@ -24,13 +30,16 @@ person reading.  Standings at the end are drawn here, from ``State.result()``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from ..core.errors import NotationError
 from ..core.game import State
+from ..core.moves import Step
 from ..core.registry import game_part
 from ..core.results import Result
 
@@ -151,3 +160,49 @@ def render_table(state: State, view: Any, seat: int | None, console: Console | N
     if state.is_over():
         for line in standings(state.result(), seat, names or (), console.width):
             console.print(line)
+
+
+# ------------------------------------------------------------------ a game's own dialogue (optional)
+@dataclass(frozen=True)
+class Turn:
+    """What a game's ``dialogue`` hook is given about the seat typing: never the state."""
+
+    seat: int
+    view: Any  # the seat's own observation
+    steps: Callable[..., list[Step]]  # steps(prefix=()) -> the next tokens (State.move_steps)
+    why: Callable[[str], str | None]  # why(move text) -> why it is refused, None if legal
+
+
+def turn_for(state: State, seat: int) -> Turn:
+    def steps(prefix: Sequence[str] = ()) -> list[Step]:
+        return state.move_steps(seat, tuple(prefix))
+
+    def why(text: str) -> str | None:
+        try:
+            move = state.parse_move(text)
+        except NotationError as exc:
+            return str(exc)
+        return state.illegal_reason(seat, move)
+
+    return Turn(seat, state.observation(seat), steps, why)
+
+
+def dialogue(state: State, seat: int, line: str, console: Console) -> str | None:
+    """Offer a typed line to the game's ``dialogue`` hook, if it has one: the line to go on with
+    (maybe rewritten), or None when the game answered it (what it said is printed)."""
+    hook = getattr(renderer(type(state)), "dialogue", None)
+    if hook is None:
+        return line
+    rest: str | None
+    rest, answer = hook(turn_for(state, seat), line)
+    if answer is not None:
+        console.print(answer)
+    return rest
+
+
+def move_menu(state: State, seat: int) -> list[tuple[str, str]]:
+    """The moves for a help screen, (notation, words) each; where a seat has very many moves
+    (``many_moves``), the first step of each instead, with how many moves it opens."""
+    if state.many_moves(seat):
+        return [(f"{step.token} …", f"{step.count} move(s)") for step in state.move_steps(seat)]
+    return [(str(m), state.describe_move(seat, m)) for m in state.legal_moves(seat)]

@@ -25,7 +25,7 @@ from ..core.errors import NotationError
 from ..core.game import State
 from ..core.moves import Move
 from .prompt import Prompt
-from .render import renderer, seat_name, speak, standings
+from .render import dialogue, renderer, seat_name, speak, standings
 from .saves import Keeper, Lineup, Saver, reason
 from .screen import Leave, Screen
 
@@ -175,6 +175,10 @@ class Session:
                 if self.stale:
                     self.draw(seat)
                 continue
+            rest = dialogue(state, seat, line, screen.console)  # the game's own answers first
+            if rest is None:
+                continue
+            line = rest
             if self.prompt.run(seat, line):
                 if self.prompt.undone:
                     return None

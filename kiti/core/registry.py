@@ -15,7 +15,11 @@ raises :class:`MissingPartError` naming the game and the part, before anything s
   ``kiti/cli/render.py``);
 - ``heuristic``: a strategy class for the ``heuristic`` bot (``params``, ``choose``,
   ``rollout``; see ``kiti/bots/heuristic.py``);
-- ``summary``: the short rules text printed by ``kiti rules``, a file of the game package.
+- ``summary``: the short rules text printed by ``kiti rules``, a file of the game package;
+- ``cards``: a card drawer for ``kiti cards`` (``ids()``, ``draw(card_id)`` raising KeyError for
+  an unknown id, ``overview()``: every card at once);
+- ``bench``: extra figures for ``kiti bench``, a function ``(seconds) -> list of {"name",
+  "value", "unit"}`` (MOTU: legal placements enumerated per second).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ class GameParts:
     renderer: str | None = None
     heuristic: str | None = None
     summary: str | None = None
+    cards: str | None = None
+    bench: str | None = None
 
 
 _GAMES: dict[str, type[State]] = {}

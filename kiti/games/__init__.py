@@ -5,7 +5,7 @@ from typing import Any
 from ..core.game import State
 from ..core.records import replay as _replay
 from ..core.registry import game_ids, game_part, get_game, has_part
-from . import mauw, miaui  # noqa: F401  (registers the games)
+from . import mauw, miaui, motu  # noqa: F401  (registers the games)
 
 
 def replay(record: Any) -> State:

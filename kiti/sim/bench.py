@@ -17,7 +17,9 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
   from Python; the ratio cancels most of the machine's speed and load.
 
 It also measures ISMCTS iterations per second for the game (one core, first decision of a
-fresh game, random rollouts), see :func:`ismcts_iterations_per_second`.
+fresh game, random rollouts), see :func:`ismcts_iterations_per_second`, and any extra figures
+the game declares as its ``bench`` part (a function ``(seconds) -> [{"name", "value", "unit"}]``,
+e.g. MOTU's legal-placement enumeration), kept under ``extras`` in the middle row.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.game import State
+from ..core.registry import game_part, has_part
 from ..core.turns import play_random_actions, play_random_game
 
 REFERENCE = "open_spiel goofspiel(num_cards=12, imp_info, points_order=random), Python loop"
@@ -138,11 +141,14 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
             "ratio": None if ref is None else round(ours / ref, 3),
             "actions_ratio": None if ref is None else round(ints / ref, 3),
             "ismcts_iterations_per_s": None,
+            "extras": None,
         })
+    row = rows[len(rows) // 2]
     if ismcts:
-        row = rows[len(rows) // 2]
         row["ismcts_iterations_per_s"] = round(
             ismcts_iterations_per_second(cls, row["players"], seconds), 1)
+    if has_part(cls, "bench"):
+        row["extras"] = game_part(cls, "bench")(seconds)
     if progress:
         _print(cls, rows)
     return rows
@@ -170,3 +176,5 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
         if r["ismcts_iterations_per_s"] is not None:
             console.print(f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
                           f"{r['ismcts_iterations_per_s']:,.0f} iterations/s")
+        for extra in r["extras"] or []:
+            console.print(f"{extra['name']}: {extra['value']:,} {extra['unit']}")

@@ -230,26 +230,22 @@ class MiauiHeuristic:
     def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
         """A cheap rule of thumb on a (determinised) Miaui state, for search rollouts.
 
-        Value the three spaces for this seat (a Seagull is minus our top card); go for the
-        best one with the highest diver (Deepest), the second highest (Deep) or the lowest
-        (Shallow); when nothing is worth having, a middle diver.  One move in five is
-        uniform random, to keep rollouts varied.
+        Value each space for this seat by the catch's effect on its pile (:func:`pile_gain`,
+        the rules' own pile rules); aim at a space drawn with weights ``exp(gain / 3)`` (so
+        seats do not all aim at the same space), with the highest diver (Deepest), the
+        second highest (Deep) or the lowest (Shallow); a space worth nothing is not aimed at
+        (a middle diver).  One move in ten is uniform random, to keep rollouts varied.
         """
         moves = state.legal_moves(seat)
-        if len(moves) == 1 or rng.random() < 0.2 or state.pending:  # type: ignore[attr-defined]
+        if len(moves) == 1 or state.pending or rng.random() < 0.1:  # type: ignore[attr-defined]
             return rng.choice(moves)
         pile = state.piles[seat]  # type: ignore[attr-defined]
-        top = VALUE[pile[-1]] if pile else 0
-        best_space, best = -1, 0.0
-        for space, cards in enumerate(state.lagoon):  # type: ignore[attr-defined]
-            v = sum(-top if c == "S" else VALUE[c] for c in cards)
-            if v > best:
-                best_space, best = space, v
+        gains = [pile_gain(pile, cards) if cards else -100.0
+                 for cards in state.lagoon]  # type: ignore[attr-defined]
+        best = max(gains)
+        if best <= 0:
+            return moves[len(moves) // 2]
+        weights = [math.exp((g - best) / 3.0) if g > 0 else 0.0 for g in gains]
+        space = rng.choices((0, 1, 2), weights)[0]
         k = len(moves)  # moves are in increasing diver order
-        if best_space == 0:
-            return moves[-1]
-        if best_space == 1:
-            return moves[-2] if k > 1 else moves[-1]
-        if best_space == 2:
-            return moves[0]
-        return moves[k // 2]
+        return moves[-1] if space == 0 else moves[max(0, k - 2)] if space == 1 else moves[0]

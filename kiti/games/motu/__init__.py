@@ -1,5 +1,19 @@
-"""MOTU (Scott Almes): build an island by overlapping cards.
+"""MOTU (Scott Almes): 1-6 players grow islands of overlapping cards; solo against the Opponent.
 
-So far this package holds the card data (``cards``), the island model (``island``), the Sources of
-harmony (``sources``) and drawing (``draw``). It is not registered as a game yet.
+The card data (``cards``, ``data/``), the island model (``island``), the Sources and end scoring
+(``sources``), the rules (``rules``), drawing (``draw``), the terminal renderer (``render``) and
+the heuristic strategy (``heuristic``).
 """
+
+from ...core.registry import GameParts, register
+from .rules import INFO, MotuState
+
+register(MotuState, GameParts(
+    renderer="kiti.games.motu.render",
+    heuristic="kiti.games.motu.heuristic:MotuHeuristic",
+    summary="summary.md",
+    cards="kiti.games.motu.draw:CARDS",
+    bench="kiti.games.motu.bench_island:bench_extras",
+))
+
+__all__ = ["INFO", "MotuState"]

@@ -1,4 +1,6 @@
-"""Time ``legal_placements`` on a grown island: ``python -m kiti.games.motu.bench_island``."""
+"""Time ``legal_placements`` on a grown island: ``python -m kiti.games.motu.bench_island``, and
+MOTU's extra figures for ``kiti bench motu`` (:func:`bench_extras`, the game's declared ``bench``
+part)."""
 
 from __future__ import annotations
 
@@ -37,6 +39,29 @@ def bench(cards: int = 6, islands: int = 20, seed: int = 1) -> float:
     print(f"legal_placements on a {cards}-card island: {ms:.3f} ms per call "
           f"({calls} calls, {found / calls:.1f} legal placements on average)")
     return ms
+
+
+def bench_extras(seconds: float = 2.0, cards: int = 6, seed: int = 1) -> list[dict[str, float | str]]:
+    """Legal-placement enumeration on islands of a village and ``cards`` cards (mid-game): every
+    island card's full list of legal placements, for about ``seconds``."""
+    grown = [grown_island(cards, seed + n) for n in range(8)]
+    calls = found = 0
+    start = time.perf_counter()
+    while True:
+        for island in grown:
+            for card_id in ISLAND_IDS:
+                found += len(legal_placements(island, card_id))
+                calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return [
+        {"name": f"legal-placement enumerations per second ({cards}-card island, one card)",
+         "value": round(calls / elapsed, 1), "unit": "calls/s"},
+        {"name": "legal placements found per second", "value": round(found / elapsed, 1), "unit": "placements/s"},
+        {"name": "legal placements per card on such an island (mean)", "value": round(found / calls, 1),
+         "unit": "placements"},
+    ]
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .cards import (
@@ -68,22 +69,29 @@ class Shape:
     rim: tuple[tuple[Pos, Pos, Spec], ...]  # (cell, outward direction, cell) along the card's edges
 
 
-@dataclass(frozen=True, eq=False)
-class Island:
-    """The cards laid so far (village first) and what they leave visible."""
+class Island(NamedTuple):
+    """The cards laid so far (village first) and what they leave visible.
+
+    Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
+    share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
+    """
 
     placements: tuple[Placement, ...]
     cells: Mapping[Pos, Cell]
-    symbols: Mapping[Pos, str] = field(repr=False)  # the visible symbols by cell
+    symbols: Mapping[Pos, str]  # the visible symbols by cell
+    #: Cells with a visible symbol that a new card may cover (not a star, not a volcano), sorted.
+    coverable: tuple[Pos, ...] = ()
+    #: Cells with a visible star or volcano, sorted.
+    protected: tuple[Pos, ...] = ()
 
-    @cached_property
-    def coverable(self) -> tuple[Pos, ...]:
-        """Cells with a visible symbol that a new card may cover (not a star, not a volcano)."""
-        return tuple(sorted(p for p, kind in self.symbols.items() if kind not in PROTECTED))
 
-    @cached_property
-    def protected(self) -> tuple[Pos, ...]:
-        return tuple(sorted(p for p, kind in self.symbols.items() if kind in PROTECTED))
+def _island(placements: tuple[Placement, ...], cells: dict[Pos, Cell], symbols: dict[Pos, str]) -> Island:
+    coverable = tuple(sorted(p for p, kind in symbols.items() if kind not in PROTECTED))
+    protected = tuple(sorted(p for p, kind in symbols.items() if kind in PROTECTED))
+    return Island(placements, MappingProxyType(cells), MappingProxyType(symbols), coverable, protected)
+
+
+EMPTY = _island((), {}, {})
 
 
 class IllegalPlacement(ValueError):
@@ -138,7 +146,7 @@ def _ways(rows: tuple[str, ...], pos: Pos) -> tuple[Pos, ...]:
 # ------------------------------------------------------------------ building islands
 def new_island(village: CardLike) -> Island:
     """An island of one village card, unturned, its top-left cell on (0, 0)."""
-    return lay_card(Island((), {}, {}), village, 0, 0, 0)
+    return lay_card(EMPTY, village, 0, 0, 0)
 
 
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -153,7 +161,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         symbols.pop(pos, None)
         if spec.symbol:
             symbols[pos] = spec.symbol
-    return Island(island.placements + (Placement(c.id, rotation, x, y),), cells, symbols)
+    return _island(island.placements + (Placement(c.id, rotation, x, y),), cells, symbols)
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -263,9 +271,9 @@ def terrain_problem(island: Island) -> str | None:
 def _candidates(island: Island, s: Shape) -> list[Pos]:
     """Offsets where the card covers a coverable symbol and no star or volcano, sorted."""
     w, h = s.width, s.height
-    covering = {(px - cx, py - cy) for px, py in island.coverable for cx in range(w) for cy in range(h)}
-    banned = {(px - cx, py - cy) for px, py in island.protected for cx in range(w) for cy in range(h)}
-    return sorted(covering - banned, key=lambda o: (o[1], o[0]))
+    covering = {(py - cy, px - cx) for px, py in island.coverable for cx in range(w) for cy in range(h)}
+    banned = {(py - cy, px - cx) for px, py in island.protected for cx in range(w) for cy in range(h)}
+    return [(x, y) for y, x in sorted(covering - banned)]  # row by row
 
 
 def _legal(island: Island, c: IslandCard) -> Iterator[tuple[int, int, int]]:
@@ -282,7 +290,23 @@ def legal_placements(island: Island, c: CardLike) -> list[tuple[int, int, int]]:
 
 
 def has_legal_placement(island: Island, c: CardLike) -> bool:
-    return next(_legal(island, as_card(c)), None) is not None
+    """Whether the card has a legal placement: stops at the first found, without listing or
+    sorting the offsets (an offset may be tried more than once when nothing fits)."""
+    c = as_card(c)
+    cells = island.cells
+    for rotation in ROTATIONS:
+        s = shape(c, rotation)
+        for px, py in island.coverable:
+            for cx in range(s.width):
+                for cy in range(s.height):
+                    x, y = px - cx, py - cy
+                    if not _covers_protected(island, s, x, y) and _edge_fault(cells, s, x, y) is None:
+                        return True
+    return False
+
+
+def _covers_protected(island: Island, s: Shape, x: int, y: int) -> bool:
+    return any(x <= px < x + s.width and y <= py < y + s.height for px, py in island.protected)
 
 
 def random_legal_placement(island: Island, c: CardLike, rng: random.Random,

@@ -1,17 +1,36 @@
-"""The six Sources of harmony over a visible island, the longest beach, and the solo Opponent's
-variants. Every number comes from ``data/scoring.json`` through :mod:`.cards`.
+"""The six Sources of harmony over a visible island, the longest beach, the end-of-game scoring
+(Destinies, Travelers, the Beach and Coconut bonuses) and the solo Opponent's variants. Every
+number comes from the data files through :mod:`.cards`.
 
 A played Traveler's symbols join the island's count through ``extra`` (see ``Traveler.adds``);
 they have no place on the island, so they never score as volcanoes.
+
+"The most" (Destinies and both bonuses) is decided by :func:`most`: ties all count as the most,
+and nobody has the most of something nobody has (a count of 0 never wins).
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
-from .cards import COCONUT_EACH, PAIRS, RULER_BANDS, TOTEM_POINTS, TOTEMS, Pos, connected
+from .cards import (
+    BEACH_BONUS,
+    COCONUT_BONUS,
+    COCONUT_EACH,
+    PAIRS,
+    RULER_BANDS,
+    SOLO_VOLCANO_POINTS,
+    TOTEM_POINTS,
+    TOTEMS,
+    Destiny,
+    IslandCard,
+    Pos,
+    Traveler,
+    card,
+    connected,
+)
 from .island import Island, star_position
 
 SOURCES = ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
@@ -38,8 +57,13 @@ def coconut_points(coconuts: int) -> int:
     return COCONUT_EACH * coconuts
 
 
-def totem_points(counts: Mapping[str, int]) -> int:
-    """Points by the number of totem kinds seen exactly once; a repeated kind counts for nothing."""
+def totem_points(counts: Mapping[str, int], distinct: bool = False) -> int:
+    """Points by the number of totem kinds seen exactly once; a repeated kind counts for nothing.
+
+    ``distinct``: count every kind present instead, repeated or not (the solo player's totems).
+    """
+    if distinct:
+        return TOTEM_POINTS[sum(1 for kind in TOTEMS if counts.get(kind, 0) >= 1)]
     return TOTEM_POINTS[sum(1 for kind in TOTEMS if counts.get(kind, 0) == 1)]
 
 
@@ -64,15 +88,16 @@ def volcano_points(island: Island) -> int:
 
 
 def source_points(source: str, island: Island, extra: Mapping[str, int] | None = None,
-                  coconuts: int = 0) -> int:
-    """One Source of harmony for this island, its Traveler's ``extra`` symbols and its bank."""
+                  coconuts: int = 0, solo: bool = False) -> int:
+    """One Source of harmony for this island, its Traveler's ``extra`` symbols and its bank
+    (``solo``: the solo player, whose repeated totems still count)."""
     if source == "coconut":
         return coconut_points(coconuts)
     if source == "volcano":
         return volcano_points(island)
     counts = symbol_counts(island, extra)
     if source == "totem":
-        return totem_points(counts)
+        return totem_points(counts, distinct=solo)
     if source in PAIRS:
         return pair_points(counts, source)
     raise ValueError(f"no Source {source!r}; the Sources are {', '.join(SOURCES)}")
@@ -103,4 +128,96 @@ def opponent_pair_points(counts: Mapping[str, int], leader: str) -> int:
 
 def opponent_totem_points(counts: Mapping[str, int]) -> int:
     """The Opponent's totems: points by the number of different kinds it holds."""
-    return TOTEM_POINTS[sum(1 for kind in TOTEMS if counts.get(kind, 0) >= 1)]
+    return totem_points(counts, distinct=True)
+
+
+def card_symbols(cards: Iterable[str | IslandCard]) -> Counter[str]:
+    """Every symbol printed on these cards, counted by kind (cards lined up, none covered)."""
+    counts: Counter[str] = Counter()
+    for c in cards:
+        counts.update((card(c) if isinstance(c, str) else c).symbol_counts())
+    return counts
+
+
+def opponent_points(cards: Sequence[str], hut: int, player_volcanoes: int) -> dict[str, int]:
+    """The Opponent's points by Source from its face-down pile (its bonus aside): all symbols of
+    all its cards, halved pairs, different totem kinds, 1 per coconut on the Beach Hut, and a
+    flat bonus for its volcanoes only if it has more than the player shows."""
+    counts = card_symbols(cards)
+    points = {leader: opponent_pair_points(counts, leader) for leader in PAIRS}
+    points["coconut"] = coconut_points(hut)
+    points["totem"] = opponent_totem_points(counts)
+    points["volcano"] = SOLO_VOLCANO_POINTS if counts.get("volcano", 0) > player_volcanoes else 0
+    return points
+
+
+def opponent_beach(cards: Sequence[str]) -> int:
+    """The Opponent's beach: how many of its cards show some Beach (each counts once)."""
+    return sum(1 for c in cards if card(c).has_beach)
+
+
+# ------------------------------------------------------------------ the end of the game
+def most(values: Sequence[int]) -> set[int]:
+    """The indexes holding the most: every tie counts as the most; a 0 never does."""
+    best = max(values, default=0)
+    return {i for i, v in enumerate(values) if v == best} if best > 0 else set()
+
+
+def component_count(component: str, island: Island, extra: Mapping[str, int] | None, bank: int) -> int:
+    """How many of a Destiny's component a player has: a symbol kind (visible, plus a played
+    Traveler's), ``totem`` (every kind together), ``beach_card`` (cards showing Beach) or
+    ``coconut`` (banked coconuts)."""
+    if component == "coconut":
+        return bank
+    if component == "beach_card":
+        return beach_cards(island)
+    counts = symbol_counts(island, extra)
+    if component == "volcano":
+        return counts.get("volcano", 0)
+    if component == "totem":
+        return sum(counts.get(kind, 0) for kind in TOTEMS)
+    return counts.get(component, 0)
+
+
+def destiny_points(destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]]) -> int:
+    """What a Destiny gives its owner ``seat``: ``counts[component][s]`` is every seat's count.
+    One component: ``most`` or the penalty; two: ``most`` for both, ``most_of_one`` for one."""
+    wins = sum(1 for part in destiny.components if seat in most(counts[part]))
+    if wins == len(destiny.components):
+        return destiny.most
+    if wins and destiny.most_of_one is not None:
+        return destiny.most_of_one
+    return destiny.otherwise
+
+
+def row_count(per: str, cards: Iterable[str]) -> int:
+    """What a Traveler counts in the central row: a symbol kind, ``totem`` (all kinds) or
+    ``beach_card`` (the row's cards that show Beach)."""
+    cards = list(cards)
+    if per == "beach_card":
+        return sum(1 for c in cards if card(c).has_beach)
+    counts = card_symbols(cards)
+    if per == "totem":
+        return sum(counts.get(kind, 0) for kind in TOTEMS)
+    return counts.get(per, 0)
+
+
+def traveler_points(traveler: Traveler, row: Iterable[str]) -> int:
+    """A Traveler's points when it is played: its points for each thing it counts in the row."""
+    return traveler.points * row_count(traveler.per, row)
+
+
+def bonus_points(values: Sequence[int], bonus: int) -> list[int]:
+    """A bonus for every index with the most (see :func:`most`)."""
+    best = most(values)
+    return [bonus if i in best else 0 for i in range(len(values))]
+
+
+def beach_bonuses(lengths: Sequence[int]) -> list[int]:
+    """The Beach bonus for the longest beach (in cards); ties all get it."""
+    return bonus_points(lengths, BEACH_BONUS)
+
+
+def coconut_bonuses(banks: Sequence[int]) -> list[int]:
+    """The Coconut bonus for the most banked coconuts; ties all get it."""
+    return bonus_points(banks, COCONUT_BONUS)

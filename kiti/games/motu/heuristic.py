@@ -1,0 +1,316 @@
+"""MOTU's heuristic strategy (the ``heuristic`` part of the game), from a seat's view only.
+
+It reads a determinisation of its seat's view (:meth:`SeatView.determinize`): islands, row,
+banks, Destinies and scores are public, so they are exact in every guess; it never looks at a
+hidden card. Every number comes from the rules (:mod:`.sources`, :mod:`.island`, :mod:`.rules`).
+
+**Worth of an island** (:meth:`Judge.island_worth`): the points its Sources not yet scored would
+give now, plus ``potential`` times the points spare partners (fish, birds, palms beyond the
+leaders) could still make, plus ``beach`` per card of its longest beach (the Beach bonus), plus
+``coconut`` per banked coconut (each is a point while Coconuts is unscored, and buys cards).
+
+- **Where to place**: every legal placement is valued from the symbols it covers and shows (fast,
+  without laying the card); the best ``shortlist`` are laid for real and valued whole (beach
+  included); the best wins.
+- **Which card to take**: the best placement of each card it may take, plus the coconuts it
+  gains, less those it pays; ``scrap`` only when nothing else is offered. Solo, the card it leaves
+  is valued too: what the Opponent would score with it (its own scoring rules), and the Beach Hut
+  coconuts it pays or takes (each is a point for the Opponent).
+- **Destinies**: buy when the chance of having the most (from the margin over the best other
+  seat now, surer later in the game) makes the Destiny worth more than its price in coconuts plus
+  ``destiny_margin``.
+- **Traveler**: play it when its points from the row plus what its symbols and coconuts add reach
+  ``travel_at``, and always on the last turn if it is worth anything.
+- **Interim totals**: score the Sources that stand to grow least: for each, its value now less
+  what it is expected to gain by the end (``GROWTH`` per card still to place); the largest win.
+- **Solo, the other card**: discard it (3 coconuts) when the Opponent would score more with it
+  than the 3 coconuts are worth to both sides.
+
+Ties between equal values are broken at random (the bot's own generator).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Mapping
+
+from ...core.game import State
+from ...core.moves import Move
+from ...core.options import OptionSpec
+from ...core.seatview import SeatView
+from .cards import DESTINIES, PAIRS, TRAVELERS, card
+from .island import Island, lay_card, legal_placements, random_legal_placement, shape, star_position
+from .rules import (
+    DISCARD,
+    DONE,
+    GIVE,
+    ROUNDS,
+    SCRAP,
+    SOLO_DISCARD,
+    TRAVEL,
+    Buy,
+    MotuState,
+    Place,
+    Score,
+    SoloTake,
+    Take,
+    placements_per_seat,
+    solo_take_price,
+    take_cost,
+)
+from .sources import (
+    SOURCES,
+    coconut_points,
+    component_count,
+    longest_beach,
+    opponent_points,
+    pair_points,
+    ruler_points,
+    symbol_counts,
+    totem_points,
+    traveler_points,
+)
+
+_PARAM = "bot heuristic parameter"
+#: Points a Source is expected to gain per card still to place (interim choices).
+GROWTH = {"fisherman": 1.0, "hunter": 1.2, "canoe": 1.2, "coconut": 0.1, "totem": 0.9, "volcano": 0.8}
+
+
+class MotuHeuristic:
+    """The strategy (see the module docstring); its parameters are ``params``."""
+
+    params = (
+        OptionSpec("coconut", float, 1.0, "points a banked coconut is worth", minimum=0.0, maximum=10.0,
+                   what=_PARAM),
+        OptionSpec("beach", float, 0.7, "points per card of the longest beach", minimum=0.0, maximum=10.0,
+                   what=_PARAM),
+        OptionSpec("potential", float, 0.4, "share of the points spare partners could still make",
+                   minimum=0.0, maximum=1.0, what=_PARAM),
+        OptionSpec("shortlist", int, 6, "placements laid for real and valued whole", minimum=1, maximum=100,
+                   what=_PARAM),
+        OptionSpec("destiny_margin", float, 1.0, "extra points a Destiny must promise over its price",
+                   minimum=-20.0, maximum=20.0, what=_PARAM),
+        OptionSpec("travel_at", float, 8.0, "play the Traveler when it is worth this many points",
+                   minimum=0.0, maximum=100.0, what=_PARAM),
+    )
+
+    def __init__(self, coconut: float = 1.0, beach: float = 0.7, potential: float = 0.4, shortlist: int = 6,
+                 destiny_margin: float = 1.0, travel_at: float = 8.0) -> None:
+        self.coconut = coconut
+        self.beach = beach
+        self.potential = potential
+        self.shortlist = shortlist
+        self.destiny_margin = destiny_margin
+        self.travel_at = travel_at
+
+    # ------------------------------------------------------------------ choice
+    def choose(self, view: SeatView, rng: random.Random) -> Move:
+        state = view.determinize(rng)
+        assert isinstance(state, MotuState)
+        return self.decide(state, view.seat, rng)
+
+    def decide(self, state: MotuState, seat: int, rng: random.Random) -> Move:
+        """The move for ``seat`` (to act) on a state whose public parts are exact."""
+        judge = Judge(self, state, seat)
+        phase = state.phase
+        if phase == "place":
+            return judge.best_placement(state.holding or "", rng)[1]
+        legal = state.legal_moves(seat)
+        if len(legal) == 1:
+            return legal[0]
+        if phase == "take":
+            return max(legal, key=lambda m: (judge.take_value(m, rng), rng.random()))
+        if phase == "extras":
+            return self._extras(judge, legal, rng)
+        if phase == "other":
+            return DISCARD if judge.opponent_gain(state.other or "") > judge.discard_cost() else GIVE
+        return max(legal, key=lambda m: (judge.interim_value(m), rng.random()))
+
+    def _extras(self, judge: Judge, legal: list[Move], rng: random.Random) -> Move:
+        buys = [(judge.destiny_value(m.destiny), rng.random(), m) for m in legal if isinstance(m, Buy)]
+        if buys:
+            best = max(buys, key=lambda b: (b[0], b[1]))
+            if best[0] > self.destiny_margin:
+                return best[2]
+        if TRAVEL in legal and judge.travel_value() >= (0.01 if judge.last_turn() else self.travel_at):
+            return TRAVEL
+        return DONE
+
+    def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
+        """A cheap rule of thumb for search rollouts: the better of a few random placements, the
+        free card, no Destiny, the Traveler on the last turn, greedy interim choices."""
+        assert isinstance(state, MotuState)
+        phase = state.phase
+        if phase == "place":
+            judge = Judge(self, state, seat)
+            island = state.islands[seat]
+            spots = {random_legal_placement(island, state.holding or "", rng) for _ in range(4)}
+            best = max((s for s in spots if s), key=lambda s: judge.quick(state.holding or "", *s))
+            return Place(*best)
+        legal = state.legal_moves(seat)
+        if phase == "take":
+            return legal[0]
+        if phase == "extras":
+            return TRAVEL if TRAVEL in legal and state.round == ROUNDS else DONE
+        if phase == "other":
+            return GIVE
+        scores = [m for m in legal if isinstance(m, Score)]
+        return max(scores, key=lambda m: sum(state.source_value(seat, x) for x in m.sources))
+
+
+class Judge:
+    """Values for one seat's decision on one (determinised) state."""
+
+    def __init__(self, strategy: MotuHeuristic, state: MotuState, seat: int) -> None:
+        self.s = strategy
+        self.state = state
+        self.seat = seat
+        self.island = state.islands[seat]
+        self.extra = state.extra(seat)
+        self.bank = state.banks[seat]
+        self.left = {x for x in SOURCES if x not in state.scored(seat)}
+        self.counts = symbol_counts(self.island, self.extra)
+        self.star = star_position(self.island)
+        self._vol: int | None = None
+
+    # ------------------------------------------------------------------ islands
+    def worth(self, counts: Mapping[str, int], volcano: int, bank: int, beach: int | None = None) -> float:
+        """Points from the Sources not scored yet, spare partners, coconuts and (if given) beach."""
+        total = 0.0
+        for leader, (partner, each) in PAIRS.items():
+            if leader in self.left:
+                total += pair_points(counts, leader)
+                spare = counts.get(partner, 0) - counts.get(leader, 0)
+                total += self.s.potential * each * max(0, min(spare, self.cards_left()))
+        if "totem" in self.left:
+            total += totem_points(counts, distinct=self.state.solo)
+        if "volcano" in self.left:
+            total += volcano
+        if "coconut" in self.left:
+            total += coconut_points(bank)
+        total += self.s.coconut * bank
+        if beach is not None:
+            total += self.s.beach * beach
+        return total
+
+    def cards_left(self) -> int:
+        placed = len(self.island.placements) - 1
+        return placements_per_seat(self.state.players, self.state.options["solo_piles"]) - placed
+
+    def volcano_now(self, island: Island) -> int:
+        return sum(ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
+                   for p, kind in island.symbols.items() if kind == "volcano")
+
+    def quick(self, name: str, rotation: int, x: int, y: int, bank_change: int = 0) -> float:
+        """A placement's worth from what it covers and shows, without laying it (no beach)."""
+        counts = Counter(self.counts)
+        volcano = self._volcano
+        symbols = self.island.symbols
+        for (cx, cy), spec in shape(card(name), rotation).cells:
+            p = (x + cx, y + cy)
+            old = symbols.get(p)
+            if old is not None:
+                counts[old] -= 1
+            if spec.symbol is not None:
+                counts[spec.symbol] += 1
+                if spec.symbol == "volcano":
+                    volcano += ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
+        return self.worth(counts, volcano, self.bank + bank_change)
+
+    @property
+    def _volcano(self) -> int:
+        if self._vol is None:
+            self._vol = self.volcano_now(self.island)
+        return self._vol
+
+    def island_worth(self, island: Island, bank: int) -> float:
+        return self.worth(symbol_counts(island, self.extra), self.volcano_now(island), bank, longest_beach(island))
+
+    def best_placement(self, name: str, rng: random.Random, bank_change: int = 0) -> tuple[float, Place]:
+        """The best legal placement of ``name``: quick values, then the shortlist laid and valued."""
+        spots = legal_placements(self.island, name)
+        quick = sorted(((self.quick(name, *p, bank_change), rng.random(), p) for p in spots), reverse=True)
+        best: tuple[float, float, tuple[int, int, int]] | None = None
+        for _, tie, p in quick[: self.s.shortlist]:
+            value = self.island_worth(lay_card(self.island, name, *p), self.bank + bank_change)
+            if best is None or (value, tie) > best[:2]:
+                best = (value, tie, p)
+        assert best is not None, f"{name} has no legal placement"
+        return best[0], Place(*best[2])
+
+    # ------------------------------------------------------------------ taking
+    def take_value(self, move: Move, rng: random.Random) -> float:
+        state = self.state
+        if move == SCRAP:
+            gained = 0 if state.solo else state.row_coconuts[0]
+            return self.island_worth(self.island, self.bank + gained) - 0.5
+        if isinstance(move, Take):
+            change = state.row_coconuts[move.position] - take_cost(move.position)
+            return self.best_placement(state.row[move.position], rng, change)[0]
+        assert isinstance(move, SoloTake)
+        change = solo_take_price(move.side, state.hut)
+        i = 0 if move.side == "left" else 1
+        value = self.best_placement(state.shown[i], rng, change)[0]
+        # The Opponent scores the Hut's coconuts (what we pay it, less what we take), and the
+        # other card unless we pay to discard it.
+        other = self.opponent_gain(state.shown[1 - i], -change)
+        if self.bank + change >= SOLO_DISCARD:
+            other = min(other, self.discard_cost(change))
+        return value + change - other
+
+    def discard_cost(self, change: int = 0) -> float:
+        """What a solo discard costs: our coconuts' worth, and 3 points for the Opponent's Hut."""
+        bank = self.bank + change
+        return (self.worth(self.counts, self._volcano, bank) - self.worth(self.counts, self._volcano, bank - SOLO_DISCARD)
+                + SOLO_DISCARD)
+
+    def opponent_gain(self, other: str, hut_change: int = 0) -> float:
+        """What the Opponent would score more with ``other`` in its pile."""
+        state = self.state
+        volcanoes = self.counts.get("volcano", 0)
+        hut = state.hut + hut_change
+        before = sum(opponent_points(state.opponent, hut, volcanoes).values())
+        after = sum(opponent_points([*state.opponent, other], hut, volcanoes).values())
+        return after - before + (0.5 if card(other).has_beach else 0.0)
+
+    # ------------------------------------------------------------------ extras
+    def last_turn(self) -> bool:
+        return self.cards_left() == 0
+
+    def destiny_value(self, destiny: str) -> float:
+        """Expected points of a Destiny less its price in coconuts."""
+        d = DESTINIES[destiny]
+        state = self.state
+        chances = []
+        for part in d.components:
+            mine = component_count(part, self.island, self.extra, self.bank - (d.price if part == "coconut" else 0))
+            others = [component_count(part, state.islands[s], state.extra(s), state.banks[s])
+                      for s in range(state.players) if s != self.seat]
+            margin = mine - max(others, default=0)
+            sure = 0.12 + 0.08 * (ROUNDS - self.cards_left())
+            chances.append(min(0.95, max(0.05, 0.5 + sure * margin)) if mine else 0.05)
+        both = math.prod(chances)
+        one = sum(chances) - 2 * both if len(chances) == 2 else 0.0
+        expected = both * d.most + one * (d.most_of_one or 0) + (1 - both - one) * d.otherwise
+        return expected - d.price * self.s.coconut
+
+    def travel_value(self) -> float:
+        state = self.state
+        name = state.travelers[self.seat]
+        if name is None:
+            return 0.0
+        t = TRAVELERS[name]
+        counts = Counter(self.counts)
+        counts.update(t.adds)
+        gained = min(t.coconuts, state.supply)
+        before = self.worth(self.counts, self._volcano, self.bank)
+        after = self.worth(counts, self._volcano, self.bank + gained)
+        return traveler_points(t, state.row) + after - before
+
+    # ------------------------------------------------------------------ interim totals
+    def interim_value(self, move: Move) -> float:
+        assert isinstance(move, Score)
+        left = self.cards_left()
+        return sum(self.state.source_value(self.seat, x) - GROWTH[x] * left for x in move.sources)

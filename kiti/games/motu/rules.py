@@ -1,0 +1,1208 @@
+"""MOTU (Scott Almes): grow an island by overlapping cards; score six Sources of harmony at three
+interim totals. Every rule of the rulebook and of RULINGS.md (MOTU 1-8), solo game included.
+
+The island model (grid, rotations, placement and terrain rules) lives in :mod:`.island`, the
+Sources and the end-of-game scoring in :mod:`.sources`; this module holds the turn, the row, the
+coconuts, Destinies, Travelers, interim totals, the solo Opponent and the one state class
+:class:`MotuState`. Everything a viewer may see comes from :meth:`MotuState._view`.
+
+A turn asks its seat one step at a time (the core's one turn rule):
+
+- ``take``: ``take 1``-``take 4`` (a row position; one coconut on each card to its left), or
+  ``scrap`` when no affordable card can be placed; solo: ``take left`` / ``take right``;
+- ``place``: ``place ROTATION X Y`` (many moves: offered step by step, rotation then position);
+- ``extras`` (asked only when something can be done): ``buy Dxx`` (once), ``travel``, ``done``;
+  a Destiny comes before the Traveler, so ``travel`` ends the turn;
+- solo ``other``: ``give`` (the other card to the Opponent, face down) or ``discard`` (pay 3),
+  asked only when the player can pay.
+
+When a pile empties, the turn's optional steps end first; then every seat chooses its Sources for
+the interim total at once and in secret (``score totem``; ``score fisherman hunter``); the last
+interim scores the three Sources left, by itself, and ends the game.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...core.chance import shuffle
+from ...core.errors import NotationError, OptionError, SetupError
+from ...core.events import EVERYONE, REFEREE, seats
+from ...core.game import GameInfo, State, check_notation
+from ...core.moves import Move
+from ...core.options import OptionSpec
+from ...core.results import Party
+from .cards import (
+    DESTINIES,
+    ISLAND_IDS,
+    SOLO_START_SCORES,
+    TRAVELERS,
+    VILLAGE_IDS,
+)
+from .island import (
+    ROTATIONS,
+    Island,
+    bounds,
+    has_legal_placement,
+    lay_card,
+    legal_placements,
+    new_island,
+    placement_problem,
+    random_legal_placement,
+    terrain_problem,
+)
+from .sources import (
+    SOURCE_NAME,
+    SOURCES,
+    beach_bonuses,
+    coconut_bonuses,
+    component_count,
+    destiny_points,
+    longest_beach,
+    opponent_beach,
+    opponent_points,
+    source_points,
+    symbol_counts,
+    traveler_points,
+)
+
+# ------------------------------------------------------------------ the rulebook's numbers
+PILES = "ABC"
+ROW = 4  # cards face up in the row
+ROUNDS = 9  # cards each player adds to the island
+COCONUTS = 36  # counters in the box
+START_COCONUTS = 5
+SOLO_START_COCONUTS = 6
+HUT_START = 3  # solo: coconuts on the Beach Hut at the start
+SOLO_DISCARD = 3  # solo: what keeps the other card from the Opponent
+SOLO_LEFT_COST = 1
+PICKS = (1, 2, 3)  # Sources scored when pile A, B, C empties
+PILE_SIZES = {2: (8, 6, 4), 3: (12, 9, 6), 4: (16, 12, 8), 5: (20, 15, 10), 6: (24, 18, 12)}
+SOLO_PILE_SIZES = {"printed": (16, 12, 8), "short": (8, 6, 4)}
+DIFFICULTIES = ("easy", "intermediate", "difficult", "legendary")
+#: How far from the village a placement's top-left cell can ever be (see :func:`placement_bound`).
+GROWTH = 3
+
+
+# ------------------------------------------------------------------ moves
+@dataclass(frozen=True, slots=True)
+class Take(Move):
+    """Take the card at row ``position`` (0 = leftmost). Notation ``take 1`` .. ``take 4``."""
+
+    position: int
+
+    def __str__(self) -> str:
+        return f"take {self.position + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class SoloTake(Move):
+    """Solo: take the ``left`` card (pay 1 to the Beach Hut) or the ``right`` one (gain 1)."""
+
+    side: str
+
+    def __str__(self) -> str:
+        return f"take {self.side}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place(Move):
+    """Lay the taken card turned ``rotation`` degrees clockwise, its top-left cell on (x, y).
+
+    Notation ``place 90 2 -1``; offered in two steps, ``place 90`` then ``2 -1``.
+    """
+
+    rotation: int
+    x: int
+    y: int
+
+    def __str__(self) -> str:
+        return f"place {self.rotation} {self.x} {self.y}"
+
+    def steps(self) -> tuple[str, ...]:
+        return (f"place {self.rotation}", f"{self.x} {self.y}")
+
+
+@dataclass(frozen=True, slots=True)
+class Buy(Move):
+    """Buy a Destiny from the table. Notation ``buy D03``."""
+
+    destiny: str
+
+    def __str__(self) -> str:
+        return f"buy {self.destiny}"
+
+
+@dataclass(frozen=True, slots=True)
+class Score(Move):
+    """Choose the Sources of an interim total (canonical order). ``score fisherman hunter``."""
+
+    sources: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return "score " + " ".join(self.sources)
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Move):
+    """A one-word move: ``scrap``, ``travel``, ``done``, ``give`` or ``discard``."""
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+SCRAP, TRAVEL, DONE, GIVE, DISCARD = (Word(w) for w in ("scrap", "travel", "done", "give", "discard"))
+WORDS = {str(w): w for w in (SCRAP, TRAVEL, DONE, GIVE, DISCARD)}
+TAKES = tuple(Take(i) for i in range(ROW))
+SOLO_TAKES = {side: SoloTake(side) for side in ("left", "right")}
+BUYS = {d: Buy(d) for d in DESTINIES}
+SCORES = {combo: Score(combo) for k in (1, 2, 3) for combo in itertools.combinations(SOURCES, k)}
+#: Words a player may use for each Source (the Source's own name first: the notation).
+SOURCE_WORDS = {
+    "fisherman": ("fisherman", "fishermen", "fish"), "hunter": ("hunter", "hunters", "bird", "birds"),
+    "canoe": ("canoe", "canoes", "palm", "palms"), "coconut": ("coconut", "coconuts"),
+    "totem": ("totem", "totems"), "volcano": ("volcano", "volcanoes", "village"),
+}
+_SOURCE_OF = {w: source for source, words in SOURCE_WORDS.items() for w in words}
+
+# ------------------------------------------------------------------ declarations
+OPTIONS = (
+    OptionSpec("travelers", bool, True, "Deal each player a face-down Traveler, played once for points "
+               "from the row (the rulebook suggests leaving them out of a first game). Not used solo."),
+    OptionSpec("destinies", bool, True, "Lay out one Destiny card more than there are players, to buy "
+               "for coconuts (the rulebook suggests leaving them out of a first game). Not used solo."),
+    OptionSpec("difficulty", str, "easy", "Solo: the Opponent's starting score (easy 20, intermediate "
+               "28, difficult 35, legendary 42).", choices=DIFFICULTIES),
+    OptionSpec("solo_piles", str, "printed", "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
+               "short 8/6/4 (9 cards placed, as in the game for several players).",
+               choices=tuple(SOLO_PILE_SIZES)),
+    OptionSpec("solo_coconut_bonus", bool, True, "Solo: the player scores the Coconut bonus with at least "
+               "one banked coconut (the book takes it from the Opponent only); false: nobody scores it."),
+)
+SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_coconut_bonus")
+
+EVENTS = {
+    "setup": ("first", "villages", "row", "destinies", "piles"),
+    "traveler": ("seat", "card"),  # to its owner only
+    "turn": ("seat", "round"),
+    "take": ("seat", "position", "card", "paid", "gained"),
+    "pick": ("seat", "side", "card", "paid", "gained"),  # solo
+    "scrap": ("seat", "card", "gained"),
+    "place": ("seat", "card", "rotation", "x", "y"),
+    "refill": ("pile", "card"),
+    "shown": ("pile", "left", "right"),  # solo
+    "pile_empty": ("pile",),
+    "buy": ("seat", "destiny", "price", "onto"),
+    "travel": ("seat", "card", "points", "coconuts"),
+    "give": ("seat",),  # solo: the other card goes face down to the Opponent
+    "discard": ("seat", "card", "paid"),  # solo
+    "chose": ("seat", "pile", "sources"),  # to the chooser only, until the reveal
+    "interim": ("pile", "sources", "points"),  # every seat's choice and points, together
+    "end": ("scores", "winners", "opponent"),
+}
+
+INFO = GameInfo(
+    id="motu",
+    name="MOTU",
+    min_seats=1,
+    max_seats=6,
+    version="1",
+    options=OPTIONS,
+    notation=("take 1-4 (a row position) or scrap; place ROTATION X Y (place 90 2 -1); buy D03, "
+              "travel, done; score totem / score fisherman hunter; solo: take left/right, give, "
+              "discard"),
+    events=EVENTS,
+    move_types=(Take, SoloTake, Place, Buy, Score, Word),
+    max_moves=6 * 38 + 10,
+    margin_scale=30.0,
+)
+
+
+# ------------------------------------------------------------------ pure rules
+def take_cost(position: int) -> int:
+    """Coconuts paid to take the card at ``position``: one on each card to its left."""
+    return position
+
+
+def pay_positions(price: int, row_length: int) -> list[int]:
+    """Where a Destiny's price goes: one coconut per row card, right to left, wrapping round."""
+    return [row_length - 1 - k % row_length for k in range(price)]
+
+
+def pile_sizes(players: int, solo_piles: str = "printed") -> tuple[int, int, int]:
+    """Cards in piles A, B and C (the rulebook's table; solo: printed or short)."""
+    return SOLO_PILE_SIZES[solo_piles] if players == 1 else PILE_SIZES[players]
+
+
+def placements_per_seat(players: int, solo_piles: str = "printed") -> int:
+    """How many cards a seat adds to its island at most (solo: one per two cards shown)."""
+    return sum(pile_sizes(1, solo_piles)) // 2 if players == 1 else ROUNDS
+
+
+def placement_bound(cards: int) -> tuple[range, range]:
+    """Every top-left cell a placement can ever use on an island of at most ``cards`` island cards.
+
+    A new card must cover a visible symbol, so it overlaps the island, and a card is at most 4
+    cells long: each card moves the island's edge out by at most 3 cells in any direction. The
+    village covers x 0..2, y 0..3, so before its m-th card the island lies within x -3(m-1)..
+    2+3(m-1), y -3(m-1)..3+3(m-1), and the m-th card's top-left cell within x -3m..3m-1,
+    y -3m..3m (its top-left cell is never right of or below the symbol it covers).
+    """
+    reach = GROWTH * cards
+    return range(-reach, reach), range(-reach, reach + 1)
+
+
+def interim_choices(scored: Sequence[str], picks: int) -> list[tuple[str, ...]]:
+    """The Source sets a seat may score at an interim: ``picks`` Sources it has not scored yet."""
+    left = [s for s in SOURCES if s not in scored]
+    return list(itertools.combinations(left, picks))
+
+
+def solo_take_price(side: str, hut: int) -> int:
+    """Coconuts a solo take changes in the bank: -1 for the left card, +1 for the right one
+    while the Beach Hut has any."""
+    if side == "left":
+        return -SOLO_LEFT_COST
+    return 1 if hut else 0
+
+
+def parse_source(word: str, text: str) -> str:
+    try:
+        return _SOURCE_OF[word]
+    except KeyError:
+        raise NotationError(f"{text!r}: {word!r} is not a Source (the Sources: "
+                            f"{', '.join(SOURCES)})") from None
+
+
+def _parse_int(word: str, text: str, what: str) -> int:
+    body = word[1:] if word[:1] in "+-" else word
+    if not (body.isascii() and body.isdigit()) or len(body) > 4:
+        raise NotationError(f"{text!r}: {what} must be a whole number, not {word!r}")
+    return int(word)
+
+
+# ------------------------------------------------------------------ the state
+class MotuState(State):
+    """A game of MOTU (1 seat: the solo game against the Opponent).
+
+    ``islands`` (one immutable :class:`~.island.Island` per seat), ``banks`` (coconuts per
+    seat), ``supply`` (counters left in the box), ``row`` and ``row_coconuts``, ``piles``
+    (A, B, C; the next card last), ``pile`` (the pile being played), ``box`` (island cards out of
+    the game, sorted), ``discards``, ``travelers`` / ``played`` / ``traveler_points``,
+    ``table_destinies`` (to buy) and ``owned``, ``interims`` (per seat: (pile, sources, points per
+    source)), ``choices`` (secret choices of the interim under way), ``phase``, ``turn``,
+    ``holding`` (the card taken, to place); solo: ``hut``, ``shown``, ``other``, ``opponent``.
+    """
+
+    info = INFO
+
+    # ------------------------------------------------------------- setup
+    def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
+        n = self.players
+        self.solo = n == 1
+        _check_options(options, self.solo)
+        self.use_travelers = options["travelers"] and not self.solo
+        self.use_destinies = options["destinies"] and not self.solo
+        setup = dict(setup or {})
+        unknown = set(setup) - {"deck", "piles", "villages", "travelers", "destinies", "first"}
+        if unknown:
+            raise SetupError(f"unknown MOTU setup key(s): {', '.join(sorted(unknown))} (known: deck, "
+                             "piles, villages, travelers, destinies, first)")
+        self.first = _setup_seat(setup.get("first", 0), n)
+        villages = self._deal(setup.get("villages"), VILLAGE_IDS, n, "villages", "village")
+        self.villages = villages
+        self.islands = [new_island(v) for v in villages]
+        self._lay_out_cards(setup)
+        self._deal_extras(setup)
+        start = SOLO_START_COCONUTS if self.solo else START_COCONUTS
+        self.banks = [start] * n
+        self.hut = HUT_START if self.solo else 0
+        self.supply = COCONUTS - start * n - self.hut
+        self._start_play()
+        self.log.append((EVERYONE, "setup", (self.first, tuple(villages), tuple(self.row), tuple(self.table_destinies),
+                                             tuple(len(p) for p in self.piles)), None))
+        for s, t in enumerate(self.travelers):
+            if t is not None:
+                self.log.append((seats(s), "traveler", (s, t), None))
+        self.round = 1
+        self._start_turn(self.first)
+
+    def _start_play(self) -> None:
+        n = self.players
+        self.discards: list[str] = []
+        self.interims: list[list[tuple[str, tuple[str, ...], tuple[int, ...]]]] = [[] for _ in range(n)]
+        self.choices: list[tuple[str, ...] | None] = [None] * n
+        self.pile = 0
+        self.phase = "take"
+        self.turn = self.first
+        self.holding: str | None = None
+        self.bought = False
+        self.emptied = False
+        self.shown: list[str] = []
+        self.other: str | None = None
+        self.opponent: list[str] = []
+        self.final: list[dict[str, int]] | None = None
+        self.opponent_final: dict[str, int] | None = None
+
+    def _deal(self, given: Any, ids: Sequence[str], count: int, key: str, what: str) -> list[str]:
+        """``count`` distinct ids from the setup (checked) or from a shuffle of ``ids``."""
+        if given is None:
+            pool = list(ids)
+            shuffle(self.rng, pool)
+            return pool[:count]
+        if (not isinstance(given, list) or len(given) != count or len(set(map(str, given))) != count
+                or not all(isinstance(c, str) and c in ids for c in given)):
+            raise SetupError(f"setup {key} must list {count} different {what} ids out of "
+                             f"{', '.join(ids)}")
+        return list(given)
+
+    def _lay_out_cards(self, setup: dict[str, Any]) -> None:
+        """The row (not solo) and piles A, B, C from the setup's deck or piles, or a shuffle."""
+        sizes = pile_sizes(self.players, self.options["solo_piles"])
+        row_size = 0 if self.solo else ROW
+        if "deck" in setup and "piles" in setup:
+            raise SetupError("setup gives deck or piles, not both")
+        if "piles" in setup:
+            order = _setup_piles(setup["piles"], row_size, sizes)
+        elif "deck" in setup:
+            order = _setup_deck(setup["deck"], row_size + sum(sizes))
+        else:
+            order = list(ISLAND_IDS)
+            shuffle(self.rng, order)
+        self.row = order[:row_size]
+        self.row_coconuts = [0] * row_size
+        self.piles: list[list[str]] = []
+        at = row_size
+        for size in sizes:
+            self.piles.append(order[at:at + size][::-1])  # the top card is drawn first: it is last
+            at += size
+        self.box = sorted(order[at:])
+
+    def _deal_extras(self, setup: dict[str, Any]) -> None:
+        n = self.players
+        for key, on in (("travelers", self.use_travelers), ("destinies", self.use_destinies)):
+            if key in setup and not on:
+                raise SetupError(f"setup {key} needs the option {key}=true" if not self.solo
+                                 else f"setup {key}: the solo game has no {key.capitalize()}")
+        self.travelers: list[str | None] = [None] * n
+        self.traveler_box: list[str] = sorted(TRAVELERS)
+        if self.use_travelers:
+            dealt = self._deal(setup.get("travelers"), tuple(TRAVELERS), n, "travelers", "Traveler")
+            self.travelers = list(dealt)
+            self.traveler_box = sorted(set(TRAVELERS) - set(dealt))
+        self.played = [False] * n
+        self.traveler_points = [0] * n
+        self.table_destinies: list[str] = []
+        if self.use_destinies:
+            self.table_destinies = self._deal(setup.get("destinies"), tuple(DESTINIES), n + 1, "destinies", "Destiny")
+        self.destiny_box = sorted(set(DESTINIES) - set(self.table_destinies))
+        self.owned: list[list[str]] = [[] for _ in range(n)]
+
+    @classmethod
+    def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:
+        if players == 1:  # take, place, give or discard each turn; two interims
+            return 3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10
+        return players * (4 * ROUNDS + 2) + 10  # take, place, buy, travel/done; two interims
+
+    # ------------------------------------------------------------- notation
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        t = check_notation(text)
+        word, _, rest = t.partition(" ")
+        args = rest.split()
+        if word in WORDS and not args:
+            return WORDS[word]
+        if word == "take" and len(args) == 1:
+            return _parse_take(args[0], text)
+        if word == "place":
+            if len(args) != 3:
+                raise NotationError(f"{text!r}: a placement is written 'place ROTATION X Y', "
+                                    "e.g. 'place 90 2 -1'")
+            rotation = _parse_int(args[0], text, "the rotation")
+            if rotation not in ROTATIONS:
+                raise NotationError(f"{text!r}: the rotation is 0, 90, 180 or 270, not {rotation}")
+            return Place(rotation, _parse_int(args[1], text, "x"), _parse_int(args[2], text, "y"))
+        if word == "buy" and len(args) == 1:
+            code = args[0].upper()
+            if code not in BUYS:
+                raise NotationError(f"{text!r}: {code} is not a Destiny (D01-D10)")
+            return BUYS[code]
+        if word == "score" and 1 <= len(args) <= 3:
+            return _parse_score(args, text)
+        raise NotationError(f"{text!r} is not a MOTU move (e.g. 'take 2', 'place 90 2 -1', 'buy D03', "
+                            "'travel', 'done', 'score totem', 'scrap'; solo 'take left', 'give')")
+
+    @classmethod
+    def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
+        """Every move that can ever be legal: placements within :func:`placement_bound`."""
+        moves: list[Move] = [SCRAP]
+        if players == 1:
+            moves += [*SOLO_TAKES.values(), GIVE, DISCARD]
+        else:
+            moves += list(TAKES)
+            if options["destinies"]:
+                moves += list(BUYS.values())
+            if options["travelers"]:
+                moves.append(TRAVEL)
+            moves.append(DONE)
+        moves += [m for combo, m in SCORES.items() if len(combo) < 3]
+        xs, ys = placement_bound(placements_per_seat(players, options["solo_piles"]))
+        moves += [Place(r, x, y) for r in ROTATIONS for y in ys for x in xs]
+        return moves
+
+    # ------------------------------------------------------------- legal moves
+    def legal_moves(self, seat: int) -> list[Move]:
+        if seat not in self.acting:
+            return []
+        phase = self.phase
+        if phase == "place":
+            return list(self._placements())
+        if phase == "take":
+            return self._take_moves(seat)
+        if phase == "extras":
+            return self._extras_moves(seat)
+        if phase == "other":
+            return [GIVE, DISCARD]
+        return [SCORES[c] for c in interim_choices(self.scored(seat), PICKS[self.pile])]
+
+    def many_moves(self, seat: int) -> bool:
+        return self.phase == "place" and seat in self.acting
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        """A legal move: uniform, except that a placement comes from ``random_legal_placement``
+        (fast, not uniform). Taking, it checks the affordable cards in a random order and takes
+        the first that fits (uniform among those that fit, without checking them all)."""
+        if seat in self.acting and self.phase == "place":
+            assert self.holding is not None
+            spot = random_legal_placement(self.islands[seat], self.holding, rng)
+            assert spot is not None, "a card is only taken when it can be placed"
+            return Place(*spot)
+        if seat in self.acting and self.phase == "take":
+            cached = self.__dict__.get("_fit_cache")
+            if cached is None or cached[0] != len(self.history):  # not worked out here yet
+                return self._random_take(seat, rng)
+        return rng.choice(self.legal_moves(seat))
+
+    def _random_take(self, seat: int, rng: random.Random) -> Move:
+        moves = self._affordable(seat)
+        shuffle(rng, moves)
+        island = self.islands[seat]
+        offered = self._offered()
+        for move in moves:
+            if has_legal_placement(island, offered[_offer_index(move)]):
+                return move
+        return SCRAP
+
+    def _affordable(self, seat: int) -> list[Move]:
+        bank = self.banks[seat]
+        if self.solo:
+            return [SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, self.hut) >= 0]
+        return [TAKES[i] for i in range(len(self.row)) if take_cost(i) <= bank]
+
+    def _placements(self) -> tuple[Place, ...]:
+        """The legal placements of the card in hand (worked out once per position)."""
+        cached = self.__dict__.get("_placement_cache")
+        if cached is not None and cached[0] == len(self.history):
+            return cached[1]
+        assert self.holding is not None
+        found = tuple(Place(*p) for p in legal_placements(self.islands[self.turn], self.holding))
+        self._placement_cache = (len(self.history), found)
+        return found
+
+    def _offered(self) -> list[str]:
+        """The cards a seat may take from now: the row, or solo the two cards shown."""
+        return self.shown if self.solo else self.row
+
+    def _fits(self) -> tuple[bool, ...]:
+        """Whether each offered card has a legal place on the island of the seat to act (cached)."""
+        cached = self.__dict__.get("_fit_cache")
+        if cached is not None and cached[0] == len(self.history):
+            return cached[1]
+        island = self.islands[self.turn]
+        fits = tuple(has_legal_placement(island, c) for c in self._offered())
+        self._fit_cache = (len(self.history), fits)
+        return fits
+
+    def _take_moves(self, seat: int) -> list[Move]:
+        fits = self._fits()
+        out = [m for m in self._affordable(seat) if fits[_offer_index(m)]]
+        return out or [SCRAP]
+
+    def _extras_moves(self, seat: int) -> list[Move]:
+        out: list[Move] = []
+        if self.use_destinies and not self.bought:
+            out += [BUYS[d] for d in self.table_destinies if DESTINIES[d].price <= self.banks[seat]]
+        if self.use_travelers and not self.played[seat]:
+            out.append(TRAVEL)
+        return out + [DONE] if out else out
+
+    def scored(self, seat: int) -> list[str]:
+        """The Sources ``seat`` has recorded at earlier interims."""
+        return [s for _, sources, _ in self.interims[seat] for s in sources]
+
+    # ------------------------------------------------------------- why not
+    def _not_to_act_reason(self, seat: int) -> str:
+        if self.phase == "interim" and self.choices[seat] is not None:
+            return f"seat {seat} has already chosen its Sources for this interim total"
+        if self.phase == "interim":
+            return super()._not_to_act_reason(seat)
+        return f"it is not seat {seat}'s turn: seat {self.turn} is asked to {PHASE_WORDS[self.phase]}"
+
+    def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        phase = self.phase
+        if phase == "place":
+            if type(move) is not Place:
+                return (f"first place {self.holding} on your island: place ROTATION X Y "
+                        "(e.g. place 90 2 -1)")
+            assert self.holding is not None
+            if move.rotation not in ROTATIONS or type(move.x) is not int or type(move.y) is not int:
+                return "a placement is a rotation (0, 90, 180, 270) and two whole numbers"
+            return placement_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
+        if type(move) is Place:
+            return f"there is no card to place now: {PHASE_WORDS[phase]}"
+        if phase == "take":
+            return self._take_problem(seat, move)
+        if phase == "extras":
+            return self._extras_problem(seat, move)
+        if phase == "other":
+            if move not in (GIVE, DISCARD):
+                return f"say what becomes of {self.other}: give (to the Opponent) or discard (pay 3)"
+            return None
+        return self._score_problem(seat, move)
+
+    def _take_problem(self, seat: int, move: Move) -> str | None:
+        legal = self._take_moves(seat)
+        if move in legal:
+            return None
+        if move == SCRAP:
+            return (f"scrap is only for when no card you can afford can be placed; you can "
+                    f"{' or '.join(map(str, legal))}")
+        if type(move) is Take and not self.solo and move.position in range(len(self.row)):
+            return self._row_problem(seat, move.position)
+        if type(move) is SoloTake and self.solo and move.side in SOLO_TAKES:
+            return self._solo_take_problem(seat, move.side)
+        what = "take left or take right" if self.solo else "take 1-4 (a card of the row)"
+        return f"{move} is not a move now: {what}"
+
+    def _row_problem(self, seat: int, position: int) -> str:
+        name = self.row[position]
+        if take_cost(position) > self.banks[seat]:
+            return (f"taking card {position + 1} ({name}) costs {take_cost(position)} coconut(s), one on "
+                    f"each card to its left, and you have {self.banks[seat]}")
+        return f"{name} has no legal place on your island (only cards you can place may be taken)"
+
+    def _solo_take_problem(self, seat: int, side: str) -> str:
+        name = self.shown[0 if side == "left" else 1]
+        if side == "left" and self.banks[seat] < SOLO_LEFT_COST:
+            return f"the left card ({name}) costs {SOLO_LEFT_COST} coconut for the Beach Hut and you have none"
+        return f"{name} has no legal place on your island (only cards you can place may be taken)"
+
+    def _extras_problem(self, seat: int, move: Move) -> str | None:
+        if move in self._extras_moves(seat):
+            return None
+        if type(move) is Buy:
+            return self._buy_problem(seat, move.destiny)
+        if move == TRAVEL:
+            return ("this game has no Travelers" if not self.use_travelers
+                    else "your Traveler has already been played")
+        return f"{move} is not a move now: finish your turn (buy a Destiny, travel, or done)"
+
+    def _buy_problem(self, seat: int, destiny: str) -> str:
+        if not self.use_destinies:
+            return "this game has no Destinies"
+        if self.bought:
+            return "you have already bought a Destiny this turn (one per round)"
+        if destiny not in self.table_destinies:
+            return f"{destiny} is not on the table (there: {', '.join(self.table_destinies) or 'none'})"
+        price = DESTINIES[destiny].price
+        return f"{destiny} costs {price} coconut(s) and you have {self.banks[seat]}"
+
+    def _score_problem(self, seat: int, move: Move) -> str | None:
+        picks = PICKS[self.pile]
+        if type(move) is not Score:
+            return (f"interim total (pile {PILES[self.pile]}): choose {picks} Source(s) to score, "
+                    f"e.g. {self._example(seat)}")
+        chosen = move.sources
+        if not isinstance(chosen, tuple) or chosen not in SCORES:
+            return "name each Source once, in the order fisherman hunter canoe coconut totem volcano"
+        if len(chosen) != picks:
+            return f"this interim total (pile {PILES[self.pile]}) scores {picks} Source(s), not {len(chosen)}"
+        again = [s for s in chosen if s in self.scored(seat)]
+        if again:
+            return f"you scored {again[0]} at an earlier interim total: each Source is scored once"
+        return None
+
+    def _example(self, seat: int) -> str:
+        return str(SCORES[interim_choices(self.scored(seat), PICKS[self.pile])[0]])
+
+    # ------------------------------------------------------------- a turn
+    def _apply(self, seat: int, move: Move) -> None:
+        kind = type(move)
+        if kind is Place:
+            self._place(seat, move)  # type: ignore[arg-type]
+        elif kind is Take:
+            self._take(seat, move.position)  # type: ignore[attr-defined]
+        elif kind is SoloTake:
+            self._pick(seat, move.side)  # type: ignore[attr-defined]
+        elif kind is Buy:
+            self._buy(seat, move.destiny)  # type: ignore[attr-defined]
+        elif kind is Score:
+            self._commit(seat, move.sources)  # type: ignore[attr-defined]
+        elif move == SCRAP:
+            self._scrap(seat)
+        elif move == TRAVEL:
+            self._travel(seat)
+        elif move == DONE:
+            self._end_turn()
+        elif move == GIVE:
+            self._give(seat)
+        else:
+            self._discard(seat)
+
+    def _start_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = "take"
+        self.bought = False
+        self.acting = frozenset((seat,))
+        self.log.append((EVERYONE, "turn", (seat, self.round), None))
+        if self.solo:
+            self._show_two()
+
+    def _take(self, seat: int, position: int) -> None:
+        """Pay one coconut on each card left of it, gain the coconuts on it, hold it to place."""
+        name = self.row.pop(position)
+        gained = self.row_coconuts.pop(position)
+        paid = take_cost(position)
+        for i in range(paid):
+            self.row_coconuts[i] += 1
+        self.banks[seat] += gained - paid
+        self.log.append((EVERYONE, "take", (seat, position, name, paid, gained), None))
+        self.holding = name
+        self.phase = "place"
+
+    def _scrap(self, seat: int) -> None:
+        """No card can be taken and placed: the leftmost card is discarded (solo: the left one),
+        its coconuts gained."""
+        if self.solo:
+            name, self.other, self.shown = self.shown[0], self.shown[1], []
+            gained = 0
+        else:
+            name = self.row.pop(0)
+            gained = self.row_coconuts.pop(0)
+            self.banks[seat] += gained
+        self.discards.append(name)
+        self.log.append((EVERYONE, "scrap", (seat, name, gained), None))
+        self._after_card(seat)
+
+    def _place(self, seat: int, move: Place) -> None:
+        name = self.holding
+        assert name is not None
+        self.islands[seat] = lay_card(self.islands[seat], name, move.rotation, move.x, move.y)
+        self.holding = None
+        self.log.append((EVERYONE, "place", (seat, name, move.rotation, move.x, move.y), None))
+        self._after_card(seat)
+
+    def _after_card(self, seat: int) -> None:
+        """After the card is placed (or scrapped): refill the row, then the optional steps;
+        solo: the other card's fate."""
+        if self.solo:
+            if self.banks[seat] >= SOLO_DISCARD:
+                self.phase = "other"
+            else:
+                self._give(seat)
+            return
+        self._refill()
+        self._extras(seat)
+
+    def _refill(self) -> None:
+        pile = self.piles[self.pile]
+        name = pile.pop()
+        self.row.append(name)
+        self.row_coconuts.append(0)
+        self.log.append((EVERYONE, "refill", (PILES[self.pile], name), None))
+        if not pile:
+            self._pile_emptied()
+
+    def _pile_emptied(self) -> None:
+        self.emptied = True
+        self.log.append((EVERYONE, "pile_empty", (PILES[self.pile],), None))
+
+    def _extras(self, seat: int) -> None:
+        """The optional steps, asked only when there is something to do; else the turn ends."""
+        if self._extras_moves(seat):
+            self.phase = "extras"
+        else:
+            self._end_turn()
+
+    def _buy(self, seat: int, destiny: str) -> None:
+        """Pay the price onto the row, right to left (wrapping), and take the Destiny."""
+        price = DESTINIES[destiny].price
+        onto = pay_positions(price, len(self.row))
+        for i in onto:
+            self.row_coconuts[i] += 1
+        self.banks[seat] -= price
+        self.table_destinies.remove(destiny)
+        self.owned[seat].append(destiny)
+        self.bought = True
+        self.log.append((EVERYONE, "buy", (seat, destiny, price, tuple(onto)), None))
+        self._extras(seat)
+
+    def _travel(self, seat: int) -> None:
+        """Turn the Traveler face up: its points from the row now, its coconuts from the supply."""
+        name = self.travelers[seat]
+        assert name is not None
+        traveler = TRAVELERS[name]
+        self.played[seat] = True
+        points = traveler_points(traveler, self.row)
+        self.traveler_points[seat] = points
+        gained = min(traveler.coconuts, self.supply)
+        self.supply -= gained
+        self.banks[seat] += gained
+        self.log.append((EVERYONE, "travel", (seat, name, points, gained), None))
+        self._end_turn()  # a Destiny comes before the Traveler: nothing is left to do
+
+    def _end_turn(self) -> None:
+        if self.emptied:
+            self._start_interim()
+        else:
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        if self.solo:
+            self.round += 1
+            self._start_turn(0)
+            return
+        nxt = (self.turn + 1) % self.players
+        if nxt == self.first:
+            self.round += 1
+        self._start_turn(nxt)
+
+    # ------------------------------------------------------------- solo
+    def _show_two(self) -> None:
+        """Solo: the first two cards of the pile, face up: left, then right."""
+        pile = self.piles[self.pile]
+        self.shown = [pile.pop(), pile.pop()]
+        self.log.append((EVERYONE, "shown", (PILES[self.pile], *self.shown), None))
+        if not pile:
+            self._pile_emptied()
+
+    def _pick(self, seat: int, side: str) -> None:
+        i = 0 if side == "left" else 1
+        name, self.other = self.shown[i], self.shown[1 - i]
+        change = solo_take_price(side, self.hut)
+        self.banks[seat] += change
+        self.hut -= change
+        self.shown = []
+        self.log.append((EVERYONE, "pick", (seat, side, name, max(0, -change), max(0, change)), None))
+        self.holding = name
+        self.phase = "place"
+
+    def _give(self, seat: int) -> None:
+        assert self.other is not None
+        self.opponent.append(self.other)
+        self.other = None
+        self.log.append((EVERYONE, "give", (seat,), None))
+        self._end_turn()
+
+    def _discard(self, seat: int) -> None:
+        assert self.other is not None
+        self.banks[seat] -= SOLO_DISCARD
+        self.hut += SOLO_DISCARD
+        self.discards.append(self.other)
+        self.log.append((EVERYONE, "discard", (seat, self.other, SOLO_DISCARD), None))
+        self.other = None
+        self._end_turn()
+
+    # ------------------------------------------------------------- interim totals
+    def _start_interim(self) -> None:
+        """A pile is empty: every seat chooses its Sources at once (the last pile: by itself)."""
+        self.emptied = False
+        self.holding = None
+        if self.pile == len(PILES) - 1:  # the last interim: the Sources left, by themselves
+            self.choices = [tuple(s for s in SOURCES if s not in self.scored(seat)) for seat in range(self.players)]
+            self._reveal()
+            return
+        self.phase = "interim"
+        self.choices = [None] * self.players
+        self.acting = frozenset(range(self.players))
+
+    def _commit(self, seat: int, sources: tuple[str, ...]) -> None:
+        self.choices[seat] = sources
+        self.log.append((seats(seat), "chose", (seat, PILES[self.pile], sources), None))
+        self.acting = self.acting - {seat}
+        if not self.acting:
+            self._reveal()
+
+    def _reveal(self) -> None:
+        """Every choice at once, each Source's points recorded for good."""
+        chosen: list[tuple[str, ...]] = []
+        points: list[tuple[int, ...]] = []
+        for seat, sources in enumerate(self.choices):
+            assert sources is not None
+            pts = tuple(self.source_value(seat, s) for s in sources)
+            self.interims[seat].append((PILES[self.pile], sources, pts))
+            chosen.append(sources)
+            points.append(pts)
+        self.choices = [None] * self.players
+        self.log.append((EVERYONE, "interim", (PILES[self.pile], tuple(chosen), tuple(points)), None))
+        if self.pile == len(PILES) - 1:
+            self._finish()
+            return
+        self.pile += 1
+        self._next_turn()
+
+    def source_value(self, seat: int, source: str) -> int:
+        """What ``source`` is worth to ``seat`` now (its Traveler's symbols once played)."""
+        return source_points(source, self.islands[seat], self.extra(seat), self.banks[seat], solo=self.solo)
+
+    def extra(self, seat: int) -> Mapping[str, int] | None:
+        """The symbols a played Traveler adds to ``seat``'s island."""
+        name = self.travelers[seat]
+        return TRAVELERS[name].adds if name is not None and self.played[seat] else None
+
+    # ------------------------------------------------------------- the end
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.over = True
+        self.acting = frozenset()
+        if self.solo:
+            self._finish_solo()
+        else:
+            self._finish_table()
+        opponent = None if self.opponent_final is None else self.opponent_final["total"]
+        self.log.append((EVERYONE, "end", (tuple(self.scores()), tuple(self.winners()), opponent), None))
+
+    def _finish_table(self) -> None:
+        n = self.players
+        beach = beach_bonuses([longest_beach(isl) for isl in self.islands])
+        coconut = coconut_bonuses(self.banks)
+        parts = {p for owned in self.owned for d in owned for p in DESTINIES[d].components}
+        counts = {p: [component_count(p, self.islands[s], self.extra(s), self.banks[s]) for s in range(n)]
+                  for p in parts}
+        self.final = []
+        for s in range(n):
+            row = {"interims": self.interim_total(s), "traveler": self.traveler_points[s],
+                   "destinies": sum(destiny_points(DESTINIES[d], s, counts) for d in self.owned[s]),
+                   "beach": beach[s], "coconut": coconut[s]}
+            row["total"] = sum(row.values())
+            self.final.append(row)
+
+    def _finish_solo(self) -> None:
+        beach = beach_bonuses([longest_beach(self.islands[0]), opponent_beach(self.opponent)])
+        self.final = [{"interims": self.interim_total(0), "beach": beach[0]}]
+        if self.options["solo_coconut_bonus"]:
+            self.final[0]["coconut"] = coconut_bonuses(self.banks)[0]
+        self.final[0]["total"] = sum(self.final[0].values())
+        self.opponent_final = self.opponent_score_parts()
+        self.opponent_final["beach"] = beach[1]
+        self.opponent_final["total"] = sum(v for k, v in self.opponent_final.items() if k != "total")
+
+    def opponent_score_parts(self) -> dict[str, int]:
+        """The Opponent's starting score and its points by Source, from its pile as it stands."""
+        volcanoes = symbol_counts(self.islands[0]).get("volcano", 0)
+        parts = {"start": SOLO_START_SCORES[self.options["difficulty"]]}
+        parts.update(opponent_points(self.opponent, self.hut, volcanoes))
+        return parts
+
+    def interim_total(self, seat: int) -> int:
+        return sum(sum(points) for _, _, points in self.interims[seat])
+
+    # ------------------------------------------------------------- results
+    def scores(self) -> list[float]:
+        """Each seat's score: interim totals and Traveler points so far; final once over."""
+        if self.final is not None:
+            return [float(row["total"]) for row in self.final]
+        return [float(self.interim_total(s) + self.traveler_points[s]) for s in range(self.players)]
+
+    def parties(self) -> tuple[Party, ...]:
+        if self.solo:
+            return _SOLO_PARTIES
+        return super().parties()
+
+    def party_scores(self) -> list[float]:
+        if not self.solo:
+            return self.scores()
+        return [self.scores()[0], float(self.opponent_score())]
+
+    def opponent_score(self) -> int:
+        """The Opponent's score: final once over, else its start and its pile as it stands."""
+        if self.opponent_final is not None:
+            return self.opponent_final["total"]
+        return sum(self.opponent_score_parts().values())
+
+    def tiebreaks(self) -> list[tuple[float, ...]] | None:
+        """Equal scores: the most banked coconuts; solo, the Beach Hut is the Opponent's bank and
+        a tie there goes to the player."""
+        if self.solo:
+            return [(float(self.banks[0]), 1.0), (float(self.hut), 0.0)]
+        return [(float(b),) for b in self.banks]
+
+    # ------------------------------------------------------------- invariants
+    def check_invariants(self) -> None:
+        held = (self.row + self.box + self.discards + self.shown + self.opponent
+                + [c for p in self.piles for c in p]
+                + [p.card for isl in self.islands for p in isl.placements[1:]]
+                + [c for c in (self.holding, self.other) if c is not None])
+        assert sorted(held) == sorted(ISLAND_IDS), "an island card was created or lost"
+        assert sorted(self.villages + [v for v in VILLAGE_IDS if v not in self.villages]) == list(VILLAGE_IDS)
+        coconuts = sum(self.banks) + sum(self.row_coconuts) + self.hut + self.supply
+        assert coconuts == COCONUTS, f"{coconuts} coconuts accounted for, not {COCONUTS}"
+        assert min(self.banks) >= 0 and self.supply >= 0 and self.hut >= 0, "a negative heap of coconuts"
+        assert len(self.row) == (0 if self.solo else ROW) or self.phase == "place", "the row is not full"
+        for s, isl in enumerate(self.islands):
+            assert terrain_problem(isl) is None, f"seat {s}'s island breaks a terrain rule"
+            assert isl.placements[0].card == self.villages[s]
+            scored = self.scored(s)
+            assert len(scored) == len(set(scored)), f"seat {s} scored a Source twice"
+        assert sorted(self.table_destinies + [d for o in self.owned for d in o] + self.destiny_box) == sorted(DESTINIES)
+
+    # ------------------------------------------------------------- views
+    def _view(self, viewer: Any) -> dict[str, Any]:
+        """The one place a view is made: a seat, None (a spectator) or REFEREE."""
+        ref = viewer == REFEREE
+        n = self.players
+        view: dict[str, Any] = {
+            "game": "motu", "players": n, "options": dict(self.options), "viewer": viewer,
+            "solo": self.solo, "over": self.over, "phase": self.phase, "turn": self.turn,
+            "round": self.round, "first": self.first, "to_act": sorted(self.acting),
+            "scores": self.scores(), "winners": self.winners(),
+            "coconuts": list(self.banks), "supply": self.supply,
+            "row": [{"card": c, "coconuts": k} for c, k in zip(self.row, self.row_coconuts)],
+            "pile": PILES[self.pile],
+            "piles": {PILES[i]: (p[::-1] if ref else ["?"] * len(p)) for i, p in enumerate(self.piles)},
+            "holding": self.holding, "discards": list(self.discards),
+            "islands": [island_view(isl) for isl in self.islands],
+            "sources": [{s: self.source_value(seat, s) for s in SOURCES} for seat in range(n)],
+            "beach": [longest_beach(isl) for isl in self.islands],
+            "interims": [self._interims_view(s, viewer, ref) for s in range(n)],
+            "travelers": [self._traveler_view(s, viewer, ref) for s in range(n)],
+            "destinies": {"table": list(self.table_destinies), "owned": [list(o) for o in self.owned]},
+            "final": None if self.final is None else [dict(row) for row in self.final],
+            "solo_table": self._solo_view(ref) if self.solo else None,
+        }
+        if ref:
+            view["box"] = {"islands": list(self.box), "travelers": list(self.traveler_box),
+                           "destinies": list(self.destiny_box),
+                           "villages": [v for v in VILLAGE_IDS if v not in self.villages]}
+        return view
+
+    def _interims_view(self, seat: int, viewer: Any, ref: bool) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = [{"pile": pile, "sources": list(sources), "points": list(points),
+                                      "total": sum(points)} for pile, sources, points in self.interims[seat]]
+        chosen = self.choices[seat]
+        if self.phase == "interim" and chosen is not None:
+            mine = ref or seat == viewer
+            out.append({"pile": PILES[self.pile], "sources": list(chosen) if mine else "?",
+                        "points": "?", "total": "?"})
+        return out
+
+    def _traveler_view(self, seat: int, viewer: Any, ref: bool) -> dict[str, Any] | None:
+        name = self.travelers[seat]
+        if name is None:
+            return None
+        shown = ref or seat == viewer or self.played[seat]
+        return {"card": name if shown else "?", "played": self.played[seat],
+                "points": self.traveler_points[seat]}
+
+    def _solo_view(self, ref: bool) -> dict[str, Any]:
+        shown = ref or self.over
+        return {"hut": self.hut, "shown": list(self.shown), "other": self.other,
+                "difficulty": self.options["difficulty"],
+                "start": SOLO_START_SCORES[self.options["difficulty"]],
+                "opponent": list(self.opponent) if shown else ["?"] * len(self.opponent),
+                "opponent_score": self.opponent_score() if shown else "?",
+                "opponent_final": None if self.opponent_final is None else dict(self.opponent_final)}
+
+    # ------------------------------------------------------------- copies
+    def _copy_parts(self, new: State) -> None:
+        assert isinstance(new, MotuState)
+        new.villages = self.villages.copy()
+        new.islands = self.islands.copy()  # islands are immutable
+        new.banks = self.banks.copy()
+        new.row = self.row.copy()
+        new.row_coconuts = self.row_coconuts.copy()
+        new.piles = [p.copy() for p in self.piles]
+        new.box = self.box.copy()
+        new.discards = self.discards.copy()
+        new.travelers = self.travelers.copy()
+        new.traveler_box = self.traveler_box.copy()
+        new.played = self.played.copy()
+        new.traveler_points = self.traveler_points.copy()
+        new.table_destinies = self.table_destinies.copy()
+        new.destiny_box = self.destiny_box.copy()
+        new.owned = [o.copy() for o in self.owned]
+        new.interims = [i.copy() for i in self.interims]  # of immutable tuples
+        new.choices = self.choices.copy()
+        new.shown = self.shown.copy()
+        new.opponent = self.opponent.copy()
+        new.final = None if self.final is None else [dict(row) for row in self.final]
+        new.opponent_final = None if self.opponent_final is None else dict(self.opponent_final)
+
+    def resample(self, seat: int, rng: random.Random) -> MotuState:
+        """Redraw what ``seat`` cannot see: the order and split of the piles and the box, the
+        other seats' face-down Travelers, and their secret Source choices of this interim."""
+        seat = self._viewer(seat)
+        new = self._resampled_copy(rng)
+        assert isinstance(new, MotuState)
+        pool = sorted([c for p in new.piles for c in p] + new.box)
+        shuffle(rng, pool)
+        new.piles = [[pool.pop() for _ in p] for p in new.piles]
+        new.box = sorted(pool)
+        new._redraw_travelers(seat, rng)
+        new._redraw_choices(seat, rng)
+        return new
+
+    def _redraw_travelers(self, seat: int, rng: random.Random) -> None:
+        others = [s for s in range(self.players)
+                  if s != seat and self.travelers[s] is not None and not self.played[s]]
+        pool = sorted([str(self.travelers[s]) for s in others] + self.traveler_box)
+        shuffle(rng, pool)
+        for s in others:
+            self.travelers[s] = pool.pop()
+        self.traveler_box = sorted(pool)
+        for i, (audience, kind, args, _) in enumerate(self.log):
+            if kind == "traveler" and args[0] in others:
+                self.log[i] = (audience, kind, (args[0], self.travelers[args[0]]), None)
+
+    def _redraw_choices(self, seat: int, rng: random.Random) -> None:
+        if self.phase != "interim":
+            return
+        pile = PILES[self.pile]
+        for s, chosen in enumerate(self.choices):
+            if s == seat or chosen is None:
+                continue
+            pick = rng.choice(interim_choices(self.scored(s), PICKS[self.pile]))
+            self.choices[s] = pick
+            for i, (audience, kind, args, _) in enumerate(self.log):
+                if kind == "chose" and args[0] == s and args[1] == pile:  # this interim's, still secret
+                    self.log[i] = (audience, kind, (s, pile, pick), None)
+            for i in range(len(self.history) - 1, -1, -1):
+                if self.history[i][0] == s and type(self.history[i][1]) is Score:
+                    self.history[i] = (s, SCORES[pick])
+                    break
+
+    # ------------------------------------------------------------- for people
+    def describe_move(self, seat: int, move: Move) -> str:
+        return describe(self, seat, move)
+
+
+PHASE_WORDS = {"take": "take a card", "place": "place a card", "extras": "finish a turn",
+               "other": "say what becomes of the other card", "interim": "score an interim total",
+               "over": "nothing (the game is over)"}
+_SOLO_PARTIES = (Party("seat 0", (0,)), Party("Opponent", ()))
+
+
+def island_view(island: Island) -> dict[str, Any]:
+    """An island for views: its cards in the order laid, its bounds and every visible cell."""
+    x0, y0, x1, y1 = bounds(island)
+    return {
+        "origin": [0, 0],
+        "bounds": [x0, y0, x1, y1],
+        "placements": [[p.card, p.rotation, p.x, p.y] for p in island.placements],
+        "cells": [{"x": x, "y": y, "terrain": c.terrain, "symbol": c.symbol, "card": c.card}
+                  for (x, y), c in sorted(island.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
+    }
+
+
+def describe(state: MotuState, seat: int, move: Move) -> str:
+    """A move in words, for the terminal's help."""
+    if isinstance(move, Take):
+        name = state.row[move.position] if move.position < len(state.row) else "?"
+        cost = take_cost(move.position)
+        return f"take {name}" + (f" for {cost} coconut(s)" if cost else " (free)")
+    if isinstance(move, SoloTake):
+        return f"take the {move.side} card" + (" (1 coconut to the Beach Hut)" if move.side == "left"
+                                               else " (gain 1 coconut from the Beach Hut)")
+    if isinstance(move, Place):
+        return f"lay {state.holding} turned {move.rotation}, its top-left cell on ({move.x}, {move.y})"
+    if isinstance(move, Buy):
+        return f"buy Destiny {move.destiny} for {DESTINIES[move.destiny].price} coconut(s)"
+    if isinstance(move, Score):
+        return "score " + " and ".join(f"{SOURCE_NAME[s]} ({state.source_value(seat, s)})" for s in move.sources)
+    return {"scrap": "discard the leftmost card (no card can be taken and placed)",
+            "travel": "play your Traveler (points from the row now)", "done": "end your turn",
+            "give": "the other card goes face down to the Opponent",
+            "discard": f"pay {SOLO_DISCARD} coconuts to discard the other card"}.get(str(move), str(move))
+
+
+# ------------------------------------------------------------------ helpers
+def _check_options(options: Mapping[str, Any], solo: bool) -> None:
+    if solo:
+        for name in ("travelers", "destinies"):
+            if not options[name]:
+                raise OptionError(f"option {name} has no meaning in the solo game (it never uses "
+                                  f"{name.capitalize()})")
+        return
+    for spec in OPTIONS:
+        if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
+            raise OptionError(f"option {spec.name} is for the solo game (1 player) only")
+
+
+def _setup_seat(first: Any, players: int) -> int:
+    if type(first) is not int or not 0 <= first < players:
+        raise SetupError(f"setup first must be a seat 0-{players - 1}, not {first!r}")
+    return first
+
+
+def _check_island_ids(cards: Any, what: str) -> list[str]:
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise SetupError(f"setup {what} must be a list of island card ids (I01-I58)")
+    bad = [c for c in cards if c not in ISLAND_IDS]
+    if bad:
+        raise SetupError(f"setup {what}: {str(bad[0])[:12]!r} is not an island card (I01-I58)")
+    twice = [c for c, k in Counter(cards).items() if k > 1]
+    if twice:
+        raise SetupError(f"setup {what}: {twice[0]} appears twice")
+    return list(cards)
+
+
+def _setup_deck(deck: Any, needed: int) -> list[str]:
+    """The whole deck, top first (row, then A, B, C); unlisted cards go to the box."""
+    cards = _check_island_ids(deck, "deck")
+    if len(cards) < needed:
+        raise SetupError(f"setup deck lists {len(cards)} cards; this game needs at least {needed}")
+    return cards + sorted(set(ISLAND_IDS) - set(cards))
+
+
+def _setup_piles(piles: Any, row_size: int, sizes: Sequence[int]) -> list[str]:
+    """{"row": [...], "A": [...], "B": [...], "C": [...]}, each top first, of the exact sizes."""
+    keys = (["row"] if row_size else []) + list(PILES)
+    if not isinstance(piles, dict) or set(piles) != set(keys):
+        raise SetupError(f"setup piles must be an object with exactly the keys {', '.join(keys)}")
+    order: list[str] = []
+    for key, size in zip(keys, ([row_size] if row_size else []) + list(sizes)):
+        cards = _check_island_ids(piles[key], f"piles {key}")
+        if len(cards) != size:
+            raise SetupError(f"setup piles {key} must hold {size} cards, not {len(cards)}")
+        order += cards
+    _check_island_ids(order, "piles")
+    return order + sorted(set(ISLAND_IDS) - set(order))
+
+
+def _offer_index(move: Move) -> int:
+    """Which offered card a take names: its row position, or solo 0 (left) / 1 (right)."""
+    if type(move) is Take:
+        return move.position
+    return 0 if move.side == "left" else 1  # type: ignore[attr-defined]
+
+
+def _parse_take(arg: str, text: str) -> Move:
+    if arg in SOLO_TAKES:
+        return SOLO_TAKES[arg]
+    if arg.isascii() and arg.isdigit() and len(arg) == 1 and 1 <= int(arg) <= ROW:
+        return TAKES[int(arg) - 1]
+    raise NotationError(f"{text!r}: take a row position 1-4 (take 2), or solo take left / take right")
+
+
+def _parse_score(words: list[str], text: str) -> Score:
+    chosen = [parse_source(w, text) for w in words]
+    if len(set(chosen)) != len(chosen):
+        raise NotationError(f"{text!r} names a Source twice")
+    return SCORES[tuple(s for s in SOURCES if s in chosen)]
