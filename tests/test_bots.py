@@ -211,3 +211,34 @@ def test_heuristic_copies_do_not_mirror_each_other() -> None:
     assert rand["share"] < 0.12  # premise: random pairs rarely agree
     assert fixed["share"] > 0.4  # premise: a fixed rule mirrors itself
     assert mixed["share"] < 0.3 and mixed["share"] < fixed["share"] / 2
+
+
+def test_ismcts_trees_tell_apart_what_a_seat_saw() -> None:
+    # In Mauw a defender must know which card attacks which column: the events she saw since
+    # her last move are the key of her next node, so two different attacks are two nodes.
+    from mauw_helpers import position
+
+    from kiti.core.events import key_since
+
+    keys = []
+    for target in ("1A", "1B"):
+        s = position([["R1", "B4", "B4", "B5"], ["Y2", "Y2", "G3", "G3"]],
+                     {"1A": (["G6"], "R8"), "1B": (["G6"], "R8")})
+        start = len(s.log)
+        s.apply(0, f"R1 {target}")
+        keys.append(key_since(s.log, 1, start))
+    assert keys[0] != keys[1]
+    assert all(key for key in keys)  # the attack is something the defender saw
+
+
+def test_ismcts_on_mauw_ignores_what_it_cannot_see() -> None:
+    from kiti.games.mauw.rules import MauwState
+
+    a = MauwState.new(3, None, 7)
+    b = a.clone()
+    b.draw.reverse()  # a different draw pile order: hidden from everyone
+    b.hands[1], b.hands[2] = b.hands[2], b.hands[1]  # and other seats' hands
+    assert a.table() != b.table()
+    move_a = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(a, 0))
+    move_b = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(b, 0))
+    assert move_a == move_b

@@ -8,7 +8,9 @@ once with :class:`~kiti.core.errors.MissingPartError`.  A strategy is a class wi
   defaults, checked when the bot is made: ``heuristic:samples=64``);
 - ``choose(view, rng) -> Move``: the decision, from a :class:`~kiti.core.seatview.SeatView`;
 - ``rollout(state, seat, rng) -> Move``: a much cheaper rule of thumb on a determinised
-  state, used by ISMCTS with ``rollout=heuristic``.
+  state, used by ISMCTS with ``rollout=heuristic``;
+- optionally ``priors(view, rng) -> {move: weight}``: how much it favours each legal move,
+  which ISMCTS uses as a prior at its root (``prior=...``).
 
 Strategies call the game's rule functions (in its ``rules.py``); they never restate a rule.
 """

@@ -56,6 +56,8 @@ PARAMS = (
                what="bot ismcts parameter"),
     OptionSpec("width", float, 2.0, "widening: edges opened per sqrt(visit) on wide positions",
                minimum=0.1, what="bot ismcts parameter"),
+    OptionSpec("prior", float, 1.0, "weight of the game heuristic's priors at the root (0: none)",
+               minimum=0.0, maximum=100.0, what="bot ismcts parameter"),
     OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
                "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
     OptionSpec("depth", int, 120, "most moves in a rollout (then the game is scored as it stands)",
@@ -64,13 +66,15 @@ PARAMS = (
 
 
 class _Node:
-    """A decision node of one seat: move -> edge [visits, total reward, availability, children]."""
+    """A decision node of one seat: move -> edge [visits, total reward, availability, children];
+    ``priors``: the heuristic's opinion of its moves (the searching seat's root only)."""
 
-    __slots__ = ("edges", "visits")
+    __slots__ = ("edges", "visits", "priors")
 
     def __init__(self) -> None:
         self.edges: dict[Move, list[Any]] = {}
         self.visits = 0
+        self.priors: dict[Move, float] | None = None
 
 
 class ISMCTSBot:
@@ -80,7 +84,8 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "random", c: float = 0.7,
-                 reward: str = "win", width: float = 2.0, depth: int = 120, keys: str = "seen") -> None:
+                 reward: str = "win", width: float = 2.0, depth: int = 120, keys: str = "seen",
+                 prior: float = 1.0) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
@@ -100,6 +105,7 @@ class ISMCTSBot:
         self.width = float(width)
         self.depth = int(depth)
         self.keys = keys
+        self.prior = float(prior)
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ search
@@ -137,6 +143,7 @@ class ISMCTSBot:
 
             policy = strategy_class(view.game)().rollout
         roots = [_Node() for _ in range(view.players)]
+        roots[view.seat].priors = self._priors(view, rng)
         done = 0
         if self.seconds is None:
             for _ in range(self.iters or 1):
@@ -153,6 +160,22 @@ class ISMCTSBot:
                     break
         self.last_iterations = done
         return roots
+
+    def _priors(self, view: SeatView, rng: random.Random) -> dict[Move, float] | None:
+        """The game heuristic's opinion of the root moves, if it has one (else None)."""
+        if self.prior <= 0:
+            return None
+        from ..core.registry import has_part
+        from .heuristic import strategy_class
+
+        if not has_part(view.game, "heuristic"):
+            return None
+        strategy = strategy_class(view.game)()
+        priors = strategy.priors(view, rng) if hasattr(strategy, "priors") else {}
+        if not priors:
+            return None
+        floor = 0.1 / len(priors)  # every move keeps a chance
+        return {m: 0.9 * p + floor for m, p in priors.items()}
 
     def _iterate(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> None:
         state: State = view.determinize(rng)
@@ -223,6 +246,8 @@ class ISMCTSBot:
                 moves = [fresh]
         else:
             moves = state.legal_moves(seat)
+        if node.priors is not None:
+            return self._select_with_priors(node, moves)
         c = self.c
         log = math.log
         sqrt = math.sqrt
@@ -243,6 +268,28 @@ class ISMCTSBot:
                     best_v, best = v, (m, e)
         if unvisited:
             return unvisited[0] if len(unvisited) == 1 else rng.choice(unvisited)
+        assert best is not None
+        return best
+
+    def _select_with_priors(self, node: _Node, moves: list[Move]) -> tuple[Move, list[Any]]:
+        """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
+        edges = node.edges
+        priors = node.priors or {}
+        total = sum(e[0] for e in edges.values())
+        mean = sum(e[1] for e in edges.values()) / total if total else 0.5
+        scale = self.prior * math.sqrt(total + 1)
+        best: tuple[Move, list[Any]] | None = None
+        best_v = -1e18
+        for m in moves:
+            e = edges.get(m)
+            if e is None:
+                e = edges[m] = [0, 0.0, 0, {}]
+            e[2] += 1
+            n = e[0]
+            q = e[1] / n if n else mean
+            v = q + scale * priors.get(m, 0.0) / (1 + n)
+            if v > best_v:
+                best_v, best = v, (m, e)
         assert best is not None
         return best
 

@@ -143,12 +143,22 @@ class MiauiHeuristic:
         table = MiauiTable(view.info)
         if table.pending:
             return self._order(legal, table)
+        pick = self.draw(self._utilities(table, rng), rng)
+        return Dive(pick)
+
+    def priors(self, view: SeatView, rng: random.Random) -> dict[Move, float]:
+        """How much this strategy favours each legal move (its quantal response), for a
+        search to start from (ISMCTS uses it as a prior); {} when it has no opinion."""
+        table = MiauiTable(view.info)
+        if table.pending or len(view.legal_moves) == 1:
+            return {}
+        return {Dive(d): p for d, p in self.weights(self._utilities(table, rng))}
+
+    def _utilities(self, table: MiauiTable, rng: random.Random) -> dict[int, float]:
         me = table.seat
         gains = [[table.space_gain(s, sp) for sp in range(3)] for s in range(table.players)]
         models = self.models(table, gains, rng)
-        utils = self.utilities(table, gains, me, table.hands[me], models, rng)
-        pick = self.draw(utils, rng)
-        return Dive(pick)
+        return self.utilities(table, gains, me, table.hands[me], models, rng)
 
     def models(self, table: MiauiTable, gains: list[list[float]], rng: random.Random
                ) -> list[list[tuple[int, float]]]:
