@@ -27,8 +27,14 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   of the victory (teams share; a non-seat party such as a solo opponent can win);
   ``reward=margin`` uses ``0.5 + 0.5*clip((own party score - best other party score) /
   scale, -1, 1)`` where ``scale`` is the game's declared ``margin_scale``.
-* **Final choice**: the most visited move at the root; **budget**: ``iters=N`` iterations
-  (deterministic for a bot seed) or ``time=S`` seconds per move.
+* **Final choice**: the most visited move at the root; in a simultaneous secret choice
+  (``State.secret_choice``) a move drawn in proportion to its visits instead, among those
+  with at least a tenth of the most visits: a fixed choice there is easy to read and ties
+  with its own copies, so the bot mixes.  **Budget**: ``iters=N`` iterations (deterministic
+  for a bot seed) or ``time=S`` seconds per move.
+* **Priors**: where the game's heuristic offers ``priors(view, rng)``, the searching seat's
+  root selects by PUCT (mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``), so
+  the search starts from the heuristic's opinion and corrects it.
 """
 
 from __future__ import annotations
@@ -115,15 +121,15 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         roots = self._search(view, random.Random(self.rng.getrandbits(64)))
-        edges = roots[view.seat].edges
-        best: Move | None = None
-        best_n = -1
-        for move, edge in edges.items():  # insertion order: ties go to the first opened
-            if edge[0] > best_n and (legal is None or move in legal):
-                best, best_n = move, edge[0]
-        if best is None:
+        counts = [(move, edge[0]) for move, edge in roots[view.seat].edges.items()
+                  if edge[0] > 0 and (legal is None or move in legal)]
+        if not counts:
             return view.random_move(self.rng)
-        return best
+        most = max(n for _, n in counts)
+        if view.secret_choice():
+            pool = [(m, n) for m, n in counts if n * 10 >= most]
+            return self.rng.choices([m for m, _ in pool], [n for _, n in pool])[0]
+        return next(m for m, n in counts if n == most)  # ties: the first opened
 
     def root_statistics(self, view: SeatView, iterations: int) -> dict[str, tuple[int, float]]:
         """Run ``iterations`` from ``view``; move -> (visits, mean reward) (for tests and tools)."""

@@ -173,6 +173,12 @@ class State(ABC):
         """A legal move of ``seat`` (to act), uniformly at random (games may do it faster)."""
         return rng.choice(self.legal_moves(seat))
 
+    def secret_choice(self, seat: int) -> bool:
+        """True while ``seat``'s decision is part of a simultaneous secret choice (others may
+        already have chosen, face down).  A bot should then play a mixed strategy.  Default:
+        several seats to act; a game whose last chooser acts alone overrides it."""
+        return len(self.acting) > 1 and seat in self.acting
+
     def many_moves(self, seat: int) -> bool:
         """True where ``seat`` may have so many moves that listing them is costly (then
         searches sample with :meth:`random_move` and front ends use :meth:`move_steps`)."""

@@ -50,6 +50,10 @@ class SeatView:
     def many_moves(self) -> bool:
         return self._guess.many_moves(self.seat)
 
+    def secret_choice(self) -> bool:
+        """Whether this decision is part of a simultaneous secret choice (mix, then)."""
+        return self._guess.secret_choice(self.seat)
+
     def determinize(self, rng: random.Random) -> State:
         """A full state drawn at random among those consistent with this seat's information."""
         return self._guess.resample(self.seat, rng)

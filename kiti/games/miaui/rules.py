@@ -338,6 +338,11 @@ class MiauiState(State):
         hand = self.hands[seat]
         return _DIVE_AT[hand[int(rng.random() * len(hand))]]
 
+    def secret_choice(self, seat: int) -> bool:
+        """Every dive is a secret choice, the round's last one included (the others' dives
+        lie face down); ordering a catch is not."""
+        return seat in self.acting and not self.pending
+
     def _not_to_act_reason(self, seat: int) -> str:
         if self.pending:
             taker, space, _ = self.pending

@@ -472,6 +472,10 @@ class MotuState(State):
             return [GIVE, DISCARD]
         return [SCORES[c] for c in interim_choices(self.scored(seat), PICKS[self.pile])]
 
+    def secret_choice(self, seat: int) -> bool:
+        """Source choices at an interim are secret and simultaneous, the last one included."""
+        return self.phase == "interim" and seat in self.acting
+
     def many_moves(self, seat: int) -> bool:
         return self.phase == "place" and seat in self.acting
 
