@@ -57,7 +57,8 @@ def state_message(state: State, table: dict[str, Any], viewer: int | None, since
     events = state.events(viewer, since)
     view = state.observation(viewer)
     to_act = sorted(state.to_act())
-    turn = table["status"] == "playing" and viewer in to_act
+    turn = (table["status"] == "playing" and viewer in to_act
+            and not table["seats"][viewer]["bot_plays"])
     message: dict[str, Any] = {
         "type": "state", "table": table, "you": viewer, "view": view,
         "events": events, "lines": describe(type(state), events, viewer),

@@ -42,6 +42,7 @@ ERRORS = {
     "not_seated": "spectators cannot do that",
     "not_started": "the table is waiting for players",
     "not_your_turn": "the seat is not to act now",
+    "away": "a bot is playing this seat (send back to take it)",
     "game_over": "the game is over",
     "bad_move": "the text is not a move of this game",
     "illegal_move": "the rules do not allow this move now",

@@ -55,13 +55,16 @@ class Session:
         self.outbox.put_nowait(CLOSE)
 
     async def _write(self) -> None:
-        while True:
-            item = await self.outbox.get()
-            if item is CLOSE:
-                code, reason = self.closing or (1000, "")
-                await self.ws.close(code, reason)
-                return
-            await self.ws.send_text(json.dumps(item, separators=(",", ":"), allow_nan=False))
+        try:
+            while True:
+                item = await self.outbox.get()
+                if item is CLOSE:
+                    code, reason = self.closing or (1000, "")
+                    await self.ws.close(code, reason)
+                    return
+                await self.ws.send_text(json.dumps(item, separators=(",", ":"), allow_nan=False))
+        except Exception:  # the socket went away: the reader sees the disconnect
+            self.closing = self.closing or (1006, "gone")
 
     # ------------------------------------------------------------ in
     async def run(self) -> None:
@@ -73,10 +76,10 @@ class Session:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            writer.cancel()
             self.hub.connections -= 1
-            if self.table is not None:
-                await self.table.detach(self)
-            await _stop(writer)
+            if self.table is not None:  # a task of its own: it runs even if this one is cancelled
+                self.table.spawn(self.table.detach(self))
 
     async def _read(self) -> None:
         while self.closing is None:
@@ -150,11 +153,3 @@ class Session:
         if message_id(m) is not None:
             out["re"] = message_id(m)
         self.send(out)
-
-
-async def _stop(task: asyncio.Task[None]) -> None:
-    task.cancel()
-    try:
-        await task
-    except (asyncio.CancelledError, Exception):
-        pass

@@ -55,10 +55,10 @@ class Seat:
     def human(self) -> bool:
         return self.kind == "human"
 
-    def info(self, seat: int) -> dict[str, Any]:
+    def info(self, seat: int, bot_plays: bool) -> dict[str, Any]:
         return {"seat": seat, "kind": "human" if self.human else "bot", "bot": None if self.human else self.kind,
                 "name": self.name, "claimed": self.claimed, "connected": self.conn is not None,
-                "away": self.away}
+                "away": self.away, "bot_plays": bot_plays}
 
 
 class Table:
@@ -96,7 +96,7 @@ class Table:
                 "players": row.players, "options": row.options, "status": row.status,
                 "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
                 "rematch_of": row.rematch_of, "rematch": row.rematch,
-                "seats": [s.info(i) for i, s in enumerate(self.seats)]}
+                "seats": [s.info(i, self.plays(i)) for i, s in enumerate(self.seats)]}
 
     def connections(self) -> list[Conn]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
@@ -130,13 +130,13 @@ class Table:
         return message, cursor
 
     def changed(self, origin: Conn | None = None, re: Any = None) -> None:
-        """After any change: tell everybody, then run the clock and the bots."""
-        self.broadcast(origin, re)
+        """After any change: set the clock, tell everybody, start the bots."""
         if self.playing():
             self.clock.update()
-            self.bots.schedule()
         else:
             self.clock.cancel()
+        self.broadcast(origin, re)
+        self.bots.schedule()
 
     # ------------------------------------------------------------ moves
     async def submit(self, seat: int, text: str, origin: Conn | None = None, re: Any = None,
@@ -146,6 +146,8 @@ class Table:
             if bot and not (self.plays(seat) and self.playing()):
                 return  # its human came back meanwhile
             self._check_playing()
+            if not bot and self.plays(seat):
+                raise ProtocolError("away", "a bot is playing this seat: send back to take it")
             new = self._applied(seat, text)
             await self._commit(new, seat)
             self.state = new
