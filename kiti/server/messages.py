@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.game import State
 from ..core.moves import Step
-from ..core.registry import game_part, has_part
+from ..core.registry import game_part, get_game, has_part
 from .protocol import VERSION
 
 
@@ -61,14 +61,14 @@ def state_message(state: State, table: dict[str, Any], viewer: int | None, since
             and not table["seats"][viewer]["bot_plays"])
     message: dict[str, Any] = {
         "type": "state", "table": table, "you": viewer, "view": view,
-        "events": events, "lines": describe(type(state), events, viewer),
+        "events": events, "lines": describe(get_game(table["game"]), events, viewer),
         "cursor": since + len(events), "reset": reset, "to_act": to_act, "your_turn": turn,
         "legal": None, "steps": None, "prompt": None, "clock": clock, "over": state.over,
     }
     if turn:
         assert viewer is not None
         message.update(choices(state, viewer))
-        message["prompt"] = prompt(type(state), view, viewer)
+        message["prompt"] = prompt(get_game(table["game"]), view, viewer)
     if state.over:
         message.update(ending(state, table))
     if re is not None:

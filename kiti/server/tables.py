@@ -117,8 +117,8 @@ class Table:
             if conn is origin and re is not None:
                 self.send_state(conn, table, clock, re)
             elif key in built:
-                conn.send(built[key][0])
                 conn.cursor = built[key][1]
+                conn.send(built[key][0])
             else:
                 built[key] = self.send_state(conn, table, clock)
 
