@@ -64,7 +64,7 @@ def test_three_humans_and_a_spectator_play_a_whole_game(tmp_path) -> None:
             step(wss, states, seat, rng, n)
             n += 1
         assert true.state.over
-        for key, state in states.items():
+        for state in states.values():
             assert state["over"] and state["reveal"] == true.state.table()
             assert state["result"] == true.state.result().to_dict()
             assert [row["rank"] for row in state["standings"]] == sorted(row["rank"] for row in state["standings"])
