@@ -41,4 +41,5 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
 
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
                 ws_max_size=config.hard_frame, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                ws_per_message_deflate=False,  # small JSON frames: compressing costs more than it saves
                 lifespan="on")

@@ -14,7 +14,7 @@ import logging
 import random
 from typing import TYPE_CHECKING
 
-from ..core.seatview import seat_view
+from ..core.seatview import SeatView, seat_view
 from .botpool import bot_seed
 from .protocol import ProtocolError
 
@@ -54,34 +54,26 @@ class BotDriver:
 
     async def _play(self, seat: int) -> None:
         table = self.table
-        state = table.state
-        if not table.plays(seat) or seat not in state.to_act():
-            return
-        seed = bot_seed(table.row.seed, seat, len(state.history))
-        text = await self._choose(seat, seed)
-        if text is None:
-            text = str(state.random_move(seat, random.Random(seed)))
+        async with table.lock:  # a committed state (a move may be on its way to the database)
+            if not (table.plays(seat) and table.playing() and seat in table.state.to_act()):
+                return
+            seed = bot_seed(table.row.seed, seat, len(table.state.history))
+            view = seat_view(table.state, seat)
+        text = await self._think(seat, seed, view)
         try:
-            await table.submit(seat, text, bot=True)
+            if text is not None:
+                await table.submit(seat, text, bot=True)
+                return
         except ProtocolError as exc:
-            if exc.code in ("illegal_move", "bad_move"):
-                log.warning("table %s: bot at seat %d played %r: %s", table.id, seat, text, exc.message)
-                await self._fallback(seat, seed)
+            if exc.code not in ("illegal_move", "bad_move"):
+                return
+            log.warning("table %s: bot at seat %d played %r: %s", table.id, seat, text, exc.message)
+        await self._fallback(seat, seed)
 
-    async def _fallback(self, seat: int, seed: int) -> None:
-        table = self.table
-        if seat not in table.state.to_act():
-            return
-        try:
-            await table.submit(seat, str(table.state.random_move(seat, random.Random(seed))), bot=True)
-        except ProtocolError as exc:
-            log.warning("table %s: no fallback move for seat %d: %s", table.id, seat, exc.message)
-
-    async def _choose(self, seat: int, seed: int) -> str | None:
+    async def _think(self, seat: int, seed: int, view: SeatView) -> str | None:
         """The bot's move from the seat's view, or None if it overran or failed."""
         table = self.table
         services = table.services
-        view = seat_view(table.state, seat)
         try:
             job = services.bots.choose(table.row.game, table.bot_spec(seat), seed, view)
             return await asyncio.wait_for(job, services.config.bot_time_limit)
@@ -90,3 +82,15 @@ class BotDriver:
         except Exception:  # a bot bug must not stop the table
             log.exception("table %s: the bot at seat %d failed", table.id, seat)
         return None
+
+    async def _fallback(self, seat: int, seed: int) -> None:
+        """A uniform legal move for the seat, instead of the bot's."""
+        table = self.table
+        async with table.lock:
+            if seat not in table.state.to_act():
+                return
+            move = str(table.state.random_move(seat, random.Random(seed)))
+        try:
+            await table.submit(seat, move, bot=True)
+        except ProtocolError as exc:
+            log.warning("table %s: no fallback move for seat %d: %s", table.id, seat, exc.message)

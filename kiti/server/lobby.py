@@ -8,8 +8,10 @@ makes rematches, and loads finished tables from the database when asked for them
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
+import sys
 import time
 from typing import Any
 
@@ -27,6 +29,12 @@ from .tokens import new_table_id, new_token, token_hash
 
 log = logging.getLogger("kiti.server")
 LIVE = ("waiting", "playing")
+#: The GIL switch interval: the writer thread must not wait 5 ms (Python's default) for the
+#: GIL at each database call while the event loop is busy.
+SWITCH = 0.0005
+#: Young collections less often, full collections rarely: a full collection of a busy
+#: server's objects pauses every table for a long while (see docs/architecture.md).
+GC_THRESHOLDS = (700, 10, 1_000)
 
 
 class Hub:
@@ -41,6 +49,7 @@ class Hub:
         self._evictions: dict[str, asyncio.TimerHandle] = {}
 
     async def start(self) -> None:
+        sys.setswitchinterval(SWITCH)
         await asyncio.to_thread(self.store.migrate)
         self.store.start()
         self.bots = BotPool(self.config.bot_workers, self.config.bot_mode)
@@ -50,6 +59,8 @@ class Hub:
             if table is not None:
                 table.resume()
         log.info("restored %d unfinished table(s)", len(rows))
+        gc.freeze()  # modules, functions and restored tables: out of every later collection
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def close(self) -> None:
         for table in self.tables.values():

@@ -101,9 +101,10 @@ async def join_table(request: Request) -> JSONResponse:
 async def record(request: Request) -> JSONResponse:
     """The record of a finished game (for a step-by-step replay); never before the end."""
     table = await hub_of(request).get(request.path_params["table"])
-    if not table.state.over:
-        raise ProtocolError("not_over", "the record is published once the game is over")
-    out = table.state.record()
+    async with table.lock:
+        if not table.row.status == "over":
+            raise ProtocolError("not_over", "the record is published once the game is over")
+        out = table.state.record()
     out["lineup"] = [s.kind for s in table.seats]
     return JSONResponse(out)
 

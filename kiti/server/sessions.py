@@ -38,10 +38,12 @@ class Session:
 
     # ------------------------------------------------------------ out
     def send(self, message: dict[str, Any]) -> None:
+        """Queue a message, as text: the dict dies at once (the garbage collector never
+        has thousands of queued views to scan)."""
         if self.closing is not None:
             return
         try:
-            self.outbox.put_nowait(message)
+            self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
         except asyncio.QueueFull:
             self.close(4002, "too slow: messages were not read")
 
@@ -62,7 +64,7 @@ class Session:
                     code, reason = self.closing or (1000, "")
                     await self.ws.close(code, reason)
                     return
-                await self.ws.send_text(json.dumps(item, separators=(",", ":"), allow_nan=False))
+                await self.ws.send_text(item)
         except Exception:  # the socket went away: the reader sees the disconnect
             self.closing = self.closing or (1006, "gone")
 
@@ -134,7 +136,8 @@ class Session:
         prefix = m.get("prefix", [])
         if len(prefix) > 16 or not all(isinstance(t, str) and len(t) <= 64 for t in prefix):
             raise ProtocolError("bad_message", "steps: 'prefix' must be a list of at most 16 short strings")
-        self.send(steps_message(table.state, seat, tuple(prefix), message_id(m)))
+        async with table.lock:
+            self.send(steps_message(table.state, seat, tuple(prefix), message_id(m)))
 
     async def on_undo(self, m: dict[str, Any]) -> None:
         table, seat = self._seated()

@@ -1,10 +1,14 @@
 """Storage: SQLite by default, PostgreSQL by URL, through SQLAlchemy 2 (one code path).
 
-Every write goes through one writer thread that commits in batches (group commit): the
-event loop hands it an operation and awaits the commit, so a move is durable before it is
-broadcast, the loop never blocks on the database, and many tables share one commit.
-Reads run in the default thread pool.  The schema is created and upgraded by Alembic at
-start (:meth:`Store.migrate`).
+Writes are grouped: every change asked for during one turn of the event loop is committed
+in one transaction (group commit), and the caller awaits the commit, so a move is durable
+before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
+writer thread (a network round trip or a disk sync must not block the loop); an SQLite
+commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
+for the GIL at every call while the loop is busy), and a
+checkpoint thread copies SQLite's write-ahead log into the database file every second, so
+that the disk syncs of checkpoints never hold a commit up.  Reads run in the default thread
+pool.  The schema is created and upgraded by Alembic at start (:meth:`Store.migrate`).
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed move survives
 the server being killed (``kill -9``); ``fsync=True`` (``synchronous=FULL``) also makes it
@@ -15,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
@@ -28,7 +34,9 @@ from sqlalchemy.engine import make_url
 
 from . import models
 
+log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
+SLOW = 0.05  # a commit slower than this (seconds) is logged
 BATCH = 256  # most operations in one commit
 
 
@@ -85,19 +93,25 @@ def make_engine(url: str, fsync: bool = False) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={sync}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread does it (see Store)
         cursor.close()
 
     return engine
 
 
 class Store:
-    """The database, with a writer thread that group-commits."""
+    """The database; writes are group-committed (see the module's doc)."""
 
     def __init__(self, url: str, fsync: bool = False) -> None:
         self.url = url
         self.engine = make_engine(url, fsync)
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        self._inline = self._sqlite and not fsync  # commit in the loop (no disk sync per commit)
+        self._pending: list[Any] = []
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic, shipped in the package)."""
@@ -111,22 +125,54 @@ class Store:
             command.upgrade(config, "head")
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="kiti-store", daemon=True)
-        self._thread.start()
+        if not self._inline:
+            self._thread = threading.Thread(target=self._run, name="kiti-store", daemon=True)
+            self._thread.start()
+        if self._sqlite:
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="kiti-wal", daemon=True)
+            self._checkpointer.start()
 
     def close(self) -> None:
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
+        if self._checkpointer is not None:
+            self._stop.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+            self._checkpoint("TRUNCATE")
         self.engine.dispose()
 
-    async def write(self, op: Op) -> Any:
-        """Run ``op(connection)`` in a transaction; return once it is committed."""
+    def _checkpoints(self) -> None:
+        """SQLite: copy the write-ahead log into the database every second, beside the
+        writer (a checkpoint syncs the disk: in the writer it would hold up every commit)."""
+        while not self._stop.wait(1.0):
+            self._checkpoint("PASSIVE")
+
+    def _checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:
+            log.exception("WAL checkpoint failed")
+
+    async def write(self, *ops: Op) -> None:
+        """Run ``ops`` in one transaction; return once it is committed."""
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._queue.put((op, loop, future))
-        return await future
+        if self._inline:  # in the loop, once per loop turn: such commits take microseconds
+            if not self._pending:
+                loop.call_soon(self._flush)
+            self._pending.append((ops, loop, future))
+        else:
+            self._queue.put((ops, loop, future))
+        await future
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        for i in range(0, len(batch), BATCH):
+            self._commit(batch[i:i + BATCH])
 
     async def read(self, op: Op) -> Any:
         return await asyncio.to_thread(self.read_now, op)
@@ -153,28 +199,61 @@ class Store:
             self._commit(batch)
 
     def _commit(self, batch: list[Any]) -> None:
+        start = time.perf_counter()
         try:
             with self.engine.begin() as conn:
-                results = [op(conn) for op, _, _ in batch]
-        except Exception as exc:  # one bad operation: retry each alone, fail only that one
+                run_ops(conn, [op for ops, _, _ in batch for op in ops])
+        except Exception as exc:  # one bad change: retry each alone, fail only that one
             if len(batch) > 1:
                 for item in batch:
                     self._commit([item])
                 return
             _resolve(batch[0], error=exc)
             return
-        for item, result in zip(batch, results):
-            _resolve(item, result)
+        for item in batch:
+            _resolve(item)
+        took = time.perf_counter() - start
+        if took > SLOW:
+            log.warning("slow commit: %.0f ms for %d change(s)", 1000 * took, len(batch))
 
 
-def _resolve(item: Any, result: Any = None, error: BaseException | None = None) -> None:
+def run_ops(conn: Connection, ops: list[Op]) -> None:
+    """Run ``ops`` in order, consecutive row inserts into one table as one executemany."""
+    pending: Rows | None = None
+    for op in ops:
+        if isinstance(op, Rows) and pending is not None and op.table is pending.table:
+            pending = Rows(pending.table, pending.rows + op.rows)
+            continue
+        if pending is not None:
+            pending(conn)
+            pending = None
+        if isinstance(op, Rows):
+            pending = op
+        else:
+            op(conn)
+    if pending is not None:
+        pending(conn)
+
+
+@dataclass
+class Rows:
+    """An insert of rows, batched with its neighbours (the hot path: moves)."""
+
+    table: Any
+    rows: list[dict[str, Any]]
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(insert(self.table), self.rows)
+
+
+def _resolve(item: Any, error: BaseException | None = None) -> None:
     _, loop, future = item
 
     def done() -> None:
         if future.done():
             return
         if error is None:
-            future.set_result(result)
+            future.set_result(None)
         else:
             future.set_exception(error)
 
@@ -201,9 +280,7 @@ def insert_table(row: TableRow) -> Op:
 
 
 def append_move(table_id: str, idx: int, seat: int, move: str) -> Op:
-    def op(conn: Connection) -> None:
-        conn.execute(insert(models.moves).values(table_id=table_id, idx=idx, seat=seat, move=move))
-    return op
+    return Rows(models.moves, [{"table_id": table_id, "idx": idx, "seat": seat, "move": move}])
 
 
 def delete_move(table_id: str, idx: int) -> Op:

@@ -1,10 +1,11 @@
 """A live table: one game, its seats and its viewers.
 
 Every change (a move, an undo, a seat claimed) is made under the table's lock and
-committed to the database before anybody is told: a move is applied to a copy of the
-state, the copy becomes the table's state only once the move is committed, and then each
-viewer gets a ``state`` message built from its own sight (:mod:`kiti.server.messages`).
-Nobody ever reads an uncommitted state.
+committed to the database before anybody is told; if the database refuses a move, the
+move is taken back (the state is replayed from its record without it).  Everything that
+reads the state to tell somebody (broadcasts, steps, bots' views, the record) holds the
+lock too, so nobody ever sees an uncommitted move.  Each viewer gets a ``state`` message
+built from its own sight (:mod:`kiti.server.messages`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
 from ..core.game import State
+from ..games import replay
 from . import messages, store
 from .botplay import BotDriver
 from .clock import TurnClock
@@ -148,9 +150,8 @@ class Table:
             self._check_playing()
             if not bot and self.plays(seat):
                 raise ProtocolError("away", "a bot is playing this seat: send back to take it")
-            new = self._applied(seat, text)
-            await self._commit(new, seat)
-            self.state = new
+            self._apply(seat, text)
+            await self._commit(seat)
             self.forced.discard(seat)
             self.clock.restart(seat)
             self.services.moves += 1
@@ -163,11 +164,10 @@ class Table:
         if not self.playing():
             raise ProtocolError("game_over", "the game is over: no more moves")
 
-    def _applied(self, seat: int, text: str) -> State:
-        """A copy of the state with the move applied; ProtocolError with the engine's reason."""
-        new = self.state.clone()
+    def _apply(self, seat: int, text: str) -> None:
+        """Apply the move (a refused one changes nothing), or ProtocolError with the engine's reason."""
         try:
-            new.apply(seat, text)
+            self.state.apply(seat, text)
         except NotYourTurnError as exc:
             raise ProtocolError("not_your_turn", exc.reason) from None
         except GameOverError as exc:
@@ -176,23 +176,27 @@ class Table:
             raise ProtocolError("illegal_move", exc.reason) from None
         except NotationError as exc:
             raise ProtocolError("bad_move", str(exc)) from None
-        return new
 
-    async def _commit(self, new: State, seat: int) -> None:
-        ops = [store.append_move(self.id, len(new.history) - 1, seat, str(new.history[-1][1]))]
-        if new.over:
-            ops.append(store.update_table(self.id, status="over", result=new.result().to_dict()))
-        await self.write(*ops)
-        if new.over:
+    async def _commit(self, seat: int) -> None:
+        """Store the move just applied; if the database refuses it, take it back."""
+        state = self.state
+        ops = [store.append_move(self.id, len(state.history) - 1, seat, str(state.history[-1][1]))]
+        if state.over:
+            ops.append(store.update_table(self.id, status="over", result=state.result().to_dict()))
+        try:
+            await self.write(*ops)
+        except ProtocolError:
+            record = state.record()
+            record["moves"].pop()
+            self.state = replay(record)
+            raise
+        if state.over:
             self.row.status = "over"
 
     async def write(self, *ops: store.Op) -> None:
         """Commit ``ops`` in one transaction; ProtocolError("storage") if the database fails."""
-        def run(conn: Any) -> None:
-            for op in ops:
-                op(conn)
         try:
-            await self.services.store.write(run)
+            await self.services.store.write(*ops)
         except Exception:
             log.exception("table %s: the database refused a change", self.id)
             raise ProtocolError("storage") from None
