@@ -7,10 +7,11 @@ Every human seat of every table is a client on its own WebSocket that, when its 
 act, "thinks" for a random time around ``--think`` seconds, then sends a uniform legal move
 and measures the time until the state message answering it arrives: the server has
 checked the move, committed it to the database and broadcast it (move-to-broadcast
-latency).  ``--bots K`` makes the last K seats of each table server-side bots.  A finished
-table asks for a rematch and plays on, until ``--duration`` seconds have passed.  Prints the
-tables, connections, moves per second (from the server's /api/health, bot moves included)
-and the p50/p90/p99/max latencies.
+latency).  ``--bots K`` makes the last K seats of each table server-side bots.  Tables start
+at random times during ``--warmup`` (not measured); a finished table asks for a rematch and
+plays on, until ``--duration`` more seconds have passed.  Prints the tables, connections,
+moves per second (from the server's /api/health, bot moves included), the p50/p90/p99/max
+latencies and, with ``--serve``, the server's CPU time per move.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import json
 import multiprocessing
 import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -42,8 +44,9 @@ class Stats:
 class Seat:
     """One scripted client: a seat of a table, moving at random after thinking."""
 
-    def __init__(self, ws_url: str, table: str, token: str, think: float, stats: Stats, end: float) -> None:
-        self.ws_url, self.table, self.token = ws_url, table, token
+    def __init__(self, ws_url: str, table: str, token: str, think: float, stats: Stats, end: float,
+                 delay: float = 0.0) -> None:
+        self.ws_url, self.table, self.token, self.delay = ws_url, table, token, delay
         self.think, self.stats, self.end = think, stats, end
         self.rng = random.Random()
         self.sent: dict[int, float] = {}
@@ -52,6 +55,7 @@ class Seat:
     async def run(self) -> None:
         from websockets.asyncio.client import connect
 
+        await asyncio.sleep(self.delay)  # tables start (and so finish) at different times
         while time.monotonic() < self.end:
             async with connect(self.ws_url, max_size=2**22, ping_interval=None, compression=None) as ws:
                 self.stats.connections += 1
@@ -126,7 +130,9 @@ async def drive(url: str, tables: list[dict[str, Any]], think: float, duration: 
     stats = Stats(warm=time.monotonic() + warmup)
     end = time.monotonic() + warmup + duration
     ws_url = url.replace("http", "ws", 1) + "/ws"
-    seats = [Seat(ws_url, t["table"]["id"], s["token"], think, stats, end) for t in tables for s in t["seats"]]
+    delays = [random.uniform(0, warmup) for _ in tables]
+    seats = [Seat(ws_url, t["table"]["id"], s["token"], think, stats, end, d)
+             for t, d in zip(tables, delays) for s in t["seats"]]
     loop = asyncio.get_running_loop()
     tasks = [loop.create_task(s.run()) for s in seats]
     await asyncio.wait(tasks, timeout=warmup + duration + 2.0)  # time up, and answers to the last moves
@@ -178,9 +184,12 @@ def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> di
         moves = health(url)["moves"] - before
         cpu1 = None if server_pid is None else cpu_seconds(server_pid)
         results = job.get()
+    client_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    client_s = client_cpu.ru_utime + client_cpu.ru_stime
     lat = [x for r in results for x in r["latencies"]]
     cpu = None if cpu0 is None or cpu1 is None else round(1000 * (cpu1 - cpu0) / max(1, moves), 3)
-    return {"server_cpu_ms_per_move": cpu, "tables": opts.tables, "connections": sum(r["connections"] for r in results),
+    return {"server_cpu_ms_per_move": cpu,
+            "client_cpu_ms_per_move": round(1000 * client_s / max(1, moves), 3), "tables": opts.tables, "connections": sum(r["connections"] for r in results),
             "seconds": opts.duration, "moves": moves, "moves_per_s": round(moves / opts.duration, 1),
             "client_moves": len(lat), "games_finished": sum(r["games"] for r in results),
             "errors": sum(r["errors"] for r in results),
@@ -219,7 +228,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--bots", type=int, default=0, help="server-side random bots per table (the last seats)")
     p.add_argument("--think", type=float, default=2.0, help="mean seconds a client thinks before moving")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured")
-    p.add_argument("--warmup", type=float, default=15.0, help="seconds played before measuring (connecting)")
+    p.add_argument("--warmup", type=float, default=15.0,
+                   help="seconds before measuring: each table connects and starts at a random time in it")
     p.add_argument("--procs", type=int, default=1, help="client processes")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p.parse_args(argv)
@@ -245,6 +255,7 @@ def main(argv: list[str] | None = None) -> None:
           f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms")
     if out["server_cpu_ms_per_move"] is not None:
         print(f"server CPU per move: {out['server_cpu_ms_per_move']} ms")
+    print(f"client CPU per move: {out['client_cpu_ms_per_move']} ms (whole run, connecting included)")
 
 
 if __name__ == "__main__":
