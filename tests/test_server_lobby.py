@@ -113,3 +113,10 @@ def test_the_record_is_published_only_after_the_end(tmp_path) -> None:
         assert record["lineup"] == ["random"] * 3
         assert record == {**table.state.record(), "lineup": ["random"] * 3}
         assert c.get(f"/api/tables/{tid}").json()["table"]["status"] == "over"
+
+
+def test_the_page_at_the_root_is_a_client_of_the_protocol(tmp_path) -> None:
+    with client(tmp_path) as c:
+        page = c.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '"/ws"' in page.text and "/api/tables" in page.text and '"hello"' in page.text
