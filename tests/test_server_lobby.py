@@ -120,3 +120,16 @@ def test_the_page_at_the_root_is_a_client_of_the_protocol(tmp_path) -> None:
         page = c.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert '"/ws"' in page.text and "/api/tables" in page.text and '"hello"' in page.text
+
+
+def test_kiti_serve_refuses_a_database_it_cannot_use() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-m", "kiti", "serve", "--db", "mysql://x/y"], cwd=root, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "--db must be an sqlite:/// or postgresql:// URL" in out.stderr

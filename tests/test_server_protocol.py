@@ -260,3 +260,20 @@ def test_rematch_keeps_the_seats_and_tokens_with_a_new_seed(tmp_path) -> None:
         assert [s.kind for s in new.seats] == ["human", "random", "random"]
         with c.websocket_connect("/ws") as ws:
             assert hello(ws, new.id, token)["table"]["status"] == "playing"
+
+
+def test_games_with_many_moves_get_first_steps_instead_of_a_list(monkeypatch) -> None:
+    from kiti.core.registry import get_game
+    from kiti.server.messages import state_message
+
+    cls = get_game("miaui")
+    state = cls.new(3, None, 5)
+    table = {"id": "t", "game": "miaui", "status": "playing",
+             "seats": [{"name": f"seat {i}", "bot_plays": False} for i in range(3)]}
+    plain, _ = state_message(state, table, 0, 0, None)
+    assert plain["legal"] == state.legal_notations(0) and plain["steps"] is None
+    monkeypatch.setattr(cls, "many_moves", lambda self, seat: True)
+    wide, _ = state_message(state, table, 0, 0, None)
+    assert wide["legal"] is None
+    assert [s["move"] for s in wide["steps"]] == state.legal_notations(0)
+    assert all(s["count"] == 1 for s in wide["steps"])
