@@ -21,7 +21,7 @@ import server_kit  # noqa: F401  (skips without the [server] extra)
 from pg_kit import postgres_server
 
 from kiti.games import replay
-from kiti.server import store
+from kiti.server import queries, store
 
 httpx = pytest.importorskip("httpx")
 ws_client = pytest.importorskip("websockets.sync.client")
@@ -164,7 +164,7 @@ def kill_and_resume(db: str, tmp_path: Path) -> None:
 def check_nothing_lost(db: str, tid: str, record: dict[str, Any], players: list[Player]) -> None:
     stored = store.Store(db)
     try:
-        row = stored.read_now(store.load_tables(ids=(tid,)))[0]
+        row = stored.read_now(queries.load_tables(ids=(tid,)))[0]
     finally:
         stored.close()
     assert row.status == "over" and [list(m) for m in row.moves] == record["moves"]

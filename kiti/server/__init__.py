@@ -10,7 +10,8 @@ Modules, by what they do:
 - ``lobby``: the hub of live tables; ``newtable``: lobby requests checked; ``tables``: a
   live table (moves, undo, seats, broadcast); ``clock``: its turn timer; ``botplay``: its
   bots; ``botpool``: the worker pool bots think in; ``tokens``: seat tokens;
-- ``store`` and ``models``: the database (SQLAlchemy), ``migrations``: its schema (Alembic);
+- ``store``: the database (SQLAlchemy, group commits); ``queries``: what is stored and the
+  operations on it; ``models``: the schema's tables; ``migrations``: the schema (Alembic);
 - ``loadtest``: concurrent tables over real WebSockets against a running server.
 
 The protocol is documented in docs/protocol.md.

@@ -18,12 +18,13 @@ from typing import Any
 from ..core.errors import KitiError
 from ..core.game import MAX_SEED
 from ..games import get_game, replay
-from . import store
+from . import queries
 from .botpool import BotPool
 from .config import ServerConfig
 from .newtable import join_request, new_table
 from .protocol import ProtocolError
-from .store import SeatRow, Store, TableRow
+from .queries import SeatRow, TableRow
+from .store import Store
 from .tables import Table
 from .tokens import new_table_id, new_token, token_hash
 
@@ -53,7 +54,7 @@ class Hub:
         await asyncio.to_thread(self.store.migrate)
         self.store.start()
         self.bots = BotPool(self.config.bot_workers, self.config.bot_mode)
-        rows = await self.store.read(store.load_tables(LIVE))
+        rows = await self.store.read(queries.load_tables(LIVE))
         for row in rows:
             table = await self._revive(row)
             if table is not None:
@@ -78,12 +79,12 @@ class Hub:
             state = replay(record)
         except KitiError as exc:
             log.error("table %s cannot be replayed (%s): marked broken", row.id, exc)
-            await self.store.write(store.update_table(row.id, status="broken"))
+            await self.store.write(queries.update_table(row.id, status="broken"))
             return None
         table = self.tables[row.id] = Table(row, state, self)
         if state.over and row.status != "over":  # killed between the last move and its status
             row.status = "over"
-            await self.store.write(store.update_table(row.id, status="over", result=state.result().to_dict()))
+            await self.store.write(queries.update_table(row.id, status="over", result=state.result().to_dict()))
         return table
 
     async def get(self, table_id: str) -> Table:
@@ -91,7 +92,7 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        rows = await self.store.read(store.load_tables(ids=(table_id,)))
+        rows = await self.store.read(queries.load_tables(ids=(table_id,)))
         if not rows or rows[0].status == "broken":
             raise ProtocolError("no_table", f"there is no table {table_id[:40]!r}")
         if table_id in self.tables:  # loaded meanwhile
@@ -105,7 +106,7 @@ class Hub:
 
     async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
         row, state, tokens = new_table(body, self.config.bot_time_limit)
-        await self.store.write(store.insert_table(row))
+        await self.store.write(queries.insert_table(row))
         table = self.tables[row.id] = Table(row, state, self)
         table.resume()
         return table, tokens
@@ -130,7 +131,7 @@ class Hub:
                 raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
             row = rematch_row(table)
             state = get_game(row.game).new(row.players, row.options, row.seed)
-            await table.write(store.insert_table(row), store.update_table(table.id, rematch=row.id))
+            await table.write(queries.insert_table(row), queries.update_table(table.id, rematch=row.id))
             table.row.rematch = row.id
             self.tables[row.id] = Table(row, state, self)
             self.tables[row.id].resume()

@@ -15,7 +15,7 @@ from ..core.errors import KitiError
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from .protocol import ProtocolError
-from .store import SeatRow, TableRow
+from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash
 
 CREATE_KEYS = {"game", "players", "options", "seats", "names", "timer", "takeover", "stand_in"}

@@ -5,10 +5,11 @@ in one transaction (group commit), and the caller awaits the commit, so a move i
 before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
 writer thread (a network round trip or a disk sync must not block the loop); an SQLite
 commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
-for the GIL at every call while the loop is busy), and a
-checkpoint thread copies SQLite's write-ahead log into the database file every second, so
-that the disk syncs of checkpoints never hold a commit up.  Reads run in the default thread
-pool.  The schema is created and upgraded by Alembic at start (:meth:`Store.migrate`).
+for the GIL at every call while the loop is busy), and a checkpoint thread copies SQLite's
+write-ahead log into the database file every second, so that the disk syncs of checkpoints
+never hold a commit up.  Reads run in the default thread pool.  The schema is created and
+upgraded by Alembic at start (:meth:`Store.migrate`); what is stored is in
+:mod:`kiti.server.queries`.
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed move survives
 the server being killed (``kill -9``); ``fsync=True`` (``synchronous=FULL``) also makes it
@@ -18,56 +19,23 @@ survive a power cut, at a cost per commit.  One server process per database.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, delete, event, insert, select, update
+from sqlalchemy import Connection, Engine, create_engine, event, insert
 from sqlalchemy.engine import make_url
-
-from . import models
 
 log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
 SLOW = 0.05  # a commit slower than this (seconds) is logged
 BATCH = 256  # most operations in one commit
-
-
-@dataclass
-class SeatRow:
-    kind: str  # "human" or a bot spec
-    name: str
-    token_hash: str | None = None
-    claimed: bool = False
-
-
-@dataclass
-class TableRow:
-    """A table's stored header (its record's header, plus the lobby's settings)."""
-
-    id: str
-    game: str
-    version: str
-    players: int
-    options: dict[str, Any]
-    seed: int
-    timer: float | None
-    takeover: bool
-    stand_in: str
-    status: str
-    created: float
-    rematch_of: str | None = None
-    rematch: str | None = None
-    result: dict[str, Any] | None = None
-    seats: list[SeatRow] = field(default_factory=list)
-    moves: list[tuple[int, str]] = field(default_factory=list)
 
 
 def engine_url(url: str) -> str:
@@ -261,79 +229,3 @@ def _resolve(item: Any, error: BaseException | None = None) -> None:
         loop.call_soon_threadsafe(done)
     except RuntimeError:  # the loop is closed: nobody waits any more
         pass
-
-
-# ------------------------------------------------------------------ operations
-def insert_table(row: TableRow) -> Op:
-    def op(conn: Connection) -> None:
-        conn.execute(insert(models.tables).values(
-            id=row.id, game=row.game, version=row.version, players=row.players,
-            options=json.dumps(row.options, sort_keys=True), seed=row.seed, timer=row.timer,
-            takeover=row.takeover, stand_in=row.stand_in, status=row.status,
-            rematch_of=row.rematch_of, rematch=row.rematch, result=None, created=row.created))
-        conn.execute(insert(models.seats), [
-            {"table_id": row.id, "seat": i, "kind": s.kind, "name": s.name,
-             "token_hash": s.token_hash, "claimed": s.claimed} for i, s in enumerate(row.seats)])
-        for idx, (seat, move) in enumerate(row.moves):
-            conn.execute(insert(models.moves).values(table_id=row.id, idx=idx, seat=seat, move=move))
-    return op
-
-
-def append_move(table_id: str, idx: int, seat: int, move: str) -> Op:
-    return Rows(models.moves, [{"table_id": table_id, "idx": idx, "seat": seat, "move": move}])
-
-
-def delete_move(table_id: str, idx: int) -> Op:
-    """Take back the last move (an undo the engine allowed)."""
-    def op(conn: Connection) -> None:
-        conn.execute(delete(models.moves).where(models.moves.c.table_id == table_id,
-                                                models.moves.c.idx == idx))
-    return op
-
-
-def update_table(table_id: str, **values: Any) -> Op:
-    if "result" in values and values["result"] is not None:
-        values["result"] = json.dumps(values["result"], sort_keys=True)
-
-    def op(conn: Connection) -> None:
-        conn.execute(update(models.tables).where(models.tables.c.id == table_id).values(**values))
-    return op
-
-
-def update_seat(table_id: str, seat: int, **values: Any) -> Op:
-    def op(conn: Connection) -> None:
-        conn.execute(update(models.seats).where(models.seats.c.table_id == table_id,
-                                                models.seats.c.seat == seat).values(**values))
-    return op
-
-
-def load_tables(statuses: tuple[str, ...] | None = None, ids: tuple[str, ...] | None = None) -> Op:
-    """The stored tables with these statuses (or these ids), seats and moves included."""
-    chosen = select(models.tables.c.id)
-    if statuses is not None:
-        chosen = chosen.where(models.tables.c.status.in_(statuses))
-    if ids is not None:
-        chosen = chosen.where(models.tables.c.id.in_(ids))
-
-    def op(conn: Connection) -> list[TableRow]:
-        query = select(models.tables).where(models.tables.c.id.in_(chosen))
-        rows = {r.id: _table_row(r) for r in conn.execute(query)}
-        if not rows:
-            return []
-        seat_rows = select(models.seats).where(models.seats.c.table_id.in_(chosen))
-        for s in conn.execute(seat_rows.order_by(models.seats.c.table_id, models.seats.c.seat)):
-            if s.table_id in rows:
-                rows[s.table_id].seats.append(SeatRow(s.kind, s.name, s.token_hash, s.claimed))
-        move_rows = select(models.moves).where(models.moves.c.table_id.in_(chosen))
-        for m in conn.execute(move_rows.order_by(models.moves.c.table_id, models.moves.c.idx)):
-            if m.table_id in rows:
-                rows[m.table_id].moves.append((m.seat, m.move))
-        return list(rows.values())
-    return op
-
-
-def _table_row(r: Any) -> TableRow:
-    return TableRow(id=r.id, game=r.game, version=r.version, players=r.players,
-                    options=json.loads(r.options), seed=r.seed, timer=r.timer, takeover=r.takeover,
-                    stand_in=r.stand_in, status=r.status, created=r.created, rematch_of=r.rematch_of,
-                    rematch=r.rematch, result=None if r.result is None else json.loads(r.result))

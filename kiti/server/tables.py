@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
 from ..core.game import State
 from ..games import replay
-from . import messages, store
+from . import messages, queries
 from .botplay import BotDriver
 from .clock import TurnClock
 from .protocol import ProtocolError, error
-from .store import TableRow
+from .queries import TableRow
+from .store import Op
 from .tokens import matches
 
 if TYPE_CHECKING:
@@ -180,9 +181,9 @@ class Table:
     async def _commit(self, seat: int) -> None:
         """Store the move just applied; if the database refuses it, take it back."""
         state = self.state
-        ops = [store.append_move(self.id, len(state.history) - 1, seat, str(state.history[-1][1]))]
+        ops = [queries.append_move(self.id, len(state.history) - 1, seat, str(state.history[-1][1]))]
         if state.over:
-            ops.append(store.update_table(self.id, status="over", result=state.result().to_dict()))
+            ops.append(queries.update_table(self.id, status="over", result=state.result().to_dict()))
         try:
             await self.write(*ops)
         except ProtocolError:
@@ -193,7 +194,7 @@ class Table:
         if state.over:
             self.row.status = "over"
 
-    async def write(self, *ops: store.Op) -> None:
+    async def write(self, *ops: Op) -> None:
         """Commit ``ops`` in one transaction; ProtocolError("storage") if the database fails."""
         try:
             await self.services.store.write(*ops)
@@ -208,7 +209,7 @@ class Table:
             reason = self.state.undo_refusal(seat)
             if reason is not None:
                 raise ProtocolError("undo_refused", f"cannot take back: {reason}")
-            await self.write(store.delete_move(self.id, len(self.state.history) - 1))
+            await self.write(queries.delete_move(self.id, len(self.state.history) - 1))
             self.state.undo(seat)
             self.clock.restart(seat)
             self.changed(origin, re)
@@ -245,11 +246,11 @@ class Table:
             values["token_hash"] = token_hash
         if name is not None:
             values["name"] = name
-        ops = [store.update_seat(self.id, seat, **values)]
+        ops = [queries.update_seat(self.id, seat, **values)]
         starts = self.row.status == "waiting" and all(x.claimed or i == seat or not x.human
                                                       for i, x in enumerate(self.seats))
         if starts:
-            ops.append(store.update_table(self.id, status="playing"))
+            ops.append(queries.update_table(self.id, status="playing"))
         await self.write(*ops)
         s.claimed, s.token_hash, s.name = True, values.get("token_hash", s.token_hash), values.get("name", s.name)
         if starts:
