@@ -197,11 +197,11 @@ def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> di
             "max_ms": round(1000 * max(lat, default=float("nan")), 2)}
 
 
-def start_server(opts: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    db = opts.db or f"sqlite:///{tempfile.mkdtemp(prefix='kiti-load-')}/kiti.db"
+    db = opts.db or f"sqlite:///{folder}/kiti.db"
     cmd = [sys.executable, "-m", "kiti", "serve", "--port", str(port), "--db", db,
            "--log-level", "warning", "--bot-workers", str(opts.bot_workers)]
     proc = subprocess.Popen(cmd)
@@ -237,13 +237,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> None:
     opts = parse(argv)
-    proc, url = start_server(opts) if opts.serve else (None, opts.url.rstrip("/"))
-    try:
-        out = run(opts, url, None if proc is None else proc.pid)
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(30)
+    with tempfile.TemporaryDirectory(prefix="kiti-load-") as folder:
+        proc, url = start_server(opts, folder) if opts.serve else (None, opts.url.rstrip("/"))
+        try:
+            out = run(opts, url, None if proc is None else proc.pid)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(30)
     if opts.json:
         print(json.dumps(out))
         return
