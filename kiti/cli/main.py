@@ -1,4 +1,4 @@
-"""The ``kiti`` command: play, replay, rules, cards, bench, tournament.
+"""The ``kiti`` command: play, replay, rules, cards, bench, tournament, serve.
 
 Each sub-command lives in its own module and registers itself on the shared
 typer ``app`` (kiti/cli/app.py); this module only gathers them.
@@ -12,6 +12,7 @@ from . import play  # noqa: F401  (play)
 from . import replay  # noqa: F401  (replay)
 from . import commands  # noqa: F401  (rules, cards, bench)
 from . import tournament  # noqa: F401  (tournament)
+from . import serve  # noqa: F401  (serve)
 # isort: on
 from .app import app
 

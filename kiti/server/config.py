@@ -1,0 +1,36 @@
+"""The server's settings (``kiti serve`` options), with defaults for a small server."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+def default_db_url() -> str:
+    """An SQLite file in the user's data folder (``platformdirs.user_data_dir("kiti")``)."""
+    from platformdirs import user_data_dir
+
+    return "sqlite:///" + os.path.join(user_data_dir("kiti"), "kiti.db")
+
+
+@dataclass
+class ServerConfig:
+    db: str = ""  # database URL ("" = default_db_url())
+    fsync: bool = False  # SQLite: synchronous=FULL (survive power cuts, slower commits)
+    max_frame: int = 16_384  # largest client frame, in characters (larger: error too_large)
+    hard_frame: int = 1_048_576  # larger frames close the connection (uvicorn ws_max_size)
+    max_body: int = 65_536  # largest lobby request body, in bytes
+    rate: float = 20.0  # messages per second a connection may send (token bucket refill)
+    burst: int = 40  # bucket size
+    outbox: int = 512  # messages queued to a connection before it is dropped as too slow
+    bot_workers: int = 1  # bot worker processes (or threads)
+    bot_mode: str = "process"  # process or thread
+    bot_time_limit: float = 30.0  # seconds a bot may think before a random legal move is played
+    leave_grace: float = 5.0  # seconds before a bot takes over a seat whose human left
+    evict_after: float = 60.0  # seconds a finished table without viewers stays in memory
+
+    def db_url(self) -> str:
+        return self.db or default_db_url()
+
+    def limits(self) -> dict[str, float]:
+        return {"frame": self.max_frame, "rate": self.rate, "burst": self.burst}

@@ -1,0 +1,195 @@
+"""The lobby: every live table, and the services they share (store, bot pool, settings).
+
+At start the hub applies the migrations and restores every unfinished table by replaying
+its stored record; it creates tables, lists the open ones, gives free seats to joiners,
+makes rematches, and loads finished tables from the database when asked for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import secrets
+import sys
+import time
+from typing import Any
+
+from ..core.errors import KitiError
+from ..core.game import MAX_SEED
+from ..games import get_game, replay
+from . import queries
+from .botpool import BotPool
+from .config import ServerConfig
+from .newtable import join_request, new_table
+from .protocol import ProtocolError
+from .queries import SeatRow, TableRow
+from .store import Store
+from .tables import Table
+from .tokens import new_table_id, new_token, token_hash
+
+log = logging.getLogger("kiti.server")
+LIVE = ("waiting", "playing")
+#: The GIL switch interval: the writer thread must not wait 5 ms (Python's default) for the
+#: GIL at each database call while the event loop is busy.
+SWITCH = 0.0005
+#: Young collections less often, full collections rarely: a full collection of a busy
+#: server's objects pauses every table for a long while (see docs/architecture.md).
+GC_THRESHOLDS = (700, 10, 1_000)
+
+
+class Hub:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.store = Store(config.db_url(), config.fsync)
+        self.bots: BotPool
+        self.tables: dict[str, Table] = {}
+        self.moves = 0  # moves accepted since start
+        self.connections = 0
+        self.started = time.time()
+        self._evictions: dict[str, asyncio.TimerHandle] = {}
+
+    async def start(self) -> None:
+        sys.setswitchinterval(SWITCH)
+        await asyncio.to_thread(self.store.migrate)
+        self.store.start()
+        self.bots = BotPool(self.config.bot_workers, self.config.bot_mode)
+        rows = await self.store.read(queries.load_tables(LIVE))
+        for row in rows:
+            table = await self._revive(row)
+            if table is not None:
+                table.resume()
+        log.info("restored %d unfinished table(s)", len(rows))
+        gc.freeze()  # modules, functions and restored tables: out of every later collection
+        gc.set_threshold(*GC_THRESHOLDS)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            table.close()
+        for handle in self._evictions.values():
+            handle.cancel()
+        self.bots.close()
+        await asyncio.to_thread(self.store.close)
+
+    async def _revive(self, row: TableRow) -> Table | None:
+        """The table a stored row describes, its game replayed from the record."""
+        record = {"game": row.game, "version": row.version, "players": row.players,
+                  "options": row.options, "seed": row.seed, "moves": [list(m) for m in row.moves]}
+        try:
+            state = replay(record)
+        except KitiError as exc:
+            log.error("table %s cannot be replayed (%s): marked broken", row.id, exc)
+            await self.store.write(queries.update_table(row.id, status="broken"))
+            return None
+        table = self.tables[row.id] = Table(row, state, self)
+        if state.over and row.status != "over":  # killed between the last move and its status
+            row.status = "over"
+            await self.store.write(queries.update_table(row.id, status="over", result=state.result().to_dict()))
+        return table
+
+    async def get(self, table_id: str) -> Table:
+        """A table by id: live, or loaded from the database (finished ones too)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        rows = await self.store.read(queries.load_tables(ids=(table_id,)))
+        if not rows or rows[0].status == "broken":
+            raise ProtocolError("no_table", f"there is no table {table_id[:40]!r}")
+        if table_id in self.tables:  # loaded meanwhile
+            return self.tables[table_id]
+        table = await self._revive(rows[0])
+        if table is None:
+            raise ProtocolError("no_table", f"table {table_id!r} cannot be replayed")
+        table.resume()
+        self.maybe_evict(table)
+        return table
+
+    async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
+        row, state, tokens = new_table(body, self.config.bot_time_limit)
+        await self.store.write(queries.insert_table(row))
+        table = self.tables[row.id] = Table(row, state, self)
+        table.resume()
+        return table, tokens
+
+    async def join(self, table_id: str, body: Any) -> tuple[Table, int, str]:
+        """A free human seat for a joiner, with a new token (any earlier link for it dies)."""
+        table = await self.get(table_id)
+        seat, name = join_request(body, table.row.players)
+        async with table.lock:
+            seat = free_seat(table, seat)
+            token = new_token()
+            await table.claim(seat, token_hash(token), name)
+            table.changed()
+        return table, seat, token
+
+    async def rematch(self, table: Table) -> str:
+        """The next game with the same seats, game and options (a new seed); made once."""
+        async with table.lock:
+            if table.row.rematch is not None:
+                return table.row.rematch
+            if not table.state.over:
+                raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
+            row = rematch_row(table)
+            state = get_game(row.game).new(row.players, row.options, row.seed)
+            await table.write(queries.insert_table(row), queries.update_table(table.id, rematch=row.id))
+            table.row.rematch = row.id
+            self.tables[row.id] = Table(row, state, self)
+            self.tables[row.id].resume()
+            table.broadcast()
+            for conn in table.connections():
+                conn.send({"type": "rematch", "table": row.id})
+        return row.id
+
+    def listing(self, status: str) -> list[dict[str, Any]]:
+        """Public info of the live tables: open (a human seat is free), playing, or all."""
+        out = []
+        for table in self.tables.values():
+            free = any(s.human and not s.claimed for s in table.seats)
+            if status == "all" or (status == "open" and table.row.status == "waiting" and free) \
+                    or status == table.row.status:
+                out.append(table)
+        out.sort(key=lambda t: t.row.created, reverse=True)
+        return [t.public() for t in out[:200]]
+
+    def maybe_evict(self, table: Table) -> None:
+        """Drop a finished table nobody watches from memory (after a while)."""
+        if table.row.status not in LIVE and not table.connections() and table.id not in self._evictions:
+            loop = asyncio.get_running_loop()
+            self._evictions[table.id] = loop.call_later(self.config.evict_after, self._evict, table.id)
+
+    def _evict(self, table_id: str) -> None:
+        self._evictions.pop(table_id, None)
+        table = self.tables.get(table_id)
+        if table is not None and not table.connections() and table.row.status not in LIVE:
+            table.close()
+            del self.tables[table_id]
+
+    def health(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for table in self.tables.values():
+            counts[table.row.status] = counts.get(table.row.status, 0) + 1
+        return {"ok": True, "tables": counts, "connections": self.connections, "moves": self.moves,
+                "uptime": round(time.time() - self.started, 1)}
+
+
+def free_seat(table: Table, seat: int | None) -> int:
+    free = [i for i, s in enumerate(table.seats) if s.human and not s.claimed]
+    if seat is None:
+        if not free:
+            raise ProtocolError("no_free_seat", f"table {table.id} has no free seat")
+        return free[0]
+    if not table.seats[seat].human:
+        raise ProtocolError("bad_request", f"seat {seat} is a bot seat")
+    if seat not in free:
+        raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is taken")
+    return seat
+
+
+def rematch_row(table: Table) -> TableRow:
+    old = table.row
+    seats = [SeatRow(s.kind, s.name, s.token_hash, not s.human) for s in table.seats]
+    status = "waiting" if any(s.human for s in table.seats) else "playing"
+    return TableRow(id=new_table_id(), game=old.game, version=old.version, players=old.players,
+                    options=dict(old.options), seed=secrets.randbelow(MAX_SEED), timer=old.timer,
+                    takeover=old.takeover, stand_in=old.stand_in, status=status, created=time.time(),
+                    rematch_of=old.id, seats=seats)

@@ -1,0 +1,111 @@
+"""What the server sends: every message to a viewer is built here, from that viewer's sight.
+
+A ``state`` message for a seat (or a spectator, viewer None) holds the seat's view
+(``state.observation``), its events since its cursor (``state.events(viewer, since)``) with
+the game renderer's sentences for them, its legal moves (or the first steps of a move for
+games with ``many_moves``) and a prompt when it is to act, plus the table's public info
+and the turn clock: nothing else of the state.  After the end it adds the result, the
+standings and the whole table (the referee's view).  The leak tests rebuild these messages
+from states resampled over what the viewer cannot see and check they are identical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..core.game import State
+from ..core.moves import Step
+from ..core.registry import game_part, get_game, has_part
+from .protocol import VERSION
+
+
+def renderer(cls: type[State]) -> Any:
+    """The game's renderer part, or None if it declares none."""
+    return game_part(cls, "renderer") if has_part(cls, "renderer") else None
+
+
+def describe(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | None) -> list[str | None]:
+    """The renderer's sentence for each event (None where it has none)."""
+    r = renderer(cls)
+    if r is None:
+        return [None] * len(events)
+    return [r.describe_event(e, viewer) for e in events]
+
+
+def prompt(cls: type[State], view: Any, seat: int) -> str | None:
+    r = renderer(cls)
+    ask = getattr(r, "prompt", None)
+    return None if ask is None else ask(view, seat)
+
+
+def steps_list(steps: Sequence[Step]) -> list[dict[str, Any]]:
+    return [{"token": s.token, "move": None if s.move is None else str(s.move), "count": s.count}
+            for s in steps]
+
+
+def state_message(state: State, table: dict[str, Any], viewer: int | None, since: int,
+                  clock: dict[str, Any] | None, re: Any = None) -> tuple[dict[str, Any], int]:
+    """The ``state`` message for ``viewer`` whose cursor is ``since``, and its next cursor.
+
+    A cursor beyond the viewer's event count (its move was taken back) resends all its
+    events with ``reset`` true.
+    """
+    reset = since > state.event_count(viewer)
+    if reset:
+        since = 0
+    events = state.events(viewer, since)
+    view = state.observation(viewer)
+    to_act = sorted(state.to_act())
+    turn = (table["status"] == "playing" and viewer in to_act
+            and not table["seats"][viewer]["bot_plays"])
+    message: dict[str, Any] = {
+        "type": "state", "table": table, "you": viewer, "view": view,
+        "events": events, "lines": describe(get_game(table["game"]), events, viewer),
+        "cursor": since + len(events), "reset": reset, "to_act": to_act, "your_turn": turn,
+        "legal": None, "steps": None, "prompt": None, "clock": clock, "over": state.over,
+    }
+    if turn:
+        assert viewer is not None
+        message.update(choices(state, viewer))
+        message["prompt"] = prompt(get_game(table["game"]), view, viewer)
+    if state.over:
+        message.update(ending(state, table))
+    if re is not None:
+        message["re"] = re
+    return message, message["cursor"]
+
+
+def choices(state: State, seat: int) -> dict[str, Any]:
+    """The seat's legal moves, or the first steps of its move where they are too many."""
+    if state.many_moves(seat):
+        return {"steps": steps_list(state.move_steps(seat, ()))}
+    return {"legal": state.legal_notations(seat)}
+
+
+def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
+    """What the end adds: the result, the standings and every card (the referee's view)."""
+    result = state.result()
+    return {"result": result.to_dict(), "standings": standings(result.to_dict(), table),
+            "reveal": state.table(), "record_url": f"/api/tables/{table['id']}/record"}
+
+
+def standings(result: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:
+    names = [s["name"] for s in table["seats"]]
+    rows = [{"rank": p["rank"], "party": p["name"], "seats": p["seats"],
+             "names": [names[s] for s in p["seats"]], "score": p["score"],
+             "winner": i in result["winners"]}
+            for i, p in enumerate(result["parties"])]
+    return sorted(rows, key=lambda row: row["rank"])
+
+
+def steps_message(state: State, seat: int, prefix: tuple[str, ...], re: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "steps", "prefix": list(prefix),
+                           "steps": steps_list(state.move_steps(seat, prefix))}
+    if re is not None:
+        out["re"] = re
+    return out
+
+
+def welcome(table_id: str, viewer: int | None, limits: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "welcome", "v": VERSION, "table": table_id, "you": viewer, "limits": limits}

@@ -1,0 +1,150 @@
+"""Lobby requests checked: a new table (game, seats, options, timer, takeover), a join.
+
+Every bad value is refused with a ``bad_request`` error naming it, before anything is
+stored.  Each human seat gets a token; only its hash is kept.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from typing import Any
+
+from ..bots.registry import make_bot, parse_bot_spec
+from ..core.errors import KitiError
+from ..core.game import MAX_SEED, State
+from ..core.registry import get_game, has_part
+from .protocol import ProtocolError
+from .queries import SeatRow, TableRow
+from .tokens import new_table_id, new_token, token_hash
+
+CREATE_KEYS = {"game", "players", "options", "seats", "names", "timer", "takeover", "stand_in"}
+MAX_NAME = 40
+MAX_ITERS = 100_000
+
+
+def bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_request", message)
+
+
+def new_table(body: Any, time_limit: float) -> tuple[TableRow, State, dict[int, str]]:
+    """A create request as a stored row, a fresh game and the human seats' tokens."""
+    if not isinstance(body, dict):
+        raise bad("the request must be a JSON object")
+    extra = sorted(set(body) - CREATE_KEYS)
+    if extra:
+        raise bad(f"unknown key(s): {', '.join(extra)} (keys: {', '.join(sorted(CREATE_KEYS))})")
+    cls = game_of(body.get("game"))
+    kinds = seat_kinds(body.get("seats"), cls, time_limit)
+    if body.get("players", len(kinds)) != len(kinds):
+        raise bad(f"players is {body.get('players')!r} but seats lists {len(kinds)} seats")
+    state = fresh_state(cls, len(kinds), body.get("options"))
+    names = seat_names(body.get("names"), kinds)
+    tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
+    seats = [SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens)
+             for i, (k, n) in enumerate(zip(kinds, names))]
+    row = TableRow(id=new_table_id(), game=cls.info.id, version=cls.info.version, players=len(kinds),
+                   options=dict(state.options), seed=state.seed, timer=timer_of(body.get("timer")),
+                   takeover=flag(body.get("takeover", False), "takeover"),
+                   stand_in=stand_in_of(body.get("stand_in"), cls, time_limit),
+                   status="waiting" if tokens else "playing", created=time.time(), seats=seats)
+    return row, state, tokens
+
+
+def game_of(game: Any) -> type[State]:
+    try:
+        return get_game(game)
+    except KitiError as exc:
+        raise bad(str(exc)) from None
+
+
+def seat_kinds(seats: Any, cls: type[State], time_limit: float) -> list[str]:
+    """Each seat "human" or a checked bot spec."""
+    info = cls.info
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise bad('seats must be a list such as ["human", "heuristic", "ismcts:iters=300"]')
+    if not info.min_seats <= len(seats) <= info.max_seats:
+        raise bad(f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {len(seats)}")
+    return [s.strip().lower() if s.strip().lower() == "human" else bot_spec(s, cls, time_limit)
+            for s in seats]
+
+
+def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
+    """A bot spec the server accepts: a known bot with good parameters, within budget."""
+    spec = spec.strip()
+    if not spec or len(spec) > 200:
+        raise bad("a seat must be \"human\" or a bot spec of at most 200 characters")
+    try:
+        make_bot(spec, cls, 0)
+        name, params = parse_bot_spec(spec)
+    except KitiError as exc:
+        raise bad(str(exc)) from None
+    if float(params.get("time", 0)) > time_limit:
+        raise bad(f"bot {spec}: time={params['time']} is over this server's limit of {time_limit:g} s")
+    if int(params.get("iters", 0)) > MAX_ITERS:
+        raise bad(f"bot {spec}: iters={params['iters']} is over this server's limit of {MAX_ITERS}")
+    return spec
+
+
+def fresh_state(cls: type[State], players: int, options: Any) -> State:
+    if options is not None and not isinstance(options, dict):
+        raise bad("options must be an object of name: value")
+    try:
+        return cls.new(players, options, secrets.randbelow(MAX_SEED))
+    except KitiError as exc:
+        raise bad(str(exc)) from None
+
+
+def seat_names(names: Any, kinds: list[str]) -> list[str]:
+    if names is None:
+        names = [None] * len(kinds)
+    if not isinstance(names, list) or len(names) != len(kinds):
+        raise bad(f"names must be a list of {len(kinds)} names (or null entries)")
+    return [clean_name(n, i, k) for i, (n, k) in enumerate(zip(names, kinds))]
+
+
+def clean_name(name: Any, seat: int, kind: str) -> str:
+    if name is None:
+        return f"seat {seat}" if kind == "human" else kind.split(":")[0]
+    if not isinstance(name, str):
+        raise bad(f"the name of seat {seat} must be text")
+    text = "".join(ch for ch in name if ch.isprintable()).strip()
+    if not text or len(text) > MAX_NAME:
+        raise bad(f"the name of seat {seat} must be 1-{MAX_NAME} printable characters")
+    return text
+
+
+def timer_of(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.05 <= value <= 86_400:
+        raise bad("timer must be null or a number of seconds from 0.05 to 86400")
+    return float(value)
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise bad(f"{name} must be true or false")
+    return value
+
+
+def stand_in_of(value: Any, cls: type[State], time_limit: float) -> str:
+    """The bot that plays for absent humans (default: the game's heuristic, else random)."""
+    if value is None:
+        return "heuristic" if has_part(cls, "heuristic") else "random"
+    if not isinstance(value, str):
+        raise bad("stand_in must be a bot spec such as \"heuristic\"")
+    return bot_spec(value, cls, time_limit)
+
+
+def join_request(body: Any, players: int) -> tuple[int | None, str | None]:
+    """A join request: an optional seat and name."""
+    if body is None:
+        return None, None
+    if not isinstance(body, dict) or set(body) - {"seat", "name"}:
+        raise bad('a join request is {"seat": n, "name": "..."} (both optional)')
+    seat = body.get("seat")
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
+        raise bad(f"seat must be a seat number 0-{players - 1}")
+    name = body.get("name")
+    return seat, None if name is None else clean_name(name, seat or 0, "human")

@@ -1,0 +1,129 @@
+"""The lobby's HTTP JSON API and the WebSocket endpoint (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from ..bots.registry import BOTS
+from ..core.registry import game_ids, get_game, has_part
+from .lobby import Hub
+from .protocol import ProtocolError
+from .sessions import Session
+
+STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409,
+          "not_over": 403, "storage": 503}
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    return request.app.state.hub
+
+
+def refuse(exc: ProtocolError) -> JSONResponse:
+    return JSONResponse({"error": {"code": exc.code, "message": exc.message}},
+                        status_code=STATUS.get(exc.code, 400))
+
+
+def api(handler: Any) -> Any:
+    """An endpoint whose ProtocolErrors become JSON errors."""
+    async def endpoint(request: Request) -> JSONResponse:
+        try:
+            return await handler(request)
+        except ProtocolError as exc:
+            return refuse(exc)
+    return endpoint
+
+
+async def body_of(request: Request) -> Any:
+    """The request's JSON body (None if empty), within the server's size limit."""
+    limit = hub_of(request).config.max_body
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise ProtocolError("too_large", f"the request body is over {limit:,} bytes")
+    if not data.strip():
+        return None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "the request body is not JSON") from None
+
+
+def link(request: Request, table_id: str, token: str | None = None) -> str:
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/#table={table_id}" + ("" if token is None else f"&token={token}")
+
+
+async def games(request: Request) -> JSONResponse:
+    out = []
+    for game in game_ids():
+        info = get_game(game).info
+        out.append({"id": info.id, "name": info.name, "min_seats": info.min_seats,
+                    "max_seats": info.max_seats, "version": info.version,
+                    "options": [{"name": o.name, "type": o.type.__name__, "default": o.default,
+                                 "help": o.help, "choices": o.choices} for o in info.options],
+                    "bots": [b for b in BOTS if b != "heuristic" or has_part(get_game(game), "heuristic")]})
+    return JSONResponse({"games": out})
+
+
+async def list_tables(request: Request) -> JSONResponse:
+    status = request.query_params.get("status", "open")
+    if status not in ("open", "waiting", "playing", "over", "all"):
+        raise ProtocolError("bad_request", "status must be open, waiting, playing, over or all")
+    return JSONResponse({"tables": hub_of(request).listing(status)})
+
+
+async def create_table(request: Request) -> JSONResponse:
+    table, tokens = await hub_of(request).create(await body_of(request))
+    seats = [{"seat": seat, "token": token, "link": link(request, table.id, token)}
+             for seat, token in sorted(tokens.items())]
+    return JSONResponse({"table": table.public(), "seats": seats, "link": link(request, table.id)},
+                        status_code=201)
+
+
+async def show_table(request: Request) -> JSONResponse:
+    table = await hub_of(request).get(request.path_params["table"])
+    return JSONResponse({"table": table.public(), "link": link(request, table.id)})
+
+
+async def join_table(request: Request) -> JSONResponse:
+    table, seat, token = await hub_of(request).join(request.path_params["table"], await body_of(request))
+    return JSONResponse({"table": table.public(), "seat": seat, "token": token,
+                         "link": link(request, table.id, token)})
+
+
+async def record(request: Request) -> JSONResponse:
+    """The record of a finished game (for a step-by-step replay); never before the end."""
+    table = await hub_of(request).get(request.path_params["table"])
+    async with table.lock:
+        if not table.row.status == "over":
+            raise ProtocolError("not_over", "the record is published once the game is over")
+        out = table.state.record()
+    out["lineup"] = [s.kind for s in table.seats]
+    return JSONResponse(out)
+
+
+async def health(request: Request) -> JSONResponse:
+    return JSONResponse(hub_of(request).health())
+
+
+async def websocket(ws: WebSocket) -> None:
+    await Session(ws, hub_of(ws)).run()
+
+
+ROUTES = [
+    Route("/api/games", api(games)),
+    Route("/api/tables", api(list_tables), methods=["GET"]),
+    Route("/api/tables", api(create_table), methods=["POST"]),
+    Route("/api/tables/{table}", api(show_table), methods=["GET"]),
+    Route("/api/tables/{table}/join", api(join_table), methods=["POST"]),
+    Route("/api/tables/{table}/record", api(record), methods=["GET"]),
+    Route("/api/health", api(health)),
+    WebSocketRoute("/ws", websocket),
+]

@@ -1,0 +1,158 @@
+"""One WebSocket connection: a seat or a spectator of one table.
+
+Frames are read one at a time, each checked (size, rate, JSON, message schema) before it
+reaches the table; any problem is answered with an ``error`` message and changes nothing.
+Outgoing messages wait in a bounded queue that a writer task drains, so a slow client
+never holds a table up (a client that stops reading is dropped as too slow).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .lobby import Hub
+from .messages import steps_message
+from .protocol import VERSION, ProtocolError, error, message_id, parse_frame
+from .ratelimit import TokenBucket
+from .tables import Table
+
+log = logging.getLogger("kiti.server")
+CLOSE = object()  # the writer's signal to close the socket
+
+
+class Session:
+    def __init__(self, ws: WebSocket, hub: Hub) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.viewer: int | None = None
+        self.cursor = 0
+        self.table: Table | None = None
+        self.outbox: asyncio.Queue[Any] = asyncio.Queue(hub.config.outbox)
+        self.bucket = TokenBucket(hub.config.rate, hub.config.burst)
+        self.closing: tuple[int, str] | None = None
+
+    # ------------------------------------------------------------ out
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message, as text: the dict dies at once (the garbage collector never
+        has thousands of queued views to scan)."""
+        if self.closing is not None:
+            return
+        try:
+            self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
+        except asyncio.QueueFull:
+            self.close(4002, "too slow: messages were not read")
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the messages already queued (at once if the queue is full)."""
+        if self.closing is not None:
+            return
+        self.closing = (code, reason)
+        if self.outbox.full():
+            self.outbox = asyncio.Queue(1)
+        self.outbox.put_nowait(CLOSE)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self.outbox.get()
+                if item is CLOSE:
+                    code, reason = self.closing or (1000, "")
+                    await self.ws.close(code, reason)
+                    return
+                await self.ws.send_text(item)
+        except Exception:  # the socket went away: the reader sees the disconnect
+            self.closing = self.closing or (1006, "gone")
+
+    # ------------------------------------------------------------ in
+    async def run(self) -> None:
+        await self.ws.accept()
+        self.hub.connections += 1
+        writer = asyncio.get_running_loop().create_task(self._write())
+        try:
+            await self._read()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            writer.cancel()
+            self.hub.connections -= 1
+            if self.table is not None:  # a task of its own: it runs even if this one is cancelled
+                self.table.spawn(self.table.detach(self))
+
+    async def _read(self) -> None:
+        while self.closing is None:
+            frame = await self.ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            text = frame.get("text")
+            if text is None:
+                self.send(error("bad_json", "send text frames holding JSON, not binary frames"))
+                continue
+            await self.handle(text)
+
+    async def handle(self, text: str) -> None:
+        """One client frame: checked, then dispatched; every problem answered with an error."""
+        if not self.bucket.take():
+            self.send(error("rate_limited", f"more than {self.hub.config.rate:g} messages a second: "
+                                            "this one was ignored"))
+            return
+        message: dict[str, Any] = {}
+        try:
+            message = parse_frame(text, self.hub.config.max_frame)
+            await getattr(self, "on_" + message["type"])(message)
+        except ProtocolError as exc:
+            self.send(error(exc.code, exc.message, message_id(message)))
+
+    # ------------------------------------------------------------ handlers
+    async def on_hello(self, m: dict[str, Any]) -> None:
+        if self.table is not None:
+            raise ProtocolError("already_joined", f"this connection is already at table {self.table.id}")
+        if m["v"] != VERSION:
+            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}, not {m['v']}")
+        since = m.get("since")
+        if since is not None and since < 0:
+            raise ProtocolError("bad_message", "hello: 'since' must be 0 or more")
+        table = await self.hub.get(m["table"])
+        await table.attach(self, m.get("token"), since)
+        self.table = table
+
+    def _seated(self) -> tuple[Table, int]:
+        if self.table is None:
+            raise ProtocolError("not_joined", "send hello (with the table and your seat's token) first")
+        if self.viewer is None:
+            raise ProtocolError("not_seated", "spectators watch: only a seat can do that")
+        return self.table, self.viewer
+
+    async def on_move(self, m: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        await table.submit(seat, m["move"], self, message_id(m))
+
+    async def on_steps(self, m: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        prefix = m.get("prefix", [])
+        if len(prefix) > 16 or not all(isinstance(t, str) and len(t) <= 64 for t in prefix):
+            raise ProtocolError("bad_message", "steps: 'prefix' must be a list of at most 16 short strings")
+        async with table.lock:
+            self.send(steps_message(table.state, seat, tuple(prefix), message_id(m)))
+
+    async def on_undo(self, m: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        await table.undo(seat, self, message_id(m))
+
+    async def on_back(self, m: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        await table.back(seat, self, message_id(m))
+
+    async def on_rematch(self, m: dict[str, Any]) -> None:
+        table, _ = self._seated()
+        await self.hub.rematch(table)
+
+    async def on_ping(self, m: dict[str, Any]) -> None:
+        out = {"type": "pong"}
+        if message_id(m) is not None:
+            out["re"] = message_id(m)
+        self.send(out)

@@ -1,0 +1,231 @@
+"""Storage: SQLite by default, PostgreSQL by URL, through SQLAlchemy 2 (one code path).
+
+Writes are grouped: every change asked for during one turn of the event loop is committed
+in one transaction (group commit), and the caller awaits the commit, so a move is durable
+before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
+writer thread (a network round trip or a disk sync must not block the loop); an SQLite
+commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
+for the GIL at every call while the loop is busy), and a checkpoint thread copies SQLite's
+write-ahead log into the database file every second, so that the disk syncs of checkpoints
+never hold a commit up.  Reads run in the default thread pool.  The schema is created and
+upgraded by Alembic at start (:meth:`Store.migrate`); what is stored is in
+:mod:`kiti.server.queries`.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed move survives
+the server being killed (``kill -9``); ``fsync=True`` (``synchronous=FULL``) also makes it
+survive a power cut, at a cost per commit.  One server process per database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event, insert
+from sqlalchemy.engine import make_url
+
+log = logging.getLogger("kiti.server")
+Op = Callable[[Connection], Any]
+SLOW = 0.05  # a commit slower than this (seconds) is logged
+BATCH = 256  # most operations in one commit
+
+
+def engine_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 here (SQLAlchemy's default driver is psycopg2)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str, fsync: bool = False) -> Engine:
+    url = engine_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30})
+    sync = "FULL" if fsync else "NORMAL"
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={sync}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread does it (see Store)
+        cursor.close()
+
+    return engine
+
+
+class Store:
+    """The database; writes are group-committed (see the module's doc)."""
+
+    def __init__(self, url: str, fsync: bool = False) -> None:
+        self.url = url
+        self.engine = make_engine(url, fsync)
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._sqlite = self.engine.dialect.name == "sqlite"
+        self._inline = self._sqlite and not fsync  # commit in the loop (no disk sync per commit)
+        self._pending: list[Any] = []
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (Alembic, shipped in the package)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("kiti.server") / "migrations"))
+        with self.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def start(self) -> None:
+        if not self._inline:
+            self._thread = threading.Thread(target=self._run, name="kiti-store", daemon=True)
+            self._thread.start()
+        if self._sqlite:
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="kiti-wal", daemon=True)
+            self._checkpointer.start()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._queue.put(None)
+            self._thread.join()
+            self._thread = None
+        if self._checkpointer is not None:
+            self._stop.set()
+            self._checkpointer.join()
+            self._checkpointer = None
+            self._checkpoint("TRUNCATE")
+        self.engine.dispose()
+
+    def _checkpoints(self) -> None:
+        """SQLite: copy the write-ahead log into the database every second, beside the
+        writer (a checkpoint syncs the disk: in the writer it would hold up every commit)."""
+        while not self._stop.wait(1.0):
+            self._checkpoint("PASSIVE")
+
+    def _checkpoint(self, mode: str) -> None:
+        try:
+            with self.engine.connect() as conn:
+                conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+        except Exception:
+            log.exception("WAL checkpoint failed")
+
+    async def write(self, *ops: Op) -> None:
+        """Run ``ops`` in one transaction; return once it is committed."""
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        if self._inline:  # in the loop, once per loop turn: such commits take microseconds
+            if not self._pending:
+                loop.call_soon(self._flush)
+            self._pending.append((ops, loop, future))
+        else:
+            self._queue.put((ops, loop, future))
+        await future
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        for i in range(0, len(batch), BATCH):
+            self._commit(batch[i:i + BATCH])
+
+    async def read(self, op: Op) -> Any:
+        return await asyncio.to_thread(self.read_now, op)
+
+    def read_now(self, op: Op) -> Any:
+        with self.engine.connect() as conn:
+            return op(conn)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < BATCH:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    self._commit(batch)
+                    return
+                batch.append(nxt)
+            self._commit(batch)
+
+    def _commit(self, batch: list[Any]) -> None:
+        start = time.perf_counter()
+        try:
+            with self.engine.begin() as conn:
+                run_ops(conn, [op for ops, _, _ in batch for op in ops])
+        except Exception as exc:  # one bad change: retry each alone, fail only that one
+            if len(batch) > 1:
+                for item in batch:
+                    self._commit([item])
+                return
+            _resolve(batch[0], error=exc)
+            return
+        for item in batch:
+            _resolve(item)
+        took = time.perf_counter() - start
+        if took > SLOW:
+            log.warning("slow commit: %.0f ms for %d change(s)", 1000 * took, len(batch))
+
+
+def run_ops(conn: Connection, ops: list[Op]) -> None:
+    """Run ``ops`` in order, consecutive row inserts into one table as one executemany."""
+    pending: Rows | None = None
+    for op in ops:
+        if isinstance(op, Rows) and pending is not None and op.table is pending.table:
+            pending = Rows(pending.table, pending.rows + op.rows)
+            continue
+        if pending is not None:
+            pending(conn)
+            pending = None
+        if isinstance(op, Rows):
+            pending = op
+        else:
+            op(conn)
+    if pending is not None:
+        pending(conn)
+
+
+@dataclass
+class Rows:
+    """An insert of rows, batched with its neighbours (the hot path: moves)."""
+
+    table: Any
+    rows: list[dict[str, Any]]
+
+    def __call__(self, conn: Connection) -> None:
+        conn.execute(insert(self.table), self.rows)
+
+
+def _resolve(item: Any, error: BaseException | None = None) -> None:
+    _, loop, future = item
+
+    def done() -> None:
+        if future.done():
+            return
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+    try:
+        loop.call_soon_threadsafe(done)
+    except RuntimeError:  # the loop is closed: nobody waits any more
+        pass

@@ -1,0 +1,335 @@
+"""A live table: one game, its seats and its viewers.
+
+Every change (a move, an undo, a seat claimed) is made under the table's lock and
+committed to the database before anybody is told; if the database refuses a move, the
+move is taken back (the state is replayed from its record without it).  Everything that
+reads the state to tell somebody (broadcasts, steps, bots' views, the record) holds the
+lock too, so nobody ever sees an uncommitted move.  Each viewer gets a ``state`` message
+built from its own sight (:mod:`kiti.server.messages`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
+from ..core.game import State
+from ..games import replay
+from . import messages, queries
+from .botplay import BotDriver
+from .clock import TurnClock
+from .protocol import ProtocolError, error
+from .queries import TableRow
+from .store import Op
+from .tokens import matches
+
+if TYPE_CHECKING:
+    from .lobby import Hub
+
+log = logging.getLogger("kiti.server")
+
+
+class Conn(Protocol):
+    """A viewer's connection: a seat (``viewer``) or a spectator (None), and its cursor."""
+
+    viewer: int | None
+    cursor: int
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None: ...
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or a bot spec
+    name: str
+    token_hash: str | None
+    claimed: bool
+    conn: Conn | None = None
+    away: bool = False  # its human left or timed out: a bot plays it until the human is back
+    leaving: asyncio.TimerHandle | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.kind == "human"
+
+    def info(self, seat: int, bot_plays: bool) -> dict[str, Any]:
+        return {"seat": seat, "kind": "human" if self.human else "bot", "bot": None if self.human else self.kind,
+                "name": self.name, "claimed": self.claimed, "connected": self.conn is not None,
+                "away": self.away, "bot_plays": bot_plays}
+
+
+class Table:
+    def __init__(self, row: TableRow, state: State, services: Hub) -> None:
+        self.row = row
+        self.id = row.id
+        self.state = state
+        self.services = services
+        self.seats = [Seat(s.kind, s.name, s.token_hash, s.claimed) for s in row.seats]
+        self.spectators: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.forced: set[int] = set()  # seats a bot plays for one move (timeout, no takeover)
+        self.clock = TurnClock(self)
+        self.bots = BotDriver(self)
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.closed = False
+
+    # ------------------------------------------------------------ facts
+    def playing(self) -> bool:
+        return self.row.status == "playing" and not self.state.over and not self.closed
+
+    def plays(self, seat: int) -> bool:
+        """True if a bot plays ``seat`` now."""
+        s = self.seats[seat]
+        return not s.human or s.away or seat in self.forced
+
+    def bot_spec(self, seat: int) -> str:
+        s = self.seats[seat]
+        return self.row.stand_in if s.human else s.kind
+
+    def public(self) -> dict[str, Any]:
+        """The table's public info (in every state message and the lobby's lists)."""
+        row = self.row
+        return {"id": row.id, "game": row.game, "name": type(self.state).info.name,
+                "players": row.players, "options": row.options, "status": row.status,
+                "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
+                "rematch_of": row.rematch_of, "rematch": row.rematch,
+                "seats": [s.info(i, self.plays(i)) for i, s in enumerate(self.seats)]}
+
+    def connections(self) -> list[Conn]:
+        return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
+
+    def seat_of(self, token: str) -> int:
+        for i, s in enumerate(self.seats):
+            if s.human and matches(token, s.token_hash):
+                return i
+        raise ProtocolError("bad_token", f"this token is not a seat of table {self.id}")
+
+    # ------------------------------------------------------------ telling
+    def broadcast(self, origin: Conn | None = None, re: Any = None) -> None:
+        """A state message to every viewer, each from its own sight."""
+        table, clock = self.public(), self.clock.left()
+        built: dict[tuple[int | None, int], tuple[dict[str, Any], int]] = {}
+        for conn in self.connections():
+            key = (conn.viewer, conn.cursor)
+            if conn is origin and re is not None:
+                self.send_state(conn, table, clock, re)
+            elif key in built:
+                conn.cursor = built[key][1]
+                conn.send(built[key][0])
+            else:
+                built[key] = self.send_state(conn, table, clock)
+
+    def send_state(self, conn: Conn, table: dict[str, Any], clock: dict[str, Any] | None,
+                   re: Any = None) -> tuple[dict[str, Any], int]:
+        message, cursor = messages.state_message(self.state, table, conn.viewer, conn.cursor, clock, re)
+        conn.cursor = cursor
+        conn.send(message)
+        return message, cursor
+
+    def changed(self, origin: Conn | None = None, re: Any = None) -> None:
+        """After any change: set the clock, tell everybody, start the bots."""
+        if self.playing():
+            self.clock.update()
+        else:
+            self.clock.cancel()
+        self.broadcast(origin, re)
+        self.bots.schedule()
+
+    # ------------------------------------------------------------ moves
+    async def submit(self, seat: int, text: str, origin: Conn | None = None, re: Any = None,
+                     bot: bool = False) -> None:
+        """Apply a move (checked), commit it, then broadcast it."""
+        async with self.lock:
+            if bot and not (self.plays(seat) and self.playing()):
+                return  # its human came back meanwhile
+            self._check_playing()
+            if not bot and self.plays(seat):
+                raise ProtocolError("away", "a bot is playing this seat: send back to take it")
+            self._apply(seat, text)
+            await self._commit(seat)
+            self.forced.discard(seat)
+            self.clock.restart(seat)
+            self.services.moves += 1
+            self.changed(origin, re)
+
+    def _check_playing(self) -> None:
+        if self.row.status == "waiting":
+            free = [i for i, s in enumerate(self.seats) if s.human and not s.claimed]
+            raise ProtocolError("not_started", f"the table is waiting for seat(s) {free} to be claimed")
+        if not self.playing():
+            raise ProtocolError("game_over", "the game is over: no more moves")
+
+    def _apply(self, seat: int, text: str) -> None:
+        """Apply the move (a refused one changes nothing), or ProtocolError with the engine's reason."""
+        try:
+            self.state.apply(seat, text)
+        except NotYourTurnError as exc:
+            raise ProtocolError("not_your_turn", exc.reason) from None
+        except GameOverError as exc:
+            raise ProtocolError("game_over", exc.reason) from None
+        except IllegalMoveError as exc:
+            raise ProtocolError("illegal_move", exc.reason) from None
+        except NotationError as exc:
+            raise ProtocolError("bad_move", str(exc)) from None
+
+    async def _commit(self, seat: int) -> None:
+        """Store the move just applied; if the database refuses it, take it back."""
+        state = self.state
+        ops = [queries.append_move(self.id, len(state.history) - 1, seat, str(state.history[-1][1]))]
+        if state.over:
+            ops.append(queries.update_table(self.id, status="over", result=state.result().to_dict()))
+        try:
+            await self.write(*ops)
+        except ProtocolError:
+            record = state.record()
+            record["moves"].pop()
+            self.state = replay(record)
+            raise
+        if state.over:
+            self.row.status = "over"
+
+    async def write(self, *ops: Op) -> None:
+        """Commit ``ops`` in one transaction; ProtocolError("storage") if the database fails."""
+        try:
+            await self.services.store.write(*ops)
+        except Exception:
+            log.exception("table %s: the database refused a change", self.id)
+            raise ProtocolError("storage") from None
+
+    async def undo(self, seat: int, origin: Conn, re: Any = None) -> None:
+        """Take back the seat's last move, exactly when the engine allows it."""
+        async with self.lock:
+            self._check_playing()
+            reason = self.state.undo_refusal(seat)
+            if reason is not None:
+                raise ProtocolError("undo_refused", f"cannot take back: {reason}")
+            await self.write(queries.delete_move(self.id, len(self.state.history) - 1))
+            self.state.undo(seat)
+            self.clock.restart(seat)
+            self.changed(origin, re)
+
+    # ------------------------------------------------------------ seats
+    async def attach(self, conn: Conn, token: str | None, since: int | None) -> None:
+        """A connection joins as the token's seat (or as a spectator without a token)."""
+        async with self.lock:
+            seat = None if token is None else self.seat_of(token)
+            conn.viewer, conn.cursor = seat, since or 0
+            conn.send(messages.welcome(self.id, seat, self.services.config.limits()))
+            if seat is None:
+                self.spectators.add(conn)
+                self.send_state(conn, self.public(), self.clock.left())
+                return
+            await self._sit(seat, conn)
+            self.changed()
+
+    async def _sit(self, seat: int, conn: Conn) -> None:
+        s = self.seats[seat]
+        old, s.conn = s.conn, conn
+        if old is not None:
+            old.send(error("replaced", "this seat was opened on another connection"))
+            old.close(4000, "replaced")
+        self._came_back(seat)
+        if not s.claimed:
+            await self.claim(seat)
+
+    async def claim(self, seat: int, token_hash: str | None = None, name: str | None = None) -> None:
+        """Mark a seat claimed (with a new token and name when given); start when all are."""
+        s = self.seats[seat]
+        values: dict[str, Any] = {"claimed": True}
+        if token_hash is not None:
+            values["token_hash"] = token_hash
+        if name is not None:
+            values["name"] = name
+        ops = [queries.update_seat(self.id, seat, **values)]
+        starts = self.row.status == "waiting" and all(x.claimed or i == seat or not x.human
+                                                      for i, x in enumerate(self.seats))
+        if starts:
+            ops.append(queries.update_table(self.id, status="playing"))
+        await self.write(*ops)
+        s.claimed, s.token_hash, s.name = True, values.get("token_hash", s.token_hash), values.get("name", s.name)
+        if starts:
+            self.row.status = "playing"
+
+    def _came_back(self, seat: int) -> None:
+        s = self.seats[seat]
+        s.away = False
+        if s.leaving is not None:
+            s.leaving.cancel()
+            s.leaving = None
+        self.clock.restart(seat)
+
+    async def back(self, seat: int, origin: Conn, re: Any = None) -> None:
+        """The seat's human takes it back from the bot."""
+        async with self.lock:
+            self._came_back(seat)
+            self.changed(origin, re)
+
+    async def detach(self, conn: Conn) -> None:
+        async with self.lock:
+            if conn.viewer is None:
+                self.spectators.discard(conn)
+            elif self.seats[conn.viewer].conn is conn:
+                self.seats[conn.viewer].conn = None
+                self._leave_later(conn.viewer)
+                self.broadcast()
+        self.services.maybe_evict(self)
+
+    def _leave_later(self, seat: int) -> None:
+        if self.row.takeover and self.playing():
+            loop = asyncio.get_running_loop()
+            grace = self.services.config.leave_grace
+            self.seats[seat].leaving = loop.call_later(grace, lambda: self.spawn(self._away(seat, True)))
+
+    async def _away(self, seat: int, left: bool) -> None:
+        """A bot takes the seat (it left, or timed out); for one move without takeover."""
+        async with self.lock:
+            s = self.seats[seat]
+            s.leaving = None
+            if not self.playing() or (s.conn is not None if left else seat not in self.state.to_act()):
+                return
+            if self.row.takeover:
+                s.away = True
+            elif seat in self.state.to_act():
+                self.forced.add(seat)
+            self.changed()
+
+    def timed_out(self, seat: int) -> None:
+        """The clock ran out for ``seat`` (called by the clock)."""
+        self.spawn(self._away(seat, False))
+
+    # ------------------------------------------------------------ life
+    def resume(self) -> None:
+        """Start (or restart after a server restart) the clock, bots and takeovers."""
+        for i, s in enumerate(self.seats):
+            if s.human and s.conn is None:
+                self._leave_later(i)
+        if self.playing():
+            self.clock.update()
+            self.bots.schedule()
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: a task failed", self.id, exc_info=task.exception())
+
+    def close(self) -> None:
+        self.closed = True
+        self.clock.cancel()
+        self.bots.cancel()
+        for s in self.seats:
+            if s.leaving is not None:
+                s.leaving.cancel()
+        for task in list(self.tasks):
+            task.cancel()
