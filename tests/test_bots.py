@@ -179,7 +179,7 @@ def test_heuristic_refuses_a_game_without_strategy() -> None:
     ("ismcts:iters=0", "iters must be at least 1"),
     ("ismcts:time=-1", "time must be greater than 0"),
     ("ismcts:time=abc", "time must be a number"),
-    ("ismcts:rollout=smart", "rollout must be one of random, heuristic"),
+    ("ismcts:rollout=smart", "rollout must be one of auto, random, heuristic"),
     ("ismcts:reward=points", "reward must be one of win, margin"),
     ("ismcts:c=-0.5", "parameter c must be at least 0"),
     ("ismcts:iters", "must be written key=value"),

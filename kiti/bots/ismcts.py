@@ -20,9 +20,10 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   (``State.many_moves``), a node opens moves progressively: at most
   ``width * sqrt(visits)`` edges, each new one drawn with ``State.random_move``, so an
   iteration never lists thousands of moves (progressive widening).
-* **Rollouts** play ``rollout=random`` (``State.random_move``) or ``rollout=heuristic``
-  (the game's declared cheap policy) and stop after ``depth`` moves; a game cut short is
-  scored by its provisional result (the leaders share the win).
+* **Rollouts** play the game's declared cheap policy (``rollout=heuristic``, and by default
+  when the game has a heuristic) or uniform random moves (``rollout=random``,
+  ``State.random_move``), and stop after ``depth`` moves; a game cut short is scored by
+  its provisional result (the leaders share the win).
 * **Rewards** come from the core's results model: ``reward=win`` uses each seat's share
   of the victory (teams share; a non-seat party such as a solo opponent can win);
   ``reward=margin`` uses ``0.5 + 0.5*clip((own party score - best other party score) /
@@ -48,6 +49,7 @@ from ..core.events import key_since
 from ..core.game import State
 from ..core.moves import Move
 from ..core.options import OptionSpec
+from ..core.registry import has_part
 from ..core.seatview import SeatView
 from ..core.turns import turns
 
@@ -55,7 +57,8 @@ PARAMS = (
     OptionSpec("iters", int, 1000, "iterations per move", minimum=1, what="bot ismcts parameter"),
     OptionSpec("time", float, None, "seconds per move (instead of iters)", minimum=0.0,
                above_minimum=True, what="bot ismcts parameter"),
-    OptionSpec("rollout", str, "random", "rollout policy", choices=("random", "heuristic"),
+    OptionSpec("rollout", str, "auto", "rollout policy: the game heuristic's cheap policy (auto: "
+               "when the game has one), or random", choices=("auto", "random", "heuristic"),
                what="bot ismcts parameter"),
     OptionSpec("c", float, 0.7, "UCB exploration constant", minimum=0.0, what="bot ismcts parameter"),
     OptionSpec("reward", str, "win", "win share or score margin", choices=("win", "margin"),
@@ -89,7 +92,7 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, seed: int | None = None, iters: int | None = None,
-                 seconds: float | None = None, rollout: str = "random", c: float = 0.7,
+                 seconds: float | None = None, rollout: str = "auto", c: float = 0.7,
                  reward: str = "win", width: float = 2.0, depth: int = 120, keys: str = "seen",
                  prior: float = 1.0) -> None:
         if iters is None and seconds is None:
@@ -98,8 +101,8 @@ class ISMCTSBot:
             raise ValueError("iters must be at least 1")
         if seconds is not None and seconds <= 0:
             raise ValueError("time must be positive")
-        if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be random or heuristic, not {rollout!r}")
+        if rollout not in ("auto", "random", "heuristic"):
+            raise ValueError(f"rollout must be auto, random or heuristic, not {rollout!r}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be win or margin, not {reward!r}")
         self.rng = random.Random(seed)
@@ -144,7 +147,7 @@ class ISMCTSBot:
 
     def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
         policy = None
-        if self.rollout == "heuristic":
+        if self.rollout == "heuristic" or (self.rollout == "auto" and has_part(view.game, "heuristic")):
             from .heuristic import strategy_class
 
             policy = strategy_class(view.game)().rollout
@@ -171,7 +174,6 @@ class ISMCTSBot:
         """The game heuristic's opinion of the root moves, if it has one (else None)."""
         if self.prior <= 0:
             return None
-        from ..core.registry import has_part
         from .heuristic import strategy_class
 
         if not has_part(view.game, "heuristic"):
