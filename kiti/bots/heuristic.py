@@ -10,7 +10,9 @@ once with :class:`~kiti.core.errors.MissingPartError`.  A strategy is a class wi
 - ``rollout(state, seat, rng) -> Move``: a much cheaper rule of thumb on a determinised
   state, used by ISMCTS with ``rollout=heuristic``;
 - optionally ``priors(view, rng) -> {move: weight}``: how much it favours each legal move,
-  which ISMCTS uses as a prior at its root (``prior=...``).
+  which ISMCTS uses as a prior at its root (``prior=...``);
+- optionally ``evaluate(state) -> [value per party]``: each party's expected final score on
+  a (determinised) state, which lets ISMCTS stop its rollouts early and score them.
 
 Strategies call the game's rule functions (in its ``rules.py``); they never restate a rule.
 """

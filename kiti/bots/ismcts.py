@@ -22,8 +22,10 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   iteration never lists thousands of moves (progressive widening).
 * **Rollouts** play the game's declared cheap policy (``rollout=heuristic``, and by default
   when the game has a heuristic) or uniform random moves (``rollout=random``,
-  ``State.random_move``), and stop after ``depth`` moves; a game cut short is scored by
-  its provisional result (the leaders share the win).
+  ``State.random_move``), and stop after ``depth`` moves; a game cut short is scored by the
+  heuristic's ``evaluate`` (each party's expected final score) where the game has one,
+  else by its provisional result (the leaders share the win).  By default a game with an
+  evaluation stops after two turns of each seat, others after 120 moves.
 * **Rewards** come from the core's results model: ``reward=win`` uses each seat's share
   of the victory (teams share; a non-seat party such as a solo opponent can win);
   ``reward=margin`` uses ``0.5 + 0.5*clip((own party score - best other party score) /
@@ -69,8 +71,9 @@ PARAMS = (
                minimum=0.0, maximum=100.0, what="bot ismcts parameter"),
     OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
                "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
-    OptionSpec("depth", int, 120, "most moves in a rollout (then the game is scored as it stands)",
-               minimum=1, what="bot ismcts parameter"),
+    OptionSpec("depth", int, 0, "most moves in a rollout, then the game is scored as it stands "
+               "(0: two turns of each seat where the game's heuristic can evaluate a position, "
+               "else 120)", minimum=0, what="bot ismcts parameter"),
 )
 
 
@@ -93,7 +96,7 @@ class ISMCTSBot:
 
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "auto", c: float = 0.7,
-                 reward: str = "win", width: float = 2.0, depth: int = 120, keys: str = "seen",
+                 reward: str = "win", width: float = 2.0, depth: int = 0, keys: str = "seen",
                  prior: float = 1.0) -> None:
         if iters is None and seconds is None:
             iters = 1000
@@ -116,6 +119,8 @@ class ISMCTSBot:
         self.keys = keys
         self.prior = float(prior)
         self.last_iterations = 0
+        self._evaluate: Any = None
+        self._depth = depth or 120
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -147,10 +152,15 @@ class ISMCTSBot:
 
     def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
         policy = None
-        if self.rollout == "heuristic" or (self.rollout == "auto" and has_part(view.game, "heuristic")):
+        strategy = None
+        if has_part(view.game, "heuristic"):
             from .heuristic import strategy_class
 
-            policy = strategy_class(view.game)().rollout
+            strategy = strategy_class(view.game)()
+        if self.rollout == "heuristic" or (self.rollout == "auto" and strategy is not None):
+            policy = strategy.rollout if strategy is not None else None
+        self._evaluate = getattr(strategy, "evaluate", None)
+        self._depth = self.depth or (2 * view.players if self._evaluate else 120)
         roots = [_Node() for _ in range(view.players)]
         roots[view.seat].priors = self._priors(view, rng)
         done = 0
@@ -195,7 +205,7 @@ class ISMCTSBot:
         paths: list[list[tuple[_Node, list[Any]]]] = [[] for _ in range(players)]
         random_move = state.random_move
         apply = state.apply
-        left = self.depth
+        left = self._depth
         for seat in turns(state):
             edge = taken[seat]
             if edge is not None:  # the seat is back: what did it see since its last move?
@@ -303,6 +313,10 @@ class ISMCTSBot:
 
     def _rewards(self, state: State) -> list[float]:
         result = state.result()
+        if not state.is_over() and self._evaluate is not None:  # stopped early: the heuristic's estimate
+            from ..core.results import make_result
+
+            result = make_result(result.parties, self._evaluate(state))
         if self.reward == "win":
             return result.seat_returns(state.players)
         scale = state.info.margin_scale

@@ -128,6 +128,31 @@ class MotuHeuristic:
             return DISCARD if judge.opponent_gain(state.other or "") > judge.discard_cost() else GIVE
         return max(legal, key=lambda m: (judge.interim_value(m), rng.random()))
 
+    def priors(self, view: SeatView, rng: random.Random) -> dict[Move, float]:
+        """How much this strategy favours each move it would consider (a softmax over its
+        values, ``exp(value / 2)``), for ISMCTS to start from; placements: its shortlist."""
+        state = view.determinize(rng)
+        assert isinstance(state, MotuState)
+        judge = Judge(self, state, view.seat)
+        phase = state.phase
+        if phase == "place":
+            name = state.holding or ""
+            spots = legal_placements(judge.island, name)
+            values: dict[Move, float] = {Place(*p): judge.quick(name, *p) for p in spots}
+            values = dict(sorted(values.items(), key=lambda kv: -kv[1])[: 4 * self.shortlist])
+        elif phase == "take":
+            values = {m: judge.take_value(m, rng) for m in state.legal_moves(view.seat)}
+        elif phase == "interim":
+            values = {m: judge.interim_value(m) for m in state.legal_moves(view.seat)}
+        else:
+            return {}
+        if len(values) < 2:
+            return {}
+        top = max(values.values())
+        weights = {m: math.exp((v - top) / 2.0) for m, v in values.items()}
+        total = sum(weights.values())
+        return {m: w / total for m, w in weights.items()}
+
     def _extras(self, judge: Judge, legal: list[Move], rng: random.Random) -> Move:
         buys = [(judge.destiny_value(m.destiny), rng.random(), m) for m in legal if isinstance(m, Buy)]
         if buys:
@@ -137,6 +162,20 @@ class MotuHeuristic:
         if TRAVEL in legal and judge.travel_value() >= (0.01 if judge.last_turn() else self.travel_at):
             return TRAVEL
         return DONE
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each party's expected final score, for a search that stops early: the points
+        scored so far, plus what each island is worth now (:meth:`Judge.island_worth`:
+        Sources not yet scored, spare partners, coconuts, beach); the solo Opponent's score
+        as it stands."""
+        assert isinstance(state, MotuState)
+        if state.over:
+            return list(state.party_scores())
+        values = [state.interim_total(s) + Judge(self, state, s).island_worth(state.islands[s], state.banks[s])
+                  for s in range(state.players)]
+        if state.solo:
+            values.append(float(state.opponent_score()))
+        return values
 
     def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
         """A cheap rule of thumb for search rollouts: the better of a few random placements, the
