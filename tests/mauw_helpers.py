@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import pytest
+from kiti_asserts import assert_rejected  # noqa: F401  (the tests use it from here)
 
-from kiti.core.errors import KitiError
 from kiti.games import get_game
 from kiti.games.mauw.cards import deck_counts
 from kiti.games.mauw.rules import SLOTS, MauwState
@@ -49,13 +48,3 @@ def column(state: MauwState, where: str) -> tuple[int, str | None]:
     """(nines, top) of a column such as "1C", as the referee's view shows it."""
     col = state.table()["columns"][int(where[0])][SLOTS.index(where[1])]
     return col["nines"], col["top"]
-
-
-def assert_rejected(state: MauwState, seat: int, move: str, *words: str) -> None:
-    """The move is refused with a reason naming ``words``, and nothing changes."""
-    before = (state.table(), state.events("referee"), len(state.history), state._rng.getstate())
-    with pytest.raises(KitiError) as info:
-        state.apply(seat, move)
-    for w in words:
-        assert w.lower() in str(info.value).lower(), (move, str(info.value))
-    assert (state.table(), state.events("referee"), len(state.history), state._rng.getstate()) == before

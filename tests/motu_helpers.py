@@ -6,9 +6,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
+from kiti_asserts import assert_rejected  # noqa: F401  (the tests use it from here)
 
-from kiti.core.errors import KitiError
 from kiti.games import get_game
 from kiti.games.motu.cards import ISLAND_IDS
 from kiti.games.motu.rules import PILES, MotuState, pile_sizes
@@ -42,15 +41,7 @@ def game(players: int = 2, row: list[str] | None = None, piles: dict[str, list[s
     return state
 
 
-def assert_rejected(state: MotuState, seat: int, move: Any, *words: str) -> str:
-    """The move is refused with a reason naming ``words``, and nothing changes; the reason."""
-    before = (state.table(), state.events("referee"), len(state.history), state._rng.getstate())
-    with pytest.raises(KitiError) as info:
-        state.apply(seat, move)
-    for w in words:
-        assert w.lower() in str(info.value).lower(), (move, str(info.value))
-    assert (state.table(), state.events("referee"), len(state.history), state._rng.getstate()) == before
-    return str(info.value)
+
 
 
 def first_placement(state: MotuState) -> str:

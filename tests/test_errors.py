@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import copy
-import json
 
 import pytest
+from kiti_asserts import assert_rejected as rejected
 from miaui_helpers import G, make_deck, new, play_round, rounds_deck
 
 from kiti.core.errors import (
@@ -19,26 +19,8 @@ from kiti.core.errors import (
 from kiti.games import replay
 
 
-def snapshot(s):
-    return (
-        json.dumps(s.table(), sort_keys=True),
-        [(seat, str(m)) for seat, m in s.history],
-        s.to_act(),
-        [json.dumps(s.information_state(i), sort_keys=True) for i in range(s.players)],
-        json.dumps(s.observation(None), sort_keys=True),
-        s.is_over(),
-    )
-
-
 def assert_rejected(s, seat, move, error=IllegalMoveError, *words):
-    before = snapshot(s)
-    with pytest.raises(error) as info:
-        s.apply(seat, move)
-    assert isinstance(info.value, KitiError)
-    for w in words:
-        assert w in str(info.value), (w, str(info.value))
-    assert snapshot(s) == before, f"{move!r} by {seat!r} changed the state"
-    return info.value
+    return rejected(s, seat, move, *words, error=error)
 
 
 # ------------------------------------------------------------------ illegal moves
