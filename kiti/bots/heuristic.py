@@ -9,8 +9,9 @@ once with :class:`~kiti.core.errors.MissingPartError`.  A strategy is a class wi
 - ``choose(view, rng) -> Move``: the decision, from a :class:`~kiti.core.seatview.SeatView`;
 - ``rollout(state, seat, rng) -> Move``: a much cheaper rule of thumb on a determinised
   state, used by ISMCTS with ``rollout=heuristic``;
-- optionally ``priors(view, rng) -> {move: weight}``: how much it favours each legal move,
-  which ISMCTS uses as a prior at its root (``prior=...``);
+- optionally ``priors(view, rng) -> {seat: {move: weight}}``: what it expects the seats to
+  play at the current decision (the viewing seat's own choice, and in a simultaneous
+  choice its models of the others), which ISMCTS uses as priors at its roots (``prior=...``);
 - optionally ``evaluate(state) -> [value per party]``: each party's expected final score on
   a (determinised) state, which lets ISMCTS stop its rollouts early and score them.
 

@@ -35,9 +35,10 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   with at least a tenth of the most visits: a fixed choice there is easy to read and ties
   with its own copies, so the bot mixes.  **Budget**: ``iters=N`` iterations (deterministic
   for a bot seed) or ``time=S`` seconds per move.
-* **Priors**: where the game's heuristic offers ``priors(view, rng)``, the searching seat's
-  root selects by PUCT (mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``), so
-  the search starts from the heuristic's opinion and corrects it.
+* **Priors**: where the game's heuristic offers ``priors(view, rng)`` (what it expects each
+  seat to play at the current decision), those seats' roots select by PUCT (mean reward plus
+  ``prior * P(move) * sqrt(visits) / (1 + n)``), so the search starts from the heuristic's
+  opinion of the seat and of its opponents, and corrects it.
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ class ISMCTSBot:
         self._evaluate = getattr(strategy, "evaluate", None)
         self._depth = self.depth or (2 * view.players if self._evaluate else 120)
         roots = [_Node() for _ in range(view.players)]
-        roots[view.seat].priors = self._priors(view, rng)
+        for seat, priors in self._priors(view, rng).items():
+            roots[seat].priors = priors
         done = 0
         if self.seconds is None:
             for _ in range(self.iters or 1):
@@ -180,20 +182,20 @@ class ISMCTSBot:
         self.last_iterations = done
         return roots
 
-    def _priors(self, view: SeatView, rng: random.Random) -> dict[Move, float] | None:
-        """The game heuristic's opinion of the root moves, if it has one (else None)."""
-        if self.prior <= 0:
-            return None
+    def _priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
+        """The game heuristic's expectations for the seats' root moves, if it has any."""
+        if self.prior <= 0 or not has_part(view.game, "heuristic"):
+            return {}
         from .heuristic import strategy_class
 
-        if not has_part(view.game, "heuristic"):
-            return None
         strategy = strategy_class(view.game)()
-        priors = strategy.priors(view, rng) if hasattr(strategy, "priors") else {}
-        if not priors:
-            return None
-        floor = 0.1 / len(priors)  # every move keeps a chance
-        return {m: 0.9 * p + floor for m, p in priors.items()}
+        found = strategy.priors(view, rng) if hasattr(strategy, "priors") else {}
+        out = {}
+        for seat, priors in found.items():
+            if priors:
+                floor = 0.1 / len(priors)  # every move keeps a chance
+                out[seat] = {m: 0.9 * p + floor for m, p in priors.items()}
+        return out
 
     def _iterate(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> None:
         state: State = view.determinize(rng)

@@ -146,13 +146,21 @@ class MiauiHeuristic:
         pick = self.draw(self._utilities(table, rng), rng)
         return Dive(pick)
 
-    def priors(self, view: SeatView, rng: random.Random) -> dict[Move, float]:
-        """How much this strategy favours each legal move (its quantal response), for a
-        search to start from (ISMCTS uses it as a prior); {} when it has no opinion."""
+    def priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
+        """What this strategy expects each seat to dive now, as probabilities: its own
+        quantal response for the viewing seat, its models of the others (a search starts
+        from them: ISMCTS uses them as priors); {} when it has no opinion."""
         table = MiauiTable(view.info)
         if table.pending or len(view.legal_moves) == 1:
             return {}
-        return {Dive(d): p for d, p in self.weights(self._utilities(table, rng))}
+        me = table.seat
+        gains = [[table.space_gain(s, sp) for sp in range(3)] for s in range(table.players)]
+        models = self.models(table, gains, rng)
+        out: dict[int, dict[Move, float]] = {
+            s: {Dive(d): p for d, p in models[s]} for s in range(table.players) if s != me}
+        mine = self.utilities(table, gains, me, table.hands[me], models, rng)
+        out[me] = {Dive(d): p for d, p in self.weights(mine)}
+        return out
 
     def _utilities(self, table: MiauiTable, rng: random.Random) -> dict[int, float]:
         me = table.seat

@@ -128,9 +128,10 @@ class MotuHeuristic:
             return DISCARD if judge.opponent_gain(state.other or "") > judge.discard_cost() else GIVE
         return max(legal, key=lambda m: (judge.interim_value(m), rng.random()))
 
-    def priors(self, view: SeatView, rng: random.Random) -> dict[Move, float]:
-        """How much this strategy favours each move it would consider (a softmax over its
-        values, ``exp(value / 2)``), for ISMCTS to start from; placements: its shortlist."""
+    def priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
+        """How much this strategy favours each move the viewing seat could make now (a
+        softmax over its values, ``exp(value / 2)``), for ISMCTS to start from; placements:
+        its shortlist."""
         state = view.determinize(rng)
         assert isinstance(state, MotuState)
         judge = Judge(self, state, view.seat)
@@ -151,7 +152,7 @@ class MotuHeuristic:
         top = max(values.values())
         weights = {m: math.exp((v - top) / 2.0) for m, v in values.items()}
         total = sum(weights.values())
-        return {m: w / total for m, w in weights.items()}
+        return {view.seat: {m: w / total for m, w in weights.items()}}
 
     def _extras(self, judge: Judge, legal: list[Move], rng: random.Random) -> Move:
         buys = [(judge.destiny_value(m.destiny), rng.random(), m) for m in legal if isinstance(m, Buy)]
