@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import ARTIFACTS, PHONE, Browser, Server, chromium_missing, shot
+from browser_kit import ARTIFACTS, PHONE, Browser, Server, chromium_missing, shot, sync_api
+
+expect = sync_api.expect
 
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
 
@@ -102,7 +104,9 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
     ana.get_by_label("Seat 1: name").fill("Bo")
     ana.locator("#timer").select_option("120")
     ana.get_by_role("button", name="Create table").click()
-    bo_link = ana.get_by_label("Link of seat 1").input_value()
+    ana.locator(".created").wait_for()
+    bo_link = ana.get_by_label("Link of seat 1", exact=True).input_value()
+    assert "token=" in bo_link, bo_link
     shot(ana, "lobby-created")
     ana.get_by_role("link", name="Sit at seat 0").click()
 
@@ -112,13 +116,14 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
     table = re.search(r"table=(\w+)", bo_link).group(1)
     watcher = browser.page()  # a spectator, with the reveal animated at its real speed
     watcher.goto(f"{server.base}/#table={table}")
+    watcher.locator(".lagoon").wait_for()
 
     for rnd in range(1, 12):
         wait_round(ana, rnd)
         dive_by_click(ana)
         if rnd == 2:  # a second dive in one round: refused with the engine's reason
             ana.locator(".hand button").last.click()
-            assert "already chosen a diver" in ana.locator(".refusal").inner_text()
+            expect(ana.locator(".refusal")).to_contain_text("already chosen a diver")
             shot(ana, "miaui-refusal")
         if rnd == 6:  # Bo's phone drops out and comes back through his link
             bo.close()
@@ -129,7 +134,7 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
             assert "Round 1:" in bo.locator(".log").inner_text(), "the log is back after reconnecting"
             shot(bo, "miaui-phone-reconnected", full=False)
         (dive_by_keys if rnd % 2 else dive_by_click)(bo)
-        if rnd == 3:
+        if rnd == 1:
             watcher.locator(".depth .outcome").first.wait_for()
             shot(watcher, "miaui-reveal-animation")
             watcher.close()
@@ -176,13 +181,19 @@ def mauw_play(page: Any, move: str) -> None:
     as_, card, col = found.groups()
     page.locator(f".my-hand button[data-card='{'JK' if as_ else card}']").first.click()
     if as_:
+        page.locator(".chooser").wait_for()
+        shot(page, "mauw-joker-chooser")
         page.locator(f".chooser button[data-as='{as_}']").click()
     page.locator(f"button.column[data-col='{col}']").click()
 
 
-def mauw_turn_move(page: Any, me: int) -> str:
-    """Prefer an attack (a Warrior on an opponent's Warrior), then a play on a column, else pass."""
+def mauw_turn_move(page: Any, me: int, joker: bool) -> str:
+    """Prefer a Joker (once), an attack (a Warrior on an opponent's Warrior), then a play on a
+    column, else pass."""
     moves = [b.get_attribute("data-move") for b in page.locator(".move-list button[data-move]").all()]
+    jokers = [m for m in moves if m.startswith("JK=")]
+    if joker and jokers:
+        return jokers[0]
     tops = {c.get_attribute("data-col"): c.get_attribute("data-top") for c in page.locator("button.column").all()}
     plays = [m for m in moves if re.fullmatch(r"(?:JK=)?\w+ \d[A-D]", m)]
     attacks = [m for m in plays if not m.startswith("JK") and m.split()[1][0] != str(me)
@@ -192,15 +203,19 @@ def mauw_turn_move(page: Any, me: int) -> str:
 
 
 def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Browser, errors) -> None:
-    made = server.api("/api/tables", {"game": "mauw", "seats": ["human", "human"], "names": ["Ana", "Bo"], "timer": 300})
-    links = [phone_url(s["link"]) for s in made["seats"]]
+    made = server.api("/api/tables", {"game": "mauw", "seats": ["human", "human"], "names": ["Ana", None], "timer": 300})
     ana = browser.page()
-    ana.goto(links[0])
+    ana.goto(phone_url(made["seats"][0]["link"]))
     phone = browser.browser.new_context(viewport=PHONE)
     bo = browser.page(context=phone)
-    bo.goto(links[1])
+    bo.goto(phone_url(made["link"]))  # the table's link: Bo joins its free seat from the page
+    bo.get_by_label("Your name").fill("Bo")
+    shot(bo, "mauw-join-phone", full=False)
+    bo.get_by_role("button", name="Join as seat 1").click()
+    bo.locator(".seat-chip.me").wait_for()
+    assert "Bo" in bo.locator(".seat-chip.me").inner_text()
     pages = {0: ana, 1: bo}
-    attacked = defended = refused = False
+    attacked = defended = refused = joker = False
     for _ in range(200):
         seat, page = next(((s, p) for s, p in pages.items() if p.locator(".turnbar.mine").count()), (None, None))
         if page is None:
@@ -221,8 +236,6 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
         elif "renew" in text:
             shot(page, "mauw-renew")
             page.locator(".board button[data-move='stop']").click()
-            if defended:
-                break
         elif "Place your gain" in text:
             page.locator("button.column.legal").first.click()
         else:
@@ -230,15 +243,20 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
                 page.locator(".my-hand button").first.click()
                 empty = page.locator(f"button.column[data-top=''][data-nines='0'][data-col^='{1 - seat}']").first
                 empty.click()
-                page.locator(".refusal").wait_for()
-                refused = "Not allowed" in page.locator(".refusal").inner_text()
+                expect(page.locator(".refusal")).to_contain_text("Not allowed")
+                refused = True
                 shot(page, "mauw-refusal")
                 page.keyboard.press("Escape")
-            mauw_play(page, mauw_turn_move(page, seat))
+            move = mauw_turn_move(page, seat, not joker)
+            joker = joker or move.startswith("JK=")
+            mauw_play(page, move)
+        if refused and attacked and defended and joker:
+            break
         time.sleep(0.1)
-    assert refused and attacked and defended, (refused, attacked, defended)
+    assert refused and attacked and defended and joker, (refused, attacked, defended, joker)
     log = ana.locator(".log").inner_text()
     assert re.search(r"attacked with", log) and re.search(r"defended with", log), log[-600:]
+    assert re.search(r"JK as|Joker", log), log[-600:]
     shot(ana, "mauw-desktop")
     shot(bo, "mauw-phone", full=False)
     shot(bo, "mauw-phone-full")
@@ -250,8 +268,7 @@ def motu_place(page: Any, turn: int) -> None:
     page.locator("svg.island circle.spot").first.wait_for()
     if turn == 1:  # a click far out at sea: refused with the rules' reason
         page.locator("svg.island").click(position={"x": 8, "y": 8})
-        page.locator(".refusal").wait_for()
-        assert "Not allowed" in page.locator(".refusal").inner_text()
+        expect(page.locator(".refusal")).to_contain_text("Not allowed")
         shot(page, "motu-refusal")
         page.locator("svg.island circle.spot").first.wait_for()
         page.locator("svg.island circle.spot").first.click(force=True)

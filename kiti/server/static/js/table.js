@@ -11,9 +11,10 @@ import {remember, seatLink} from "./seats.js";
 
 const KNOWN = new Set(["miaui", "mauw", "motu"]);
 
-// Seat names to show: a name several seats share (bots of one kind) gets its seat number.
+// Seat names to show: a bot keeping its default name is "seat N (heuristic)", as sentences call
+// it "seat N"; a name several seats share gets its seat number.
 export function seatNames(table) {
-  const raw = table.seats.map((s) => s.name);
+  const raw = table.seats.map((s) => (s.kind === "bot" && s.name === (s.bot || "").split(":")[0] ? `seat ${s.seat} (${s.name})` : s.name));
   return raw.map((name, seat) => (raw.filter((x) => x === name).length > 1 ? `${name} (seat ${seat})` : name));
 }
 
@@ -165,6 +166,12 @@ export class TableScreen {
   }
 
   showError(m) {
+    if (["no_table", "bad_token"].includes(m.code) && !this.m) {
+      clear(this.el.board).append(h("div", {class: "banner warn", role: "alert"},
+        m.code === "no_table" ? "There is no such table (or it has gone)." :
+          "This seat's link no longer works: somebody took the seat with a newer link. You may watch the table.",
+        h("a", {class: "button", href: m.code === "no_table" ? "#" : `#table=${this.tableId}`}, m.code === "no_table" ? "Back to the lobby" : "Watch")));
+    }
     const words = {not_your_turn: "Not your turn", illegal_move: "Not allowed", bad_move: "Not a move",
                    undo_refused: "Cannot undo", away: "A bot is playing your seat", game_over: "The game is over",
                    not_started: "Not started yet", closed: "Not connected", replaced: "Opened elsewhere"};
@@ -261,8 +268,9 @@ export class TableScreen {
     const t = m.table;
     if (t.status === "waiting") return "Waiting for players…";
     if (m.over) {
-      const win = (m.standings || []).filter((s) => s.winner).map((s) => s.names.join(" & "));
-      return win.length ? `Game over: ${listing(win)} ${win.length > 1 ? "share the win" : "wins"}` : "Game over";
+      const win = (m.standings || []).filter((s) => s.winner).map((s) => s.seats.map((x) => this.ctx.who(x)).join(" & "));
+      const verb = win.length > 1 ? "share the win" : win[0] === "you" || win[0].includes(" & ") ? "win" : "wins";
+      return win.length ? `Game over: ${listing(win)} ${verb}` : "Game over";
     }
     const custom = this.module.statusText?.(this.ctx);
     if (m.your_turn) return custom?.mine || (m.prompt ? `Your move: ${m.prompt}` : "Your move");
@@ -304,7 +312,7 @@ export class TableScreen {
       box.append(h("li", {class: ["seat-chip", s.seat === m.you && "me", acting && "acting"], "data-seat": s.seat},
         h("span", {class: ["dot", dot], "aria-hidden": "true"}),
         h("span", {class: "chip-name"}, h("b", {}, name), s.seat === m.you ? " (you)" : ""),
-        h("span", {class: "chip-kind"}, `seat ${s.seat} · ${kind}`),
+        h("span", {class: "chip-kind"}, s.kind === "bot" ? kind : `seat ${s.seat} · ${kind}`),
         acting ? h("span", {class: "chip-act"}, "to act ", h("span", {class: "clock", "data-clock": s.seat})) : null));
     }
     this.tick();
@@ -397,7 +405,7 @@ export class TableScreen {
     clear(box);
     const t = m.table;
     const rows = (m.standings || []).map((s) => h("tr", {class: s.winner ? "winner" : ""},
-      h("td", {}, String(s.rank)), h("td", {}, s.names.join(" & "), s.seats.includes(m.you) ? " (you)" : ""),
+      h("td", {}, String(s.rank)), h("td", {}, s.seats.map((x) => this.ctx.name(x)).join(" & ")),
       h("td", {class: "num"}, String(s.score)), h("td", {}, s.winner ? "★ winner" : "")));
     const rematch = t.rematch
       ? h("a", {class: "button primary", href: `#table=${t.rematch}` + (this.token ? `&token=${this.token}` : "")}, "Go to the rematch")

@@ -8,6 +8,10 @@ import {mauwBack, mauwCard} from "../cards/mauw.js";
 import {Picker} from "../picker.js";
 
 const SLOTS = ["A", "B", "C", "D"];
+
+function aValue(value) {
+  return `${value === 8 || value === 11 || value === 18 ? "an" : "a"} ${value}`;
+}
 const WORDS = {pass: "Pass (discard your hand, draw four)", decline: "Decline (no defence)", stop: "Stop the attack"};
 
 function seatOf(ctx) {
@@ -79,6 +83,7 @@ function choose(ctx, pick) {
     ctx.rerender();
   } else {
     ui.sel = [];
+    ctx.rerender();
     ctx.play(attempt(next, ctx.view.phase));
   }
 }
@@ -95,7 +100,7 @@ function stack(col, seat, slot, ctx) {
   const nineCards = col.nine_cards || [];
   for (let i = 0; i < col.nines; i++) {
     box.append(nineCards[i] && nineCards[i] !== "?"
-      ? mauwCard(nineCards[i], ctx.catalog, {note: "a nine, face down"})
+      ? mauwCard(nineCards[i], ctx.catalog, {note: "a nine, face down (shown now that everything is revealed)", cls: "nine-face"})
       : mauwBack({label: `a nine (9 ×2) in ${ctx.name(seat)}'s column ${slot}`}));
   }
   if (col.top) box.append(mauwCard(col.top, ctx.catalog, {note: `on top of column ${slot}`}));
@@ -158,8 +163,9 @@ function attackBanner(ctx) {
   return h("div", {class: "banner-attack", role: "status"},
     h("b", {}, "⚔ Attack"),
     mauwCard(a.target, ctx.catalog, {note: "attacked"}),
-    h("span", {}, `${ctx.who(a.attacker)} attacks the ${a.target} in ${ctx.who(a.defender) === "you" ? "your" : `${ctx.who(a.defender)}'s`} column ${a.slot}`,
-      a.card ? ` with ${a.as ? `a Joker as ${a.as}` : a.card}` : " — defended", `. Answers must be a ${a.value} (or a Joker).`),
+    h("span", {}, `${ctx.who(a.attacker) === "you" ? "You attack" : `${ctx.who(a.attacker)} attacks`} the ${a.target} in ` +
+      `${ctx.who(a.defender) === "you" ? "your" : `${ctx.who(a.defender)}'s`} column ${a.slot}`,
+      a.card ? ` with ${a.as ? `a Joker as ${a.as}` : a.card}` : ": defended", `. Answers must be ${aValue(a.value)} (or a Joker).`),
     card,
     h("span", {class: "tag"}, `waiting for ${ctx.who(awaiting)}`), clock);
 }
@@ -195,10 +201,11 @@ function myHand(ctx, p, sel) {
   const cards = hand.map((code, i) => {
     const pick = `hand:${code}`;
     const legal = p.allows([], pick);
-    return h("button", {type: "button", class: ["pick", legal && "legal", chosen === pick && "chosen"], "data-key": `${pick}-${i}`,
-                        "data-card": code, "aria-pressed": chosen === pick ? "true" : "false",
+    const on = chosen === pick && (ctx.ui.selIndex ?? i) === i;
+    return h("button", {type: "button", class: ["pick", legal && "legal", on && "chosen"], "data-key": `${pick}-${i}`,
+                        "data-card": code, "aria-pressed": on ? "true" : "false",
                         "aria-label": `${ctx.catalog?.cards?.[code]?.name || code}` + (legal ? "" : " (no legal play now)"),
-                        onclick: () => choose(ctx, pick)}, mauwCard(code, ctx.catalog));
+                        onclick: () => { ctx.ui.selIndex = i; choose(ctx, pick); }}, mauwCard(code, ctx.catalog));
   });
   const asPicks = [...p.next(sel).picks].filter((x) => x.startsWith("as:"));
   const chooser = chosen === "hand:JK" && asPicks.length
@@ -212,9 +219,10 @@ function myHand(ctx, p, sel) {
   const buttons = [...p.next([]).picks].filter((x) => x.startsWith("btn:")).map((x) =>
     h("button", {type: "button", class: x === "btn:pass" ? "" : "primary", "data-key": x, "data-move": x.slice(4),
                  onclick: () => ctx.play(x.slice(4))}, WORDS[x.slice(4)] || x.slice(4)));
-  const hint = sel.length
-    ? `${declared ? `Joker as ${declared.slice(3)}` : chosen.slice(5)} chosen: now pick a highlighted column (or the card again to put it back).`
-    : "Pick a card, then a highlighted column.";
+  const named = (code) => ctx.catalog?.cards?.[code]?.name || code;
+  const hint = !sel.length ? "Pick a card, then a highlighted column."
+    : chosen === "hand:JK" && !declared ? "Joker chosen: say what it stands for, then pick a highlighted column."
+      : `${declared ? `Joker as ${named(declared.slice(3))}` : named(chosen.slice(5))} chosen: now pick a highlighted column (or the card again to put it back).`;
   return h("div", {class: "hand-box"},
     h("div", {class: "section-title"}, "Your hand"),
     h("div", {class: "my-hand", role: "group", "aria-label": "Your hand"}, cards),
@@ -248,8 +256,8 @@ export function statusText(ctx) {
   const v = ctx.seatView;
   const a = v.attack;
   let mine = "Your turn: play a card (pick it, then a column) or pass";
-  if (v.phase === "defend" && a) mine = `You are attacked: defend with a ${a.value} (or a Joker), or decline`;
-  else if (v.phase === "assist" && a) mine = `${ctx.who(a.defender)} declined: defend your teammate with a ${a.value}, or decline`;
+  if (v.phase === "defend" && a) mine = `You are attacked: defend with ${aValue(a.value)} (or a Joker), or decline`;
+  else if (v.phase === "assist" && a) mine = `${ctx.who(a.defender)} declined: defend your teammate with ${aValue(a.value)}, or decline`;
   else if (v.phase === "renew" && a) mine = `Your attack was defended: renew with another ${a.value}, or stop`;
   else if (v.phase === "place") mine = "Place your gain: pick one of your highlighted columns";
   const acting = ctx.toAct.map((x) => ctx.who(x));

@@ -9,6 +9,10 @@ import {cellGroup, islandCard} from "../cards/island.js";
 const CELL = 30;
 const SOURCE_ORDER = ["fisherman", "hunter", "canoe", "coconut", "totem", "volcano"];
 
+function coconuts(n) {
+  return `${n ?? "?"} coconut${n === 1 ? "" : "s"}`;
+}
+
 function seatOf(ctx) {
   return typeof ctx.you === "number" ? ctx.you : null;
 }
@@ -30,7 +34,7 @@ function rowView(ctx) {
   const cards = v.row.map((item, i) => {
     const move = `take ${i + 1}`;
     const inner = [islandCard(item.card, ctx.catalog, {size: 14}),
-                   h("span", {class: "coconuts", "aria-label": `${item.coconuts} coconuts on it`}, item.coconuts ? `${item.coconuts} ●` : "")];
+                   h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : "")];
     if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
     return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
                         "aria-label": `Take card ${i + 1}, ${item.card}` + (i ? `, paying ${i} coconut${i > 1 ? "s" : ""}` : ", free") +
@@ -38,7 +42,7 @@ function rowView(ctx) {
                         onclick: () => ctx.play(move)}, h("span", {class: "muted"}, `${i + 1}`), inner);
   });
   return h("div", {class: "row-box"},
-    h("div", {class: "section-title"}, "The row ", h("span", {class: "muted"}, "(card N costs N−1 coconuts, one on each card to its left)")),
+    h("div", {class: "section-title"}, "The row ", v.over ? null : h("span", {class: "muted"}, "(card N costs N−1 coconuts, one on each card to its left)")),
     h("div", {class: "row-cards"}, cards));
 }
 
@@ -75,9 +79,9 @@ function destinyView(ctx) {
     const text = info(d)?.text || d;
     if (ok.has(move)) {
       return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, onclick: () => ctx.play(move)},
-        h("b", {}, `Buy ${d} · ${info(d)?.price ?? "?"} coconuts`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
+        h("b", {}, `Buy ${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
     }
-    return h("div", {class: "destiny"}, h("b", {}, `${d} · ${info(d)?.price ?? "?"} coconuts`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
+    return h("div", {class: "destiny"}, h("b", {}, `${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
   };
   return h("div", {},
     h("div", {class: "section-title"}, "Destinies"),
@@ -101,9 +105,9 @@ function seatStrip(ctx, shown) {
       const acting = (v.to_act || []).includes(seat) && !v.over;
       return h("button", {type: "button", class: ["tseat", seat === shown && "shown", acting && "acting"], "data-seat": seat, "data-key": `seat-${seat}`,
                           "aria-pressed": seat === shown ? "true" : "false", "aria-label": `Show ${ctx.name(seat)}'s island`,
-                          onclick: () => { ctx.ui.shown = seat; ctx.ui.fit = true; ctx.rerender(); }},
+                          onclick: () => { ctx.ui.shown = seat; ctx.ui.picked = true; ctx.ui.fit = true; ctx.rerender(); }},
         h("b", {}, ctx.name(seat)), (v.winners || []).includes(seat) && v.over ? " ★" : "",
-        h("div", {}, `Score ${v.scores[seat]} · ${v.coconuts[seat]} ● · beach ${v.beach[seat]}`),
+        h("div", {}, `Score ${v.scores[seat]} · `, h("span", {class: "coco"}, `${v.coconuts[seat]} ●`), ` · beach ${v.beach[seat]}`),
         totals.length ? h("div", {class: "muted"}, `Interims ${totals.join(", ")}`) : null,
         owned.length ? h("div", {class: "muted"}, `Destinies ${owned.join(", ")}`) : null,
         trav ? h("div", {class: "muted"}, trav.card === "?" ? "Traveler face down" : `Traveler ${trav.card}${trav.played ? ` played (${trav.points})` : ""}`) : null);
@@ -178,10 +182,11 @@ function islandView(ctx, seat) {
   const island = v.islands[seat];
   const ui = ctx.ui;
   const active = placing(ctx) && seat === seatOf(ctx);
-  if (ui.fit || !ui.vb || ui.vbSeat !== seat) {
+  if (ui.fit || !ui.vb || ui.vbSeat !== seat || !ui.userMoved) {  // follow the island until the user pans or zooms
     ui.vb = fitBox(island, active);
     ui.vbSeat = seat;
     ui.fit = false;
+    ui.userMoved = false;
   }
   const svg = s("svg", {class: "island", tabindex: 0, role: "application", "data-key": "island",
                         "aria-label": `${ctx.name(seat)}'s island` + (active ? ": arrows move the card, R turns it, Enter places it, N jumps to the next legal spot" : "")});
@@ -233,6 +238,7 @@ function islandView(ctx, seat) {
 }
 
 function zoom(ui, factor, at = null) {
+  ui.userMoved = true;
   const vb = ui.vb;
   const px = at ? at.x : vb.x + vb.w / 2;
   const py = at ? at.y : vb.y + vb.h / 2;
@@ -291,6 +297,7 @@ function panZoom(svg, ui, setBox, hover, tap) {
     moved += Math.abs(dx) + Math.abs(dy);
     points.set(event.pointerId, {x: event.clientX, y: event.clientY});
     if (moved > 6) {
+      ui.userMoved = true;
       const k = ui.vb.w / svg.clientWidth;
       ui.vb = {...ui.vb, x: ui.vb.x - dx * k, y: ui.vb.y - dy * k};
       setBox();
@@ -448,14 +455,16 @@ export function render(board, ctx) {
     ui.cursor = null;
     const first = (ctx.steps || [])[0];
     ui.rotation = first ? Number(first.token.split(" ")[1]) : 0;
-    if (placing(ctx)) { ui.shown = me; ui.fit = true; }
+    if (placing(ctx)) { ui.shown = me; ui.picked = false; ui.fit = true; }
   }
-  if (ui.shown === undefined || ui.shown === null || ui.shown >= v.players) ui.shown = me ?? (typeof v.turn === "number" ? v.turn : 0);
+  if (!ui.picked || ui.shown === undefined || ui.shown === null || ui.shown >= v.players) {
+    ui.shown = me ?? (typeof v.turn === "number" ? v.turn : 0);  // yours, else the seat to play
+  }
   const piles = Object.entries(v.piles).map(([k, list]) => `${k} ${list.length}`).join(" · ");
   add(board,
     h("div", {class: "miaui-top"},
       h("b", {}, v.over ? "Final table" : v.solo ? `Turn ${v.round}` : `Round ${v.round} of 9`),
-      h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply ${v.supply} ●`)),
+      h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply: ${coconuts(v.supply)}`)),
       v.solo ? h("span", {class: "tag"}, "Solo against the Opponent") : null),
     h("div", {class: "motu-top"}, rowView(ctx), destinyView(ctx)),
     me !== null && v.travelers?.[me] ? h("p", {class: "muted"}, travelerText(ctx, v.travelers[me])) : null,
