@@ -111,3 +111,36 @@ def shot(page: Any, name: str, full: bool = True) -> Path:
         page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(path), full_page=full)
     return path
+
+
+def message_for(state: Any, viewer: int | None, names: list[str] | None = None) -> dict[str, Any]:
+    """The server's state message for ``viewer`` of a table seating ``state`` (all humans)."""
+    from kiti.server.messages import state_message
+
+    seats = [{"seat": i, "kind": "human", "bot": None, "name": (names or [])[i] if names else f"P{i}",
+              "claimed": True, "connected": True, "away": False, "bot_plays": False} for i in range(state.players)]
+    table = {"id": "synthetic", "game": state.info.id, "name": state.info.name, "players": state.players,
+             "options": dict(state.options), "status": "playing", "timer": None, "takeover": False,
+             "stand_in": "random", "rematch_of": None, "rematch": None, "seats": seats}
+    return state_message(state, table, viewer, 0, None)[0]
+
+
+RENDER = """async ({m, game}) => {
+  const {gameContext} = await import("/js/table.js");
+  const {catalog} = await import("/js/api.js");
+  const module = await import(`/js/games/${game}.js`);
+  const board = document.createElement("section");
+  board.className = "board";
+  board.dataset.game = game;
+  board.dataset.mode = "live";
+  document.getElementById("app").replaceChildren(board);
+  window.played = [];
+  const ctx = gameContext(m, {events: m.events, catalog: await catalog(game), ui: {}, clockLeft: () => null,
+    play: (move) => window.played.push(move), askSteps: async () => [], refuse: () => {}, rerender: () => {}});
+  module.render(board, ctx);
+}"""
+
+
+def render_message(page: Any, message: dict[str, Any]) -> None:
+    """Draw one state message with its game's module alone (no table, no connection)."""
+    page.evaluate(RENDER, {"m": message, "game": message["table"]["game"]})

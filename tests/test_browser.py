@@ -14,7 +14,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_kit import ARTIFACTS, PHONE, Browser, Server, chromium_missing, shot, sync_api
+from browser_kit import (
+    ARTIFACTS,
+    PHONE,
+    Browser,
+    Server,
+    chromium_missing,
+    message_for,
+    render_message,
+    shot,
+    sync_api,
+)
 
 expect = sync_api.expect
 
@@ -169,6 +179,51 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
     assert "token=" in bo.evaluate("location.hash"), "Bo keeps his seat in the rematch"
     wait_round(bo, 1)
     phone.close()
+
+
+def play_random(game: str, players: int, options: dict[str, Any], seed: int, until: Any) -> Any:
+    """A game of random moves, stopped at the first state where ``until(state)`` holds."""
+    import random
+
+    from kiti.games import get_game
+
+    state = get_game(game).new(players, options, seed)
+    rng = random.Random(seed)
+    while not until(state):
+        assert not state.over, "the situation never came"
+        seat = min(state.to_act())
+        state.apply(seat, state.random_move(seat, rng))
+    return state
+
+
+def test_miaui_shows_a_lantern_s_card_to_its_catcher_only_and_asks_to_order_a_catch(
+        server: Server, browser: Browser, errors) -> None:
+    def peeked(state: Any) -> bool:
+        peeks = [e for e in state.events(0) if e["type"] == "peek"]
+        return bool(peeks) and peeks[-1]["round"] == state.observation(0)["round"]
+
+    page = browser.page()
+    page.goto(server.url(""))
+    state = play_random("miaui", 3, {}, 0, peeked)
+    space = [e for e in state.events(0) if e["type"] == "peek"][-1]["space"]
+    render_message(page, message_for(state, 0))
+    row = page.locator(f".depth[data-space='{space}']")
+    expect(row.locator("svg.peeked")).to_have_count(1)
+    assert "only you see it" in row.locator("svg.peeked").get_attribute("aria-label")
+    shot(page, "miaui-peeked-lantern-card")
+    render_message(page, message_for(state, 1))
+    expect(row.locator("svg.back")).to_have_count(1)
+    expect(row.locator("svg.peeked")).to_have_count(0)
+
+    options = {"no_fighting": True, "taker_chooses_order": True}
+    state = play_random("miaui", 4, options, 1, lambda s: (s.observation(0)["pending_take"] or {}).get("seat") == 0)
+    render_message(page, message_for(state, 0))
+    takes = page.locator(".take-box button.legal")
+    assert takes.count() == len(state.observation(0)["pending_take"]["cards"])
+    assert page.locator(".kiti-line").inner_text().startswith("No Fighting: no Kiti")
+    shot(page, "miaui-no-fighting-take")
+    takes.first.click()
+    assert page.evaluate("window.played")[0].startswith("take ")
 
 
 # ------------------------------------------------------------------ Mauw

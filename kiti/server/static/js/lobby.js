@@ -140,10 +140,18 @@ export class LobbyScreen {
         h("option", {value: "human"}, "Person"),
         g.bots.map((b) => h("option", {value: b}, BOT_WORDS[b] || b)));
       kind.value = g.bots.includes(before.kind) || before.kind === "human" ? before.kind : "random";
-      const name = h("input", {type: "text", maxlength: 40, placeholder: i === 0 ? "Your name" : "Name (optional)",
-                               "aria-label": `Seat ${i}: name`, value: before.name});
-      const sync = () => { name.disabled = kind.value !== "human"; };
-      kind.addEventListener("change", sync);
+      const name = h("input", {type: "text", maxlength: 40, value: before.name});
+      const sync = () => {  // a person's name, or a bot's parameters (docs: kiti play --seats)
+        const bot = kind.value !== "human";
+        name.placeholder = bot ? "bot options, e.g. iters=300" : i === 0 ? "Your name" : "Name (optional)";
+        name.setAttribute("aria-label", bot ? `Seat ${i}: bot options` : `Seat ${i}: name`);
+      };
+      let person = kind.value === "human";
+      kind.addEventListener("change", () => {
+        if ((kind.value === "human") !== person) name.value = "";  // a name is no bot option, and back
+        person = kind.value === "human";
+        sync();
+      });
       sync();
       this.seatBox.append(h("div", {class: "seat-row"}, h("span", {class: "seat-no"}, `Seat ${i}`), kind, name));
     }
@@ -152,8 +160,10 @@ export class LobbyScreen {
   body() {
     const g = this.game();
     const rows = [...this.seatBox.querySelectorAll(".seat-row")];
-    const seats = rows.map((row) => row.querySelector("select").value);
-    const names = rows.map((row, i) => (seats[i] === "human" && row.querySelector("input").value.trim()) || null);
+    const kinds = rows.map((row) => row.querySelector("select").value);
+    const texts = rows.map((row) => row.querySelector("input").value.trim());
+    const seats = kinds.map((kind, i) => (kind !== "human" && texts[i] ? `${kind}:${texts[i]}` : kind));
+    const names = kinds.map((kind, i) => (kind === "human" && texts[i]) || null);
     const options = {};
     for (const input of this.optionBox.querySelectorAll("[data-option]")) {
       const spec = g.options.find((o) => o.name === input.dataset.option);

@@ -3,7 +3,7 @@
 
 import {api, catalog} from "./api.js";
 import {clear, h} from "./dom.js";
-import {seatNames} from "./table.js";
+import {gameContext, seatNames} from "./table.js";
 
 const CHUNK = 25;
 const KNOWN = new Set(["miaui", "mauw", "motu"]);
@@ -87,13 +87,12 @@ export class ReplayScreen {
     const names = seatNames(this.table);
     const mover = frame.move ? `${names[frame.move[0]]}: ${frame.move[1]}` : "the start";
     this.label.textContent = `Step ${step} of ${this.total} · ${mover}`;
-    const ctx = {
-      mode: "replay", view: frame.view, seatView: frame.view, you: "referee", table: this.table, names,
-      legal: null, steps: null, yourTurn: false, prompt: null, toAct: frame.to_act, clock: null, over: frame.over,
-      events: frame.events, catalog: this.catalog, ui: this.ui,
-      name: (seat) => names[seat], who: (seat) => names[seat], clockLeft: () => null,
-      play: () => {}, askSteps: async () => [], refuse: () => {}, rerender: () => this.show(this.step),
-    };
+    const message = {table: this.table, you: null, view: frame.view, over: false, legal: null, steps: null,
+                     your_turn: false, prompt: null, to_act: frame.to_act, clock: null};
+    const ctx = {...gameContext(message, {
+      events: frame.events, catalog: this.catalog, ui: this.ui, clockLeft: () => null, play: () => {},
+      askSteps: async () => [], refuse: () => {}, rerender: () => this.show(this.step),
+    }), mode: "replay", over: frame.over};
     clear(this.board);
     this.board.dataset.game = this.table.game;
     this.board.dataset.mode = "replay";

@@ -18,6 +18,34 @@ export function seatNames(table) {
   return raw.map((name, seat) => (raw.filter((x) => x === name).length > 1 ? `${name} (seat ${seat})` : name));
 }
 
+// What a game module draws from: a state message, with what the screen adds (every event seen so
+// far, the game's catalog, the module's own screen state, and the actions it may take).
+export function gameContext(m, {events, catalog, ui, clockLeft, play, askSteps, refuse, rerender}) {
+  const names = seatNames(m.table);
+  const you = m.you;
+  return {
+    mode: m.over ? "end" : "live",
+    view: m.over && m.reveal ? m.reveal : m.view,
+    seatView: m.view,
+    you,
+    table: m.table,
+    names,
+    legal: m.legal,
+    steps: m.steps,
+    yourTurn: m.your_turn,
+    prompt: m.prompt,
+    toAct: m.to_act,
+    clock: m.clock,
+    over: m.over,
+    events,
+    catalog,
+    ui,
+    name: (seat) => (seat === you ? `${names[seat]} (you)` : names[seat]),
+    who: (seat) => (seat === you ? "you" : names[seat]),
+    clockLeft, play, askSteps, refuse, rerender,
+  };
+}
+
 async function loadModule(game) {
   return import(KNOWN.has(game) ? `./games/${game}.js` : "./games/generic.js");
 }
@@ -115,44 +143,24 @@ export class TableScreen {
     if (!m.your_turn) this.stepPrefix = [];
     this.m = m;
     this.receivedAt = performance.now();
-    this.el.screen.dataset.states = String(Number(this.el.screen.dataset.states) + 1);
     const ctx = this.makeContext();
     if (before && this.module.animate && m.events.length && !m.reset && this.backlog <= 2) {
       await this.module.animate(this.el.board, before, ctx, m.events);
     }
     this.ctx = ctx;
     this.render(m.lines, m.events);
+    this.el.screen.dataset.states = String(Number(this.el.screen.dataset.states) + 1);  // tests wait on it
   }
 
   makeContext() {
-    const m = this.m;
-    const names = seatNames(m.table);
-    const you = m.you;
-    return {
-      mode: m.over ? "end" : "live",
-      view: m.over && m.reveal ? m.reveal : m.view,
-      seatView: m.view,
-      you,
-      table: m.table,
-      names,
-      legal: m.legal,
-      steps: m.steps,
-      yourTurn: m.your_turn,
-      prompt: m.prompt,
-      toAct: m.to_act,
-      clock: m.clock,
-      over: m.over,
-      events: this.events,
-      catalog: this.catalog,
-      ui: this.ui,
-      name: (seat) => (seat === you ? `${names[seat]} (you)` : names[seat]),
-      who: (seat) => (seat === you ? "you" : names[seat]),
+    return gameContext(this.m, {
+      events: this.events, catalog: this.catalog, ui: this.ui,
       clockLeft: (seat) => this.clockLeft(seat),
       play: (move) => this.play(move),
       askSteps: (prefix) => this.conn.send("steps", {prefix}).then((r) => r.steps),
       refuse: (message) => this.showError({code: "illegal_move", message}),
       rerender: () => this.renderBoard(),
-    };
+    });
   }
 
   async play(move) {
@@ -272,6 +280,8 @@ export class TableScreen {
       const verb = win.length > 1 ? "share the win" : win[0] === "you" || win[0].includes(" & ") ? "win" : "wins";
       return win.length ? `Game over: ${listing(win)} ${verb}` : "Game over";
     }
+    const mine = m.you !== null ? t.seats[m.you] : null;
+    if (mine?.bot_plays && m.to_act.includes(m.you)) return `A bot (${t.stand_in}) is playing for you…`;
     const custom = this.module.statusText?.(this.ctx);
     if (m.your_turn) return custom?.mine || (m.prompt ? `Your move: ${m.prompt}` : "Your move");
     if (custom?.others) return custom.others;

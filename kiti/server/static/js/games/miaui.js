@@ -30,7 +30,7 @@ function lagoonCard(code, ctx, space, index, count, seen) {
 
 function tieLine(ctx, space) {
   const v = ctx.view;
-  if (v.kiti === null || v.kiti === undefined) return h("div", {class: "ties"}, "No Kiti: a tie catches nothing");
+  if (v.kiti === null || v.kiti === undefined) return null;
   const order = space === 2 ? v.tie_order?.shallow : v.tie_order?.deep;
   if (!order) return null;
   const way = space === 2 ? "clockwise, from Kiti's left" : "counterclockwise, from Kiti's right";
@@ -60,7 +60,10 @@ function lagoon(ctx) {
         : h("span", {class: "empty"}, "empty")),
       tieLine(ctx, space)));
   }
-  if (v.kiti !== null && v.kiti !== undefined && !v.over) {
+  if ((v.kiti === null || v.kiti === undefined) && !v.over) {
+    box.append(h("div", {class: "kiti-line"}, h("span", {class: "ties"},
+      "No Fighting: no Kiti. A tie at a depth catches nothing; the tied divers are out for the round and the fish stay.")));
+  } else if (!v.over) {
     const n = v.players;
     box.append(h("div", {class: "kiti-line"}, kitiFigure(),
       h("span", {}, "Kiti stands between ", h("b", {}, ctx.who(v.kiti)), " and ", h("b", {}, ctx.who((v.kiti + 1) % n)),
@@ -219,7 +222,7 @@ export function onKey(event, ctx) {
 // ------------------------------------------------------------------ the reveal, depth by depth
 export async function animate(board, before, after, events) {
   const reveals = events.filter((e) => e.type === "reveal");
-  if (reveals.length !== 1 || before.mode !== "live") return;
+  if (reveals.length !== 1 || before.mode !== "live" || before.seatView.round !== reveals[0].round) return;
   const reveal = reveals[0];
   const round = events.filter((e) => e.round === reveal.round);
   for (const [seat, dive] of reveal.dives.entries()) {

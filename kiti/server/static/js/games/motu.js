@@ -37,8 +37,7 @@ function rowView(ctx) {
                    h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : "")];
     if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
     return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
-                        "aria-label": `Take card ${i + 1}, ${item.card}` + (i ? `, paying ${i} coconut${i > 1 ? "s" : ""}` : ", free") +
-                          (item.coconuts ? `, gaining ${item.coconuts}` : ""),
+                        "aria-label": `Take card ${i + 1}, ${item.card}, with ${coconuts(item.coconuts)} on it`,
                         onclick: () => ctx.play(move)}, h("span", {class: "muted"}, `${i + 1}`), inner);
   });
   return h("div", {class: "row-box"},
@@ -508,7 +507,8 @@ export function onKey(event, ctx) {
   }
   if (event.key === "n" || event.key === "N") { jump(ctx, 1); return true; }
   if (event.key === "p" || event.key === "P") { jump(ctx, -1); return true; }
-  if (event.key === "Enter" && event.target.tagName !== "BUTTON" && ui.cursor) {
+  const onIsland = event.target === document.body || event.target.classList?.contains("island");
+  if (event.key === "Enter" && onIsland && ui.cursor) {
     ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`);
     return true;
   }
