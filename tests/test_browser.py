@@ -122,6 +122,9 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
 
     phone = browser.browser.new_context(viewport=PHONE)
     bo = browser.page(context=phone)
+    bo.goto(server.url(""))
+    bo.locator(".table-item").first.wait_for()
+    shot(bo, "lobby-phone")
     bo.goto(phone_url(bo_link))
     table = re.search(r"table=(\w+)", bo_link).group(1)
     watcher = browser.page()  # a spectator, with the reveal animated at its real speed
