@@ -93,7 +93,7 @@ class Browser:
     def page(self, viewport: dict[str, int] = DESKTOP, context: Any = None) -> Any:
         ctx = context or self.browser.new_context(viewport=viewport)
         page = ctx.new_page()
-        page.set_default_timeout(20_000)
+        page.set_default_timeout(30_000)
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         page.on("console", lambda m: m.type == "error" and "WebSocket" not in m.text
                 and self.errors.append(f"{page.url}: console: {m.text}"))

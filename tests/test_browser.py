@@ -58,7 +58,7 @@ def phone_url(link: str) -> str:
     return link.replace("/#", "/?anim=fast#")
 
 
-def mine(page: Any, timeout: float = 20_000) -> None:
+def mine(page: Any, timeout: float = 30_000) -> None:
     page.locator(".turnbar.mine").wait_for(timeout=timeout)
 
 
@@ -84,7 +84,7 @@ def miaui_round(page: Any) -> int:
 def wait_round(page: Any, rnd: int) -> None:
     page.wait_for_function(
         "r => { const b = document.querySelector('.miaui-top b'); return b && b.textContent === `Round ${r} of 12` "
-        "&& document.querySelector('.turnbar.mine'); }", arg=rnd, timeout=20_000)
+        "&& document.querySelector('.turnbar.mine'); }", arg=rnd)
 
 
 def dive_by_click(page: Any) -> int:
