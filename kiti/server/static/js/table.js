@@ -34,7 +34,7 @@ export function gameContext(m, {events, catalog, ui, clockLeft, play, askSteps, 
     steps: m.steps,
     yourTurn: m.your_turn,
     prompt: m.prompt,
-    toAct: m.to_act,
+    toAct: m.table.status === "waiting" ? [] : m.to_act,  // nobody acts before the table starts
     clock: m.clock,
     over: m.over,
     events,
@@ -315,7 +315,7 @@ export class TableScreen {
     const m = this.m;
     const box = clear(this.el.seats);
     for (const s of m.table.seats) {
-      const acting = m.to_act.includes(s.seat) && !m.over;
+      const acting = m.to_act.includes(s.seat) && !m.over && m.table.status === "playing";
       const kind = s.kind === "bot" ? `bot · ${s.bot}` : !s.claimed ? "free seat" : s.bot_plays ? "away · a bot plays" : "person";
       const name = this.ctx.names[s.seat];
       const dot = s.kind === "bot" ? "bot" : s.connected ? "on" : "off";

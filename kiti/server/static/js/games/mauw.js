@@ -142,7 +142,7 @@ function area(ctx, seat, p, sel) {
   const v = ctx.view;
   const team = teamOf(v, seat);
   const mates = team === null ? [] : v.teams[team].filter((x) => x !== seat);
-  const acting = (v.to_act || []).includes(seat) && !v.over;
+  const acting = ctx.toAct.includes(seat) && !v.over;
   return h("div", {class: ["area", seat === seatOf(ctx) && "me", acting && "acting", team !== null && `team-${team}`], "data-seat": seat},
     h("div", {class: "area-head"},
       h("span", {class: "area-name"}, ctx.name(seat), (v.winners || []).includes(seat) && v.over ? " ★" : ""),

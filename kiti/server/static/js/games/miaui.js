@@ -101,7 +101,7 @@ function diveSlot(ctx, seat) {
   if (v.over) return slot;
   if (pending && pending.seat === seat) slot.append(h("span", {class: "tag hot"}, "ordering the catch"));
   else if (committed === null || committed === undefined) {
-    if ((v.to_act || []).includes(seat)) slot.append(h("span", {class: "tag hot"}, "choosing a diver…"));
+    if (ctx.toAct.includes(seat)) slot.append(h("span", {class: "tag hot"}, "choosing a diver…"));
   } else if (committed === "?") {
     slot.append(diverCard(0, {hidden: true, label: "a diver chosen face down"}), h("span", {class: "tag ok"}, "has chosen"));
   } else {
@@ -116,7 +116,7 @@ function seatPanels(ctx) {
   for (let seat = 0; seat < v.players; seat++) {
     const score = v.scores[seat];
     const winner = v.over && (v.winners || []).includes(seat);
-    box.append(h("div", {class: ["mseat", seat === seatOf(ctx) && "me", (v.to_act || []).includes(seat) && !v.over && "acting"], "data-seat": seat},
+    box.append(h("div", {class: ["mseat", seat === seatOf(ctx) && "me", ctx.toAct.includes(seat) && !v.over && "acting"], "data-seat": seat},
       h("div", {class: "mseat-head"},
         h("span", {class: "mseat-name"}, ctx.name(seat), winner ? " ★" : ""),
         h("span", {class: "mseat-score", title: "Points in the fish pile", "aria-label": `score ${score ?? "hidden"}`},

@@ -101,7 +101,7 @@ function seatStrip(ctx, shown) {
       const totals = (v.interims[seat] || []).map((it) => `${it.pile}: ${it.total}`);
       const owned = v.destinies?.owned?.[seat] || [];
       const trav = v.travelers ? v.travelers[seat] : null;
-      const acting = (v.to_act || []).includes(seat) && !v.over;
+      const acting = ctx.toAct.includes(seat) && !v.over;
       return h("button", {type: "button", class: ["tseat", seat === shown && "shown", acting && "acting"], "data-seat": seat, "data-key": `seat-${seat}`,
                           "aria-pressed": seat === shown ? "true" : "false", "aria-label": `Show ${ctx.name(seat)}'s island`,
                           onclick: () => { ctx.ui.shown = seat; ctx.ui.picked = true; ctx.ui.fit = true; ctx.rerender(); }},
