@@ -181,8 +181,8 @@ export class TableScreen {
         h("a", {class: "button", href: m.code === "no_table" ? "#" : `#table=${this.tableId}`}, m.code === "no_table" ? "Back to the lobby" : "Watch")));
     }
     const words = {not_your_turn: "Not your turn", illegal_move: "Not allowed", bad_move: "Not a move",
-                   undo_refused: "Cannot undo", away: "A bot is playing your seat", game_over: "The game is over",
-                   not_started: "Not started yet", closed: "Not connected", replaced: "Opened elsewhere"};
+                   undo_refused: "Undo refused", away: "A bot is playing your seat", game_over: "The game is over",
+                   not_started: "Not started yet", closed: "Offline", replaced: "Opened elsewhere"};
     this.errorText = `${words[m.code] || m.code}: ${m.message}`;
     this.el.error.hidden = false;
     clear(this.el.error).append(

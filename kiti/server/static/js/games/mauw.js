@@ -66,7 +66,9 @@ function choose(ctx, pick) {
     }
     next = [pick];
   } else if (!sel.length && !p.allows([], pick)) {
-    ctx.refuse("choose a card from your hand first, then where it goes");
+    const col = pick.slice(4);
+    if (ctx.view.phase === "place" && col[0] === String(seatOf(ctx))) ctx.play(`place ${col.slice(1)}`);  // the server says why not
+    else ctx.refuse(ctx.view.phase === "place" ? "a gain is placed on one of your own columns" : "choose a card from your hand first, then where it goes");
     return;
   } else {
     next = [...sel, pick];
