@@ -96,7 +96,9 @@ async def play(tmp_path: Any, game: str, players: int, options: dict[str, Any],
     hub = Hub(config(tmp_path))
     await hub.start()
     try:
-        table, tokens = await hub.create({"game": game, "seats": ["human"] * players, "options": options})
+        names = [f"P{seat}" if seat % 2 == 0 else None for seat in range(players)]  # names reach sentences
+        table, tokens = await hub.create({"game": game, "seats": ["human"] * players, "options": options,
+                                          "names": names})
         recorders = [Recorder(table) for _ in range(players + 1)]
         for seat, rec in enumerate(recorders):
             await table.attach(rec, tokens.get(seat), None)
@@ -216,3 +218,24 @@ def keys(value: Any) -> set[str]:
     if isinstance(value, list):
         return {k for v in value for k in keys(v)}
     return set()
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_the_record_and_the_replay_wait_for_the_end(tmp_path, game) -> None:
+    """The only HTTP answers built from a game's hidden state (the record, the step-by-step
+    replay) are refused until the game is over; a game's catalog is the same for every game."""
+    from server_kit import client, create, tokens
+
+    with client(tmp_path) as c:
+        cls = get_game(game)
+        made = create(c, game, ("human",) * cls.info.min_seats)
+        tid = made["table"]["id"]
+        with c.websocket_connect("/ws") as ws:
+            from server_kit import hello
+            hello(ws, tid, tokens(made)[0])
+            for path in ("record", "replay", "replay?from=0&count=1"):
+                r = c.get(f"/api/tables/{tid}/{path}")
+                assert r.status_code == 403 and r.json()["error"]["code"] == "not_over", path
+        catalog = c.get(f"/api/games/{game}/catalog").json()
+        assert catalog == c.get(f"/api/games/{game}/catalog").json()
+        assert not keys(catalog) & SECRET_KEYS

@@ -116,10 +116,44 @@ def test_the_record_is_published_only_after_the_end(tmp_path) -> None:
 
 
 def test_the_page_at_the_root_is_a_client_of_the_protocol(tmp_path) -> None:
+    """The page and every module it imports (followed from main.js) are served, as JavaScript;
+    nothing comes from another site."""
+    import re
+
     with client(tmp_path) as c:
         page = c.get("/")
-    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert '"/ws"' in page.text and "/api/tables" in page.text and '"hello"' in page.text
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert 'src="js/main.js"' in page.text and "http" not in page.text.replace("http://www.w3.org", "")
+        seen: dict[str, str] = {}
+        todo = ["js/main.js"]
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            r = c.get("/" + path)
+            assert r.status_code == 200 and "javascript" in r.headers["content-type"], path
+            seen[path] = r.text
+            folder = path.rsplit("/", 1)[0]
+            for target in re.findall(r'["`](\.\.?/[\w/.${}-]+\.js)["`]', r.text):
+                if "${" in target:  # a game's module, loaded by its id
+                    todo += [f"js/games/{g}.js" for g in ("miaui", "mauw", "motu")]
+                else:
+                    todo.append(_join(folder, target))
+        assert c.get("/kiti.css").status_code == 200
+    code = "\n".join(seen.values())
+    assert '"/ws"' in code and "/api/tables" in code and 'type: "hello"' in code
+    assert not re.search(r"https?://(?!www\.w3\.org)", code), "the client fetches nothing from elsewhere"
+    assert len(seen) >= 12
+
+
+def _join(folder: str, relative: str) -> str:
+    parts = folder.split("/")
+    for piece in relative.split("/"):
+        if piece == "..":
+            parts.pop()
+        elif piece not in (".", ""):
+            parts.append(piece)
+    return "/".join(parts)
 
 
 def test_kiti_serve_refuses_a_database_it_cannot_use() -> None:

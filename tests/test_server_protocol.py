@@ -269,7 +269,7 @@ def test_games_with_many_moves_get_first_steps_instead_of_a_list(monkeypatch) ->
     cls = get_game("miaui")
     state = cls.new(3, None, 5)
     table = {"id": "t", "game": "miaui", "status": "playing",
-             "seats": [{"name": f"seat {i}", "bot_plays": False} for i in range(3)]}
+             "seats": [{"name": f"seat {i}", "kind": "human", "bot_plays": False} for i in range(3)]}
     plain, _ = state_message(state, table, 0, 0, None)
     assert plain["legal"] == state.legal_notations(0) and plain["steps"] is None
     monkeypatch.setattr(cls, "many_moves", lambda self, seat: True)

@@ -31,6 +31,9 @@ def serve_command(
     bot_threads: bool = typer.Option(False, "--bot-threads", help="Bots think in threads, not processes."),
     fsync: bool = typer.Option(False, "--fsync", help="SQLite: sync every commit to disk (survives power cuts)."),
     log_level: str = typer.Option("info", "--log-level", metavar="LEVEL", help="debug, info, warning, error."),
+    seed: int | None = typer.Option(None, "--seed", metavar="N",
+                                    help="Tests and demos only: draw every game's seed from N, so games "
+                                         "repeat (anyone who knows N can predict the cards)."),
 ) -> None:
     """Serve tables online: a lobby API, a WebSocket per seat or spectator, a page at /."""
     _check_extra()
@@ -40,5 +43,5 @@ def serve_command(
     if db is not None and not db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:", "postgres:")):
         fail(f"--db must be an sqlite:/// or postgresql:// URL, not {db!r}")
     config = ServerConfig(db=db or "", bot_workers=bot_workers,
-                          bot_mode="thread" if bot_threads else "process", fsync=fsync)
+                          bot_mode="thread" if bot_threads else "process", fsync=fsync, seed=seed)
     serve(config, host=host, port=port, log_level=log_level)

@@ -18,6 +18,9 @@ raises :class:`MissingPartError` naming the game and the part, before anything s
 - ``summary``: the short rules text printed by ``kiti rules``, a file of the game package;
 - ``cards``: a card drawer for ``kiti cards`` (``ids()``, ``draw(card_id)`` raising KeyError for
   an unknown id, ``overview()``: every card at once);
+- ``catalog``: the game's public card data for graphical clients, a function ``() -> JSON``
+  (names, values, and what a card looks like: everything a client needs to draw a card that a
+  view names by its code); served by ``kiti serve`` at ``/api/games/{id}/catalog``;
 - ``bench``: extra figures for ``kiti bench``, a function ``(seconds) -> list of {"name",
   "value", "unit"}`` (MOTU: legal placements enumerated per second).
 """
@@ -41,6 +44,7 @@ class GameParts:
     heuristic: str | None = None
     summary: str | None = None
     cards: str | None = None
+    catalog: str | None = None
     bench: str | None = None
 
 

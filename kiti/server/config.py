@@ -28,6 +28,7 @@ class ServerConfig:
     bot_time_limit: float = 30.0  # seconds a bot may think before a random legal move is played
     leave_grace: float = 5.0  # seconds before a bot takes over a seat whose human left
     evict_after: float = 60.0  # seconds a finished table without viewers stays in memory
+    seed: int | None = None  # tests and demos: game seeds drawn from this (None: unpredictable)
 
     def db_url(self) -> str:
         return self.db or default_db_url()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import random
 import secrets
 import sys
 import time
@@ -48,6 +49,12 @@ class Hub:
         self.connections = 0
         self.started = time.time()
         self._evictions: dict[str, asyncio.TimerHandle] = {}
+        #: With ``config.seed`` (tests, demos), every new game's seed comes from this generator.
+        self._seeds = None if config.seed is None else random.Random(config.seed)
+
+    def new_seed(self) -> int:
+        """A new game's seed: unpredictable, unless the server was started with a seed."""
+        return secrets.randbelow(MAX_SEED) if self._seeds is None else self._seeds.randrange(MAX_SEED)
 
     async def start(self) -> None:
         sys.setswitchinterval(SWITCH)
@@ -105,7 +112,7 @@ class Hub:
         return table
 
     async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
-        row, state, tokens = new_table(body, self.config.bot_time_limit)
+        row, state, tokens = new_table(body, self.config.bot_time_limit, self.new_seed())
         await self.store.write(queries.insert_table(row))
         table = self.tables[row.id] = Table(row, state, self)
         table.resume()
@@ -129,7 +136,7 @@ class Hub:
                 return table.row.rematch
             if not table.state.over:
                 raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
-            row = rematch_row(table)
+            row = rematch_row(table, self.new_seed())
             state = get_game(row.game).new(row.players, row.options, row.seed)
             await table.write(queries.insert_table(row), queries.update_table(table.id, rematch=row.id))
             table.row.rematch = row.id
@@ -185,11 +192,11 @@ def free_seat(table: Table, seat: int | None) -> int:
     return seat
 
 
-def rematch_row(table: Table) -> TableRow:
+def rematch_row(table: Table, seed: int) -> TableRow:
     old = table.row
     seats = [SeatRow(s.kind, s.name, s.token_hash, not s.human) for s in table.seats]
     status = "waiting" if any(s.human for s in table.seats) else "playing"
     return TableRow(id=new_table_id(), game=old.game, version=old.version, players=old.players,
-                    options=dict(old.options), seed=secrets.randbelow(MAX_SEED), timer=old.timer,
+                    options=dict(old.options), seed=seed, timer=old.timer,
                     takeover=old.takeover, stand_in=old.stand_in, status=status, created=time.time(),
                     rematch_of=old.id, seats=seats)

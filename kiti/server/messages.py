@@ -25,12 +25,20 @@ def renderer(cls: type[State]) -> Any:
     return game_part(cls, "renderer") if has_part(cls, "renderer") else None
 
 
-def describe(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | None) -> list[str | None]:
-    """The renderer's sentence for each event (None where it has none)."""
+def describe(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | str | None,
+             names: Sequence[str | None] | None = None) -> list[str | None]:
+    """The renderer's sentence for each event (None where it has none); ``names``: a name per
+    seat (None: "seat N")."""
     r = renderer(cls)
     if r is None:
         return [None] * len(events)
-    return [r.describe_event(e, viewer) for e in events]
+    return [r.describe_event(e, viewer, names) for e in events]
+
+
+def seat_names(table: dict[str, Any]) -> list[str | None]:
+    """The names sentences use: a human seat's name (public, in the table info); bots stay
+    "seat N", since several bots of one kind share a name."""
+    return [s["name"] if s["kind"] == "human" else None for s in table["seats"]]
 
 
 def prompt(cls: type[State], view: Any, seat: int) -> str | None:
@@ -61,7 +69,7 @@ def state_message(state: State, table: dict[str, Any], viewer: int | None, since
             and not table["seats"][viewer]["bot_plays"])
     message: dict[str, Any] = {
         "type": "state", "table": table, "you": viewer, "view": view,
-        "events": events, "lines": describe(get_game(table["game"]), events, viewer),
+        "events": events, "lines": describe(get_game(table["game"]), events, viewer, seat_names(table)),
         "cursor": since + len(events), "reset": reset, "to_act": to_act, "your_turn": turn,
         "legal": None, "steps": None, "prompt": None, "clock": clock, "over": state.over,
     }

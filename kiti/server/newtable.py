@@ -27,8 +27,9 @@ def bad(message: str) -> ProtocolError:
     return ProtocolError("bad_request", message)
 
 
-def new_table(body: Any, time_limit: float) -> tuple[TableRow, State, dict[int, str]]:
-    """A create request as a stored row, a fresh game and the human seats' tokens."""
+def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[TableRow, State, dict[int, str]]:
+    """A create request as a stored row, a fresh game (``seed``: its seed, else a random one)
+    and the human seats' tokens."""
     if not isinstance(body, dict):
         raise bad("the request must be a JSON object")
     extra = sorted(set(body) - CREATE_KEYS)
@@ -38,7 +39,7 @@ def new_table(body: Any, time_limit: float) -> tuple[TableRow, State, dict[int, 
     kinds = seat_kinds(body.get("seats"), cls, time_limit)
     if body.get("players", len(kinds)) != len(kinds):
         raise bad(f"players is {body.get('players')!r} but seats lists {len(kinds)} seats")
-    state = fresh_state(cls, len(kinds), body.get("options"))
+    state = fresh_state(cls, len(kinds), body.get("options"), seed)
     names = seat_names(body.get("names"), kinds)
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
     seats = [SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens)
@@ -86,11 +87,11 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     return spec
 
 
-def fresh_state(cls: type[State], players: int, options: Any) -> State:
+def fresh_state(cls: type[State], players: int, options: Any, seed: int | None = None) -> State:
     if options is not None and not isinstance(options, dict):
         raise bad("options must be an object of name: value")
     try:
-        return cls.new(players, options, secrets.randbelow(MAX_SEED))
+        return cls.new(players, options, secrets.randbelow(MAX_SEED) if seed is None else seed)
     except KitiError as exc:
         raise bad(str(exc)) from None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 from typing import Any
 
@@ -11,9 +13,12 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ..bots.registry import BOTS
-from ..core.registry import game_ids, get_game, has_part
+from ..core.errors import KitiError
+from ..core.registry import game_ids, game_part, get_game, has_part
 from .lobby import Hub
+from .messages import seat_names
 from .protocol import ProtocolError
+from .replays import MAX_FRAMES, frames
 from .sessions import Session
 
 STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409,
@@ -72,6 +77,23 @@ async def games(request: Request) -> JSONResponse:
     return JSONResponse({"games": out})
 
 
+async def catalog(request: Request) -> JSONResponse:
+    """A game's public card data (its ``catalog`` part), for clients that draw cards."""
+    try:
+        cls = get_game(request.path_params["game"])
+    except KitiError:
+        raise ProtocolError("bad_request", f"there is no game {request.path_params['game'][:40]!r}") from None
+    return JSONResponse({"game": cls.info.id, "version": cls.info.version, "catalog": catalog_of(cls.info.id)},
+                        headers={"Cache-Control": "public, max-age=3600"})
+
+
+@functools.cache
+def catalog_of(game: str) -> Any:
+    """A game's catalog, made once (it depends on no table)."""
+    cls = get_game(game)
+    return game_part(cls, "catalog")() if has_part(cls, "catalog") else {}
+
+
 async def list_tables(request: Request) -> JSONResponse:
     status = request.query_params.get("status", "open")
     if status not in ("open", "waiting", "playing", "over", "all"):
@@ -109,6 +131,31 @@ async def record(request: Request) -> JSONResponse:
     return JSONResponse(out)
 
 
+def int_param(request: Request, name: str, default: int) -> int:
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ProtocolError("bad_request", f"{name} must be a whole number") from None
+
+
+async def replay(request: Request) -> JSONResponse:
+    """A finished game, step by step: the whole table after each move (docs/protocol.md)."""
+    table = await hub_of(request).get(request.path_params["table"])
+    start, count = int_param(request, "from", 0), int_param(request, "count", 20)
+    if start < 0 or not 1 <= count <= MAX_FRAMES:
+        raise ProtocolError("bad_request", f"from must be 0 or more and count 1-{MAX_FRAMES}")
+    async with table.lock:
+        if not table.row.status == "over":
+            raise ProtocolError("not_over", "a game is replayed once it is over")
+        rec = table.state.record()
+        names = seat_names(table.public())
+    out = await asyncio.to_thread(frames, rec, names, start, count)
+    return JSONResponse(out)
+
+
 async def health(request: Request) -> JSONResponse:
     return JSONResponse(hub_of(request).health())
 
@@ -119,11 +166,13 @@ async def websocket(ws: WebSocket) -> None:
 
 ROUTES = [
     Route("/api/games", api(games)),
+    Route("/api/games/{game}/catalog", api(catalog)),
     Route("/api/tables", api(list_tables), methods=["GET"]),
     Route("/api/tables", api(create_table), methods=["POST"]),
     Route("/api/tables/{table}", api(show_table), methods=["GET"]),
     Route("/api/tables/{table}/join", api(join_table), methods=["POST"]),
     Route("/api/tables/{table}/record", api(record), methods=["GET"]),
+    Route("/api/tables/{table}/replay", api(replay), methods=["GET"]),
     Route("/api/health", api(health)),
     WebSocketRoute("/ws", websocket),
 ]

@@ -7,6 +7,7 @@ register(MauwState, GameParts(
     renderer="kiti.games.mauw.render",
     heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
     summary="summary.md",
+    catalog="kiti.games.mauw.cards:catalog",
 ))
 
 __all__ = ["INFO", "MauwState"]

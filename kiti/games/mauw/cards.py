@@ -41,3 +41,18 @@ def card_name(code: str) -> str:
     if code in VALUE:
         return f"{COLOUR_NAME[COLOUR[code]].capitalize()} {VALUE[code]} ({code})"
     return f"{NAMES.get(code, code)} ({code})"
+
+
+def catalog() -> dict[str, object]:
+    """Mauw's declared ``catalog`` part: every card's name, colour and value, for clients that
+    draw the cards (public data)."""
+    cards: dict[str, dict[str, object]] = {}
+    for code in ALL_CODES:
+        entry: dict[str, object] = {"name": card_name(code).rsplit(" (", 1)[0]}
+        if code in VALUE:
+            entry.update(kind="warrior", value=VALUE[code], colour=COLOUR[code])
+        else:
+            entry["kind"] = {JOKER: "joker", SPIRIT: "spirit"}.get(code, "animal")
+        cards[code] = entry
+    return {"cards": cards, "colours": dict(COLOUR_NAME),
+            "nine": {"value": NINE_VALUE, "multiplier": NINE_MULTIPLIER}}

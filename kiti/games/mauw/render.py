@@ -195,7 +195,7 @@ def describe_event(event: dict[str, Any], viewer: Any = None,
     if t == "reshuffle":
         return f"The discards were shuffled into a new draw pile ({event['count']} cards)."
     if t == "drew":
-        return f"You drew {' '.join(event['cards'])}." if "?" not in event["cards"] else None
+        return f"{w.capitalize()} drew {' '.join(event['cards'])}." if "?" not in event["cards"] else None
     if t == "end":
         return f"The game is over: {event['reason']}."
     return None

@@ -7,6 +7,7 @@ register(MiauiState, GameParts(
     renderer="kiti.games.miaui.render",
     heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
     summary="summary.md",
+    catalog="kiti.games.miaui.cards:catalog",
 ))
 
 __all__ = ["INFO", "Dive", "MiauiState", "Take", "kiti_order"]

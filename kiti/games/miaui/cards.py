@@ -42,3 +42,12 @@ def is_seagull(code: str) -> bool:
 
 def is_lantern(code: str) -> bool:
     return code[0] == "L"
+
+
+def catalog() -> dict[str, object]:
+    """Miaui's declared ``catalog`` part: every fish card's kind, name and value, for clients
+    that draw the cards (public data: the deck is printed in the rules)."""
+    return {"kinds": dict(KIND_NAME),
+            "cards": {code: {"kind": kind(code), "name": card_name(code), "value": VALUE[code],
+                             "count": COUNT[code]} for code in sorted(COUNT, key=DECK.index)},
+            "divers": list(range(1, 13))}

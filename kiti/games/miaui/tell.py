@@ -209,7 +209,9 @@ def describe_event(event: dict[str, Any], people: People) -> str | None:
                  for space, c in enumerate(event["cards"])]
         return f"Round {r}: the lagoon is stocked: {', '.join(parts)}."
     if t == "peek":
-        return f"Round {r}: you peeked at the face-down card in {SPACES[event['space']]}: {name(event['card'])}."
+        seats = event.get("to") or []
+        who = "you" if people.viewer is not None or not seats else people.listing(seats)
+        return f"Round {r}: {who} peeked at the face-down card in {SPACES[event['space']]}: {name(event['card'])}."
     if t == "seagull_returned":
         return f"Round 1: a Seagull drawn for {SPACES[event['space']]} went back into the deck."
     if t == "reveal":

@@ -12,6 +12,7 @@ register(MotuState, GameParts(
     renderer="kiti.games.motu.render",
     heuristic="kiti.games.motu.heuristic:MotuHeuristic",
     summary="summary.md",
+    catalog="kiti.games.motu.catalog:catalog",
     cards="kiti.games.motu.draw:CARDS",
     bench="kiti.games.motu.bench_island:bench_extras",
 ))

@@ -393,13 +393,13 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
     if t == "discard":
         return f"{w} paid {event['paid']} to discard {event['card']}."
     if t == "chose":
-        return f"You chose {' and '.join(event['sources'])} (secret until everyone has chosen)."
+        return f"{w} chose {' and '.join(event['sources'])} (secret until everyone has chosen)."
     if t == "interim":
         return interim_story(event, viewer, names)
     if t == "pile_empty":
         return f"Pile {event['pile']} is empty: interim total."
     if t == "traveler":
-        return f"Your face-down Traveler is {event['card']}."
+        return f"{whose(event['seat'], viewer, names).capitalize()} face-down Traveler is {event['card']}."
     if t == "end":
         return "The game is over."
     return None

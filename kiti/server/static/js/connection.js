@@ -1,0 +1,91 @@
+// One WebSocket to a table (docs/protocol.md, "The table"): hello with the seat's token, every
+// request answered by id, and a reconnection after any drop that passes the last cursor as
+// `since`, so no event is missed or repeated.
+
+const RETRY = [500, 1000, 2000, 4000, 8000];
+
+export class Connection {
+  constructor({table, token, onWelcome, onState, onError, onRematch, onStatus}) {
+    this.table = table;
+    this.token = token || null;
+    this.handlers = {onWelcome, onState, onError, onRematch, onStatus};
+    this.cursor = 0;
+    this.ident = 0;
+    this.pending = new Map();
+    this.closed = false;
+    this.tries = 0;
+    this.ws = null;
+  }
+
+  status(text) {
+    this.handlers.onStatus?.(text);
+  }
+
+  open() {
+    this.closed = false;
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(scheme + location.host + "/ws");
+    this.ws = ws;
+    this.status("connecting");
+    ws.onopen = () => {
+      const hello = {type: "hello", v: 1, table: this.table};
+      if (this.token) hello.token = this.token;
+      if (this.cursor) hello.since = this.cursor;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = (event) => this.dropped(ws, event);
+  }
+
+  receive(m) {
+    if (m.type === "welcome") {
+      this.tries = 0;
+      this.status("open");
+      this.handlers.onWelcome?.(m);
+      return;
+    }
+    if (m.type === "state") this.cursor = m.cursor;
+    const waiting = m.re !== undefined ? this.pending.get(m.re) : undefined;
+    if (waiting) {
+      this.pending.delete(m.re);
+      if (m.type === "error") waiting.reject(m);
+      else waiting.resolve(m);
+    }
+    if (m.type === "state") this.handlers.onState?.(m);
+    else if (m.type === "error" && !waiting) this.handlers.onError?.(m);
+    else if (m.type === "rematch") this.handlers.onRematch?.(m);
+  }
+
+  dropped(ws, event) {
+    if (ws !== this.ws) return;
+    for (const waiting of this.pending.values()) waiting.reject({code: "closed", message: "the connection closed"});
+    this.pending.clear();
+    if (this.closed) return;
+    if (event.code === 4000) {  // the seat was opened elsewhere: do not fight over it
+      this.closed = true;
+      this.status("replaced");
+      return;
+    }
+    const wait = RETRY[Math.min(this.tries, RETRY.length - 1)];
+    this.tries += 1;
+    this.status("reconnecting");
+    setTimeout(() => { if (!this.closed) this.open(); }, wait);
+  }
+
+  // A request; resolves with its answer (a state, steps or pong), rejects with the error message.
+  send(type, extra = {}) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject({code: "closed", message: "not connected: reconnecting…"});
+    }
+    const id = ++this.ident;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {resolve, reject});
+      this.ws.send(JSON.stringify({type, id, ...extra}));
+    });
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000, "bye");
+  }
+}

@@ -1,0 +1,518 @@
+// MOTU: the row (or, solo, the two cards shown) with its coconuts, the Destinies and Travelers,
+// every seat's island on a grid you can pan and zoom, the card to place as a ghost that follows
+// the pointer or the keys over the spots the server lists as legal, the interim Source choices
+// with their values now, the solo Opponent, and the final scores part by part.
+
+import {add, h, listing, s} from "../dom.js";
+import {cellGroup, islandCard} from "../cards/island.js";
+
+const CELL = 30;
+const SOURCE_ORDER = ["fisherman", "hunter", "canoe", "coconut", "totem", "volcano"];
+
+function coconuts(n) {
+  return `${n ?? "?"} coconut${n === 1 ? "" : "s"}`;
+}
+
+function seatOf(ctx) {
+  return typeof ctx.you === "number" ? ctx.you : null;
+}
+
+function legal(ctx) {
+  return new Set(ctx.mode === "live" && ctx.legal ? ctx.legal : []);
+}
+
+function moveButton(ctx, move, label, {primary = false, key = move} = {}) {
+  return h("button", {type: "button", class: primary ? "primary" : "", "data-move": move, "data-key": key,
+                      onclick: () => ctx.play(move)}, label);
+}
+
+// ------------------------------------------------------------------ the row, Destinies, seats
+function rowView(ctx) {
+  const v = ctx.view;
+  const ok = legal(ctx);
+  if (v.solo) return soloRow(ctx);
+  const cards = v.row.map((item, i) => {
+    const move = `take ${i + 1}`;
+    const inner = [islandCard(item.card, ctx.catalog, {size: 14}),
+                   h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : "")];
+    if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
+    return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
+                        "aria-label": `Take card ${i + 1}, ${item.card}, with ${coconuts(item.coconuts)} on it`,
+                        onclick: () => ctx.play(move)}, h("span", {class: "muted"}, `${i + 1}`), inner);
+  });
+  return h("div", {class: "row-box"},
+    h("div", {class: "section-title"}, "The row ", v.over ? null : h("span", {class: "muted"}, "(card N costs N−1 coconuts, one on each card to its left)")),
+    h("div", {class: "row-cards"}, cards));
+}
+
+function soloRow(ctx) {
+  const v = ctx.view;
+  const solo = v.solo_table;
+  const ok = legal(ctx);
+  const sides = (solo.shown || []).map((card, i) => {
+    const side = i ? "right" : "left";
+    const move = `take ${side}`;
+    const note = i ? "gain 1 coconut from the Beach Hut" : "pay 1 coconut to the Beach Hut";
+    const inner = [islandCard(card, ctx.catalog, {size: 14}), h("span", {class: "coconuts"}, `${side}: ${note}`)];
+    if (ctx.mode !== "live") return h("div", {class: "row-card"}, inner);
+    return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
+                        "aria-label": `Take the ${side} card, ${card}: ${note}`, onclick: () => ctx.play(move)}, inner);
+  });
+  const opp = solo.opponent || [];
+  return h("div", {class: "solo-box"},
+    sides.length ? h("div", {class: "row-cards"}, sides) : null,
+    solo.other ? h("div", {class: "row-card"}, islandCard(solo.other, ctx.catalog, {size: 14}), h("span", {class: "coconuts"}, "the other card")) : null,
+    h("div", {}, h("b", {}, "Beach Hut: "), `${solo.hut} ●`),
+    h("div", {}, h("b", {}, `The Opponent (${solo.difficulty}): `), `starts at ${solo.start}, holds ${opp.length} card${opp.length === 1 ? "" : "s"}`,
+      solo.opponent_score !== "?" ? `, scores ${solo.opponent_score}` : ""),
+    opp.length && opp.some((c) => c !== "?") ? h("div", {class: "row-cards"}, opp.map((c) => islandCard(c, ctx.catalog, {size: 7}))) : null);
+}
+
+function destinyView(ctx) {
+  const v = ctx.view;
+  if (v.solo || !v.destinies) return null;
+  const ok = legal(ctx);
+  const info = (d) => ctx.catalog?.destinies?.[d];
+  const box = (d) => {
+    const move = `buy ${d}`;
+    const text = info(d)?.text || d;
+    if (ok.has(move)) {
+      return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, onclick: () => ctx.play(move)},
+        h("b", {}, `Buy ${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
+    }
+    return h("div", {class: "destiny"}, h("b", {}, `${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
+  };
+  return h("div", {},
+    h("div", {class: "section-title"}, "Destinies"),
+    h("div", {class: "destinies"}, v.destinies.table.length ? v.destinies.table.map(box) : h("span", {class: "muted"}, "none left")));
+}
+
+function travelerText(ctx, t) {
+  if (!t) return null;
+  if (t.card === "?") return "Traveler: face down";
+  const text = ctx.catalog?.travelers?.[t.card]?.text || t.card;
+  return t.played ? `Traveler ${t.card} played: ${t.points} points` : text.replace(/^Traveler (\w+):/, "Traveler $1 (face down):");
+}
+
+function seatStrip(ctx, shown) {
+  const v = ctx.view;
+  return h("div", {class: "motu-seats", role: "group", "aria-label": "Seats (pick one to see its island)"},
+    [...Array(v.players).keys()].map((seat) => {
+      const totals = (v.interims[seat] || []).map((it) => `${it.pile}: ${it.total}`);
+      const owned = v.destinies?.owned?.[seat] || [];
+      const trav = v.travelers ? v.travelers[seat] : null;
+      const acting = ctx.toAct.includes(seat) && !v.over;
+      return h("button", {type: "button", class: ["tseat", seat === shown && "shown", acting && "acting"], "data-seat": seat, "data-key": `seat-${seat}`,
+                          "aria-pressed": seat === shown ? "true" : "false", "aria-label": `Show ${ctx.name(seat)}'s island`,
+                          onclick: () => { ctx.ui.shown = seat; ctx.ui.picked = true; ctx.ui.fit = true; ctx.rerender(); }},
+        h("b", {}, ctx.name(seat)), (v.winners || []).includes(seat) && v.over ? " ★" : "",
+        h("div", {}, `Score ${v.scores[seat]} · `, h("span", {class: "coco"}, `${v.coconuts[seat]} ●`), ` · beach ${v.beach[seat]}`),
+        totals.length ? h("div", {class: "muted"}, `Interims ${totals.join(", ")}`) : null,
+        owned.length ? h("div", {class: "muted"}, `Destinies ${owned.join(", ")}`) : null,
+        trav ? h("div", {class: "muted"}, trav.card === "?" ? "Traveler face down" : `Traveler ${trav.card}${trav.played ? ` played (${trav.points})` : ""}`) : null);
+    }));
+}
+
+// ------------------------------------------------------------------ the island
+function cardSize(ctx, card, rotation) {
+  const turned = ctx.catalog?.cards?.[card]?.rotations?.[String(rotation)];
+  return turned ? {w: turned.rows[0].length, h: turned.rows.length} : {w: 3, h: 4};
+}
+
+function fitBox(island, extra) {
+  const [x0, y0, x1, y1] = island.bounds;
+  const pad = extra ? 3.5 : 1.5;
+  return {x: (x0 - pad) * CELL, y: (y0 - pad) * CELL, w: (x1 - x0 + 1 + 2 * pad) * CELL, h: (y1 - y0 + 1 + 2 * pad) * CELL};
+}
+
+function edges(cells) {
+  const at = new Map(cells.map((c) => [`${c.x},${c.y}`, c]));
+  const out = [];
+  for (const c of cells) {
+    for (const [dx, dy, x1, y1, x2, y2] of [[0, -1, 0, 0, 1, 0], [0, 1, 0, 1, 1, 1], [-1, 0, 0, 0, 0, 1], [1, 0, 1, 0, 1, 1]]) {
+      const n = at.get(`${c.x + dx},${c.y + dy}`);
+      if (!n || n.card !== c.card) out.push([c.card, (c.x + x1) * CELL, (c.y + y1) * CELL, (c.x + x2) * CELL, (c.y + y2) * CELL]);
+    }
+  }
+  return out;
+}
+
+function ghostGroup(ctx, card, rotation) {
+  const turned = ctx.catalog?.cards?.[card]?.rotations?.[String(rotation)];
+  const g = s("g", {class: "ghost", "pointer-events": "none"});
+  if (!turned) return g;
+  const symbols = new Map(turned.symbols.map(([x, y, k]) => [`${x},${y}`, k]));
+  turned.rows.forEach((row, y) => [...row].forEach((t, x) => g.append(cellGroup(t, symbols.get(`${x},${y}`), x, y, CELL, ctx.catalog, {ghost: true}))));
+  g.append(s("rect", {class: "ghost-frame", x: 0, y: 0, width: turned.rows[0].length * CELL, height: turned.rows.length * CELL,
+                      fill: "none", "stroke-width": 3, rx: 3}));
+  g.style.opacity = "0.85";
+  return g;
+}
+
+function placing(ctx) {
+  const v = ctx.view;
+  return ctx.mode === "live" && ctx.yourTurn && v.phase === "place" && v.holding && !!ctx.steps;
+}
+
+function spotsFor(ctx, rotation) {
+  const ui = ctx.ui;
+  const key = `${ctx.view.round}:${ctx.view.turn}:${ctx.view.holding}:${rotation}`;
+  ui.spots = ui.spots || {};
+  if (ui.spots[key]) return ui.spots[key];
+  if (!ui.asking?.[key]) {
+    ui.asking = {...(ui.asking || {}), [key]: true};
+    ctx.askSteps([`place ${rotation}`]).then((steps) => {
+      ui.spots[key] = steps.filter((st) => st.move).map((st) => {
+        const [x, y] = st.token.split(" ").map(Number);
+        return {x, y, move: st.move};
+      });
+      if (ui.cursor === null || ui.cursor === undefined) {
+        const first = ui.spots[key][0];
+        if (first) ui.cursor = {x: first.x, y: first.y};
+      }
+      ctx.rerender();
+    }).catch(() => { ui.asking[key] = false; });
+  }
+  return null;
+}
+
+function islandView(ctx, seat) {
+  const v = ctx.view;
+  const island = v.islands[seat];
+  const ui = ctx.ui;
+  const active = placing(ctx) && seat === seatOf(ctx);
+  if (ui.fit || !ui.vb || ui.vbSeat !== seat || !ui.userMoved) {  // follow the island until the user pans or zooms
+    ui.vb = fitBox(island, active);
+    ui.vbSeat = seat;
+    ui.fit = false;
+    ui.userMoved = false;
+  }
+  const svg = s("svg", {class: "island", tabindex: 0, role: "application", "data-key": "island",
+                        "aria-label": `${ctx.name(seat)}'s island` + (active ? ": arrows move the card, R turns it, Enter places it, N jumps to the next legal spot" : "")});
+  const setBox = () => svg.setAttribute("viewBox", `${ui.vb.x} ${ui.vb.y} ${ui.vb.w} ${ui.vb.h}`);
+  setBox();
+  const world = s("g", {});
+  for (const c of island.cells) world.append(cellGroup(c.terrain, c.symbol, c.x, c.y, CELL, ctx.catalog));
+  const last = island.placements[island.placements.length - 1]?.[0];
+  for (const [card, x1, y1, x2, y2] of edges(island.cells)) {
+    world.append(s("line", {x1, y1, x2, y2, stroke: card === last && island.placements.length > 1 ? "#e76f51" : "#1d2a32",
+                            "stroke-width": card === last && island.placements.length > 1 ? 3 : 1.6, "stroke-linecap": "round"}));
+  }
+  svg.append(world);
+  let ghost = null;
+  let spots = null;
+  if (active) {
+    const rotation = ui.rotation;
+    spots = spotsFor(ctx, rotation) || [];
+    const size = cardSize(ctx, v.holding, rotation);
+    const cx = Math.floor((size.w - 1) / 2);
+    const cy = Math.floor((size.h - 1) / 2);
+    for (const spot of spots) {
+      svg.append(s("circle", {class: "spot", cx: (spot.x + cx + .5) * CELL, cy: (spot.y + cy + .5) * CELL, r: CELL * .22, "data-spot": `${spot.x} ${spot.y}`}));
+    }
+    if (!ui.cursor && spots[0]) ui.cursor = {x: spots[0].x, y: spots[0].y};
+    ghost = ghostGroup(ctx, v.holding, rotation);
+    if (ui.cursor) svg.append(ghost);
+    const place = () => {
+      if (!ui.cursor) return;
+      if (!ghost.isConnected) svg.append(ghost);
+      const ok = spots.some((p) => p.x === ui.cursor.x && p.y === ui.cursor.y);
+      ghost.setAttribute("transform", `translate(${ui.cursor.x * CELL} ${ui.cursor.y * CELL})`);
+      ghost.querySelector(".ghost-frame")?.setAttribute("stroke", ok ? "#2b9348" : "#b00020");
+      svg.dataset.cursor = `${ui.cursor.x} ${ui.cursor.y}`;
+      svg.dataset.legal = ok ? "yes" : "no";
+      for (const dot of svg.querySelectorAll(".spot")) dot.classList.toggle("current", dot.dataset.spot === `${ui.cursor.x} ${ui.cursor.y}`);
+    };
+    place();
+    ui.moveGhost = (x, y) => { ui.cursor = {x, y}; place(); };
+    ui.anchorOffset = {cx, cy};
+  }
+  panZoom(svg, ui, setBox, active ? (cell) => ui.moveGhost(cell.x - ui.anchorOffset.cx, cell.y - ui.anchorOffset.cy) : null,
+          active ? () => ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`) : null);
+  const tools = h("div", {class: "island-tools"},
+    h("button", {type: "button", "aria-label": "Zoom in", onclick: () => { zoom(ui, .8); setBox(); }}, "+"),
+    h("button", {type: "button", "aria-label": "Zoom out", onclick: () => { zoom(ui, 1.25); setBox(); }}, "−"),
+    h("button", {type: "button", "aria-label": "Fit the island", onclick: () => { ui.fit = true; ctx.rerender(); }}, "⌂"));
+  return h("div", {class: "island-wrap"}, svg, tools);
+}
+
+function zoom(ui, factor, at = null) {
+  ui.userMoved = true;
+  const vb = ui.vb;
+  const px = at ? at.x : vb.x + vb.w / 2;
+  const py = at ? at.y : vb.y + vb.h / 2;
+  const w = Math.min(3000, Math.max(120, vb.w * factor));
+  const k = w / vb.w;
+  ui.vb = {x: px - (px - vb.x) * k, y: py - (py - vb.y) * k, w, h: vb.h * k};
+}
+
+// Drag pans, the wheel or two fingers zoom; a tap (no drag) places the card there.
+function panZoom(svg, ui, setBox, hover, tap) {
+  const points = new Map();
+  let moved = 0;
+  let pinch = null;
+  const toWorld = (event) => {
+    const ctm = svg.getScreenCTM();
+    if (!ctm) return {x: 0, y: 0};
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(ctm.inverse());
+    return {x: p.x, y: p.y};
+  };
+  const cellAt = (event) => {
+    const p = toWorld(event);
+    return {x: Math.floor(p.x / CELL), y: Math.floor(p.y / CELL)};
+  };
+  svg.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    zoom(ui, event.deltaY > 0 ? 1.15 : 1 / 1.15, toWorld(event));
+    setBox();
+  }, {passive: false});
+  svg.addEventListener("pointerdown", (event) => {
+    svg.setPointerCapture?.(event.pointerId);
+    points.set(event.pointerId, {x: event.clientX, y: event.clientY});
+    moved = 0;
+    if (points.size === 2) {
+      const [a, b] = [...points.values()];
+      pinch = {d: Math.hypot(a.x - b.x, a.y - b.y)};
+    }
+  });
+  svg.addEventListener("pointermove", (event) => {
+    const last = points.get(event.pointerId);
+    if (!last) {
+      if (hover && event.pointerType === "mouse") hover(cellAt(event));
+      return;
+    }
+    if (points.size === 2 && pinch) {
+      points.set(event.pointerId, {x: event.clientX, y: event.clientY});
+      const [a, b] = [...points.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      if (d > 0 && pinch.d > 0) zoom(ui, pinch.d / d);
+      pinch.d = d;
+      moved += 10;
+      setBox();
+      return;
+    }
+    const dx = event.clientX - last.x;
+    const dy = event.clientY - last.y;
+    moved += Math.abs(dx) + Math.abs(dy);
+    points.set(event.pointerId, {x: event.clientX, y: event.clientY});
+    if (moved > 6) {
+      ui.userMoved = true;
+      const k = ui.vb.w / svg.clientWidth;
+      ui.vb = {...ui.vb, x: ui.vb.x - dx * k, y: ui.vb.y - dy * k};
+      setBox();
+    }
+  });
+  const up = (event) => {
+    const had = points.delete(event.pointerId);
+    if (points.size < 2) pinch = null;
+    if (had && moved <= 6 && hover && tap && event.type === "pointerup") {
+      hover(cellAt(event));
+      tap();
+    }
+  };
+  svg.addEventListener("pointerup", up);
+  svg.addEventListener("pointercancel", up);
+}
+
+function placeBar(ctx) {
+  if (!placing(ctx)) return null;
+  const v = ctx.view;
+  const ui = ctx.ui;
+  const steps = ctx.steps || [];
+  const rotations = steps.map((st) => ({rotation: Number(st.token.split(" ")[1]), count: st.count}));
+  return h("div", {class: "place-bar", role: "group", "aria-label": "Place the card"},
+    h("div", {class: "holding", "aria-label": `The card to place: ${v.holding}`}, islandCard(v.holding, ctx.catalog, {rotation: ui.rotation, size: 18})),
+    h("div", {},
+      h("div", {class: "section-title"}, `Place ${v.holding}: turn it, then click a marked spot`),
+      h("div", {class: "action-row"},
+        rotations.map((r) => h("button", {type: "button", class: ["small", r.rotation === ui.rotation && "primary"], "data-rotation": r.rotation,
+                                          "data-key": `rot-${r.rotation}`, "aria-pressed": r.rotation === ui.rotation ? "true" : "false",
+                                          onclick: () => turnTo(ctx, r.rotation)}, `${r.rotation}° (${r.count})`)),
+        h("button", {type: "button", class: "small", "data-key": "next-spot", onclick: () => jump(ctx, 1)}, "Next spot"),
+        h("button", {type: "button", class: "small primary", "data-key": "place-here",
+                     onclick: () => ui.cursor && ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`)}, "Place here")),
+      h("p", {class: "kbd-help"}, "Keys: arrows move the card, R turns it, N / P next or previous legal spot, Enter places it. ",
+        "Drag to pan, wheel or pinch to zoom.")));
+}
+
+function turnTo(ctx, rotation) {
+  const ui = ctx.ui;
+  ui.rotation = rotation;
+  const spots = spotsFor(ctx, rotation);
+  if (spots && spots.length && !spots.some((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y)) ui.cursor = {x: spots[0].x, y: spots[0].y};
+  ctx.rerender();
+}
+
+function jump(ctx, step) {
+  const ui = ctx.ui;
+  const spots = spotsFor(ctx, ui.rotation) || [];
+  if (!spots.length) return;
+  const i = spots.findIndex((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y);
+  const next = spots[(i + step + spots.length) % spots.length];
+  ui.cursor = {x: next.x, y: next.y};
+  ctx.rerender();
+}
+
+// ------------------------------------------------------------------ other steps
+function actionBar(ctx) {
+  const v = ctx.view;
+  const ok = legal(ctx);
+  if (ctx.mode !== "live" || !ctx.yourTurn) return null;
+  const me = seatOf(ctx);
+  const buttons = [];
+  if (ok.has("scrap")) buttons.push(moveButton(ctx, "scrap", "Scrap the leftmost card (no card fits)"));
+  if (ok.has("travel")) {
+    const t = v.travelers?.[me];
+    buttons.push(moveButton(ctx, "travel", `Play your Traveler ${t?.card || ""}`, {primary: true}));
+  }
+  if (ok.has("done")) buttons.push(moveButton(ctx, "done", "End my turn"));
+  if (ok.has("give")) buttons.push(moveButton(ctx, "give", "Give the other card to the Opponent"));
+  if (ok.has("discard")) buttons.push(moveButton(ctx, "discard", "Discard it (pay 3 coconuts)"));
+  if (!buttons.length) return null;
+  const note = v.phase === "extras" ? "Optional: buy a Destiny (highlighted above), play your Traveler, or end your turn." : null;
+  return h("div", {class: "hand-box"}, note ? h("p", {}, note) : null, h("div", {class: "action-row"}, buttons));
+}
+
+function interimBox(ctx) {
+  const v = ctx.view;
+  const me = seatOf(ctx);
+  if (v.phase !== "interim" || me === null || ctx.mode !== "live") return null;
+  const ok = ctx.legal || [];
+  const mine = v.interims[me] || [];
+  const scored = new Set(mine.flatMap((it) => (Array.isArray(it.sources) ? it.sources : [])));
+  const ui = ctx.ui;
+  const picks = ok.length ? ok[0].split(" ").length - 1 : 0;
+  ui.sources = ui.sources || [];
+  ui.sources = ui.sources.filter((x) => !scored.has(x));
+  const values = v.sources[me];
+  const chosenMove = ok.find((mv) => {
+    const set = mv.split(" ").slice(1);
+    return set.length === ui.sources.length && set.every((x) => ui.sources.includes(x));
+  });
+  const names = ctx.catalog?.sources || {};
+  return h("div", {class: "hand-box", role: "group", "aria-label": "Interim total"},
+    h("div", {class: "section-title"}, `Interim total, pile ${v.pile}`),
+    ctx.yourTurn
+      ? h("p", {}, `Choose ${picks} Source${picks > 1 ? "s" : ""} to score now (each scores once a game). The points are what each would record now:`)
+      : h("p", {}, "Your choice is made: waiting for the others to choose. Their choices are revealed together."),
+    h("div", {class: "sources"}, SOURCE_ORDER.map((src) => {
+      const done = scored.has(src);
+      const picked = ui.sources.includes(src);
+      const can = ctx.yourTurn && !done && ok.some((mv) => mv.split(" ").includes(src));
+      return h("button", {type: "button", class: ["source", picked && "picked", done && "done"], disabled: !can,
+                          "data-source": src, "data-key": `src-${src}`, "aria-pressed": picked ? "true" : "false",
+                          onclick: () => {
+                            ui.sources = picked ? ui.sources.filter((x) => x !== src) : [...ui.sources, src].slice(-picks);
+                            ctx.rerender();
+                          }},
+        h("span", {}, names[src] || src, done ? " (scored)" : ""), h("span", {class: "val"}, String(values[src])));
+    })),
+    ctx.yourTurn ? h("div", {class: "action-row"},
+      h("button", {type: "button", class: "primary", disabled: !chosenMove, "data-key": "score", "data-move": chosenMove || "",
+                   onclick: () => { ui.sources = []; ctx.play(chosenMove); }},
+        chosenMove ? `Score ${ui.sources.map((x) => names[x] || x).join(" + ")}` : `Pick ${picks}`)) : null);
+}
+
+function interimTable(ctx) {
+  const v = ctx.view;
+  if (!v.interims.some((list) => list.length)) return null;
+  return h("table", {class: "final-table", "aria-label": "Interim totals"},
+    h("thead", {}, h("tr", {}, h("th", {}, "Interims"), ["A", "B", "C"].map((p) => h("th", {}, `pile ${p}`)))),
+    h("tbody", {}, [...Array(v.players).keys()].map((seat) => h("tr", {},
+      h("td", {}, ctx.name(seat)),
+      ["A", "B", "C"].map((p) => {
+        const it = v.interims[seat].find((x) => x.pile === p);
+        if (!it) return h("td", {}, "");
+        if (!Array.isArray(it.sources)) return h("td", {}, "chosen (secret)");
+        return h("td", {title: it.sources.map((x, i) => `${x} ${it.points[i]}`).join(", ")},
+          `${it.total} (${it.sources.map((x) => ctx.catalog?.sources?.[x] || x).join(", ")})`);
+      })))));
+}
+
+function finalTable(ctx) {
+  const v = ctx.view;
+  if (!v.final) return null;
+  const parts = Object.keys(v.final[0]).filter((k) => k !== "total");
+  const rows = v.final.map((f, seat) => h("tr", {}, h("td", {}, ctx.name(seat)), parts.map((k) => h("td", {}, String(f[k]))), h("td", {}, h("b", {}, String(f.total)))));
+  const opp = v.solo_table?.opponent_final;
+  if (opp) {
+    rows.push(h("tr", {}, h("td", {}, "The Opponent"), h("td", {colspan: parts.length},
+      Object.entries(opp).filter(([k]) => k !== "total").map(([k, x]) => `${k} ${x}`).join(" · ")), h("td", {}, h("b", {}, String(opp.total)))));
+  }
+  return h("table", {class: "final-table", "aria-label": "Final scores"},
+    h("thead", {}, h("tr", {}, h("th", {}, "Final"), parts.map((k) => h("th", {}, k)), h("th", {}, "total"))),
+    h("tbody", {}, rows));
+}
+
+export function render(board, ctx) {
+  const v = ctx.view;
+  const me = seatOf(ctx);
+  const ui = ctx.ui;
+  const moment = `${v.round}:${v.turn}:${v.phase}:${v.holding}`;
+  if (ui.moment !== moment) {  // a new step: the ghost starts over
+    ui.moment = moment;
+    ui.cursor = null;
+    const first = (ctx.steps || [])[0];
+    ui.rotation = first ? Number(first.token.split(" ")[1]) : 0;
+    if (placing(ctx)) { ui.shown = me; ui.picked = false; ui.fit = true; }
+  }
+  if (!ui.picked || ui.shown === undefined || ui.shown === null || ui.shown >= v.players) {
+    ui.shown = me ?? (typeof v.turn === "number" ? v.turn : 0);  // yours, else the seat to play
+  }
+  const piles = Object.entries(v.piles).map(([k, list]) => `${k} ${list.length}`).join(" · ");
+  add(board,
+    h("div", {class: "miaui-top"},
+      h("b", {}, v.over ? "Final table" : v.solo ? `Turn ${v.round}` : `Round ${v.round} of 9`),
+      h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply: ${coconuts(v.supply)}`)),
+      v.solo ? h("span", {class: "tag"}, "Solo against the Opponent") : null),
+    h("div", {class: "motu-top"}, rowView(ctx), destinyView(ctx)),
+    me !== null && v.travelers?.[me] ? h("p", {class: "muted"}, travelerText(ctx, v.travelers[me])) : null,
+    interimBox(ctx),
+    placeBar(ctx),
+    actionBar(ctx),
+    islandView(ctx, ui.shown),
+    seatStrip(ctx, ui.shown),
+    interimTable(ctx),
+    finalTable(ctx));
+}
+
+export function statusText(ctx) {
+  const v = ctx.seatView;
+  const words = {
+    take: v.solo ? "take the left card (pay 1) or the right one (gain 1)" : "take a card from the row",
+    place: `place ${v.holding}: turn it and click a marked spot`,
+    extras: "buy a Destiny, play your Traveler, or end your turn",
+    other: "give the other card to the Opponent, or discard it",
+    interim: "choose the Sources to score now",
+  };
+  const acting = ctx.toAct.map((x) => ctx.who(x));
+  return {mine: `Your move: ${words[v.phase] || "your move"}`,
+          others: v.phase === "interim" ? `Interim total: waiting for ${listing(acting)} to choose` : `${listing(acting)} to ${words[v.phase] || "move"}…`};
+}
+
+export function onKey(event, ctx) {
+  if (!placing(ctx)) return false;
+  const ui = ctx.ui;
+  const arrows = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+  if (event.key in arrows && ui.moveGhost && ui.cursor) {
+    const [dx, dy] = arrows[event.key];
+    ui.moveGhost(ui.cursor.x + dx, ui.cursor.y + dy);
+    return true;
+  }
+  if (event.key === "r" || event.key === "R") {
+    const rotations = (ctx.steps || []).map((st) => Number(st.token.split(" ")[1]));
+    const i = rotations.indexOf(ui.rotation);
+    if (rotations.length) turnTo(ctx, rotations[(i + (event.shiftKey ? -1 : 1) + rotations.length) % rotations.length]);
+    return true;
+  }
+  if (event.key === "n" || event.key === "N") { jump(ctx, 1); return true; }
+  if (event.key === "p" || event.key === "P") { jump(ctx, -1); return true; }
+  const onIsland = event.target === document.body || event.target.classList?.contains("island");
+  if (event.key === "Enter" && onIsland && ui.cursor) {
+    ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`);
+    return true;
+  }
+  if (event.key === "+" || event.key === "=") { zoom(ui, .8); ctx.rerender(); return true; }
+  if (event.key === "-") { zoom(ui, 1.25); ctx.rerender(); return true; }
+  return false;
+}

@@ -1,0 +1,146 @@
+"""Helpers for the browser tests: a real ``kiti serve`` on a free port with a temporary SQLite
+file, Debian's Chromium driven by Playwright, and screenshots kept under tests/artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the browser tests need the [server] extra")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the [test] extra)")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
+CHROMIUM = os.environ.get("KITI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def chromium_missing() -> bool:
+    return not (CHROMIUM and os.path.exists(CHROMIUM))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``kiti serve`` in a subprocess (threads for bots, a fixed seed so games repeat)."""
+
+    def __init__(self, tmp: Path, seed: int = 7) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = open(tmp / "server.log", "w")  # noqa: SIM115 (closed in stop)
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kiti.cli.main", "serve", "--port", str(self.port),
+             "--db", f"sqlite:///{tmp}/kiti.db", "--bot-threads", "--bot-workers", "1",
+             "--seed", str(seed), "--log-level", "warning"],
+            env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/health", timeout=1)
+                return
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > end:
+                    self.stop()
+                    pytest.fail("kiti serve did not start: " + (tmp / "server.log").read_text())
+                time.sleep(0.1)
+
+    def api(self, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    def url(self, fragment: str) -> str:
+        """A page of this server: short animations, so that tests do not wait for them."""
+        return f"{self.base}/?anim=fast#{fragment}"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.log.close()
+
+
+class Browser:
+    """Chromium with a fresh profile; each context is one person (its own storage)."""
+
+    def __init__(self) -> None:
+        self.pw = sync_api.sync_playwright().start()
+        self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        self.errors: list[str] = []
+
+    def page(self, viewport: dict[str, int] = DESKTOP, context: Any = None) -> Any:
+        ctx = context or self.browser.new_context(viewport=viewport)
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)
+        page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
+        page.on("console", lambda m: m.type == "error" and "WebSocket" not in m.text
+                and self.errors.append(f"{page.url}: console: {m.text}"))
+        return page
+
+    def close(self) -> None:
+        self.browser.close()
+        self.pw.stop()
+
+
+def shot(page: Any, name: str, full: bool = True) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    if full:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=full)
+    return path
+
+
+def message_for(state: Any, viewer: int | None, names: list[str] | None = None) -> dict[str, Any]:
+    """The server's state message for ``viewer`` of a table seating ``state`` (all humans)."""
+    from kiti.server.messages import state_message
+
+    seats = [{"seat": i, "kind": "human", "bot": None, "name": (names or [])[i] if names else f"P{i}",
+              "claimed": True, "connected": True, "away": False, "bot_plays": False} for i in range(state.players)]
+    table = {"id": "synthetic", "game": state.info.id, "name": state.info.name, "players": state.players,
+             "options": dict(state.options), "status": "playing", "timer": None, "takeover": False,
+             "stand_in": "random", "rematch_of": None, "rematch": None, "seats": seats}
+    return state_message(state, table, viewer, 0, None)[0]
+
+
+RENDER = """async ({m, game}) => {
+  const {gameContext} = await import("/js/table.js");
+  const {catalog} = await import("/js/api.js");
+  const module = await import(`/js/games/${game}.js`);
+  const board = document.createElement("section");
+  board.className = "board";
+  board.dataset.game = game;
+  board.dataset.mode = "live";
+  document.getElementById("app").replaceChildren(board);
+  window.played = [];
+  const ctx = gameContext(m, {events: m.events, catalog: await catalog(game), ui: {}, clockLeft: () => null,
+    play: (move) => window.played.push(move), askSteps: async () => [], refuse: () => {}, rerender: () => {}});
+  module.render(board, ctx);
+}"""
+
+
+def render_message(page: Any, message: dict[str, Any]) -> None:
+    """Draw one state message with its game's module alone (no table, no connection)."""
+    page.evaluate(RENDER, {"m": message, "game": message["table"]["game"]})
