@@ -242,3 +242,50 @@ def test_ismcts_on_mauw_ignores_what_it_cannot_see() -> None:
     move_a = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(a, 0))
     move_b = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(b, 0))
     assert move_a == move_b
+
+
+@pytest.mark.parametrize("game", ["miaui", "mauw", "motu"])
+def test_heuristic_priors_are_distributions_over_legal_moves(game: str) -> None:
+    # ISMCTS starts each seat's root from the game heuristic's priors: they must name only
+    # moves that seat may make now, weigh them all non-negatively and sum to one.
+    from kiti.bots.heuristic import strategy_class
+    from kiti.core.registry import get_game
+
+    cls = get_game(game)
+    strategy = strategy_class(cls)()
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(3):
+        state = cls.new(3, None, seed)
+        while not state.is_over() and checked < 60 * (seed + 1):
+            seat = min(state.to_act())
+            found = strategy.priors(seat_view(state, seat), rng)
+            for s, priors in found.items():
+                assert s in state.to_act()
+                legal = set(state.legal_moves(s))
+                assert set(priors) <= legal, f"priors for moves {s} cannot make: {set(priors) - legal}"
+                assert all(p >= 0 for p in priors.values())
+                assert abs(sum(priors.values()) - 1.0) < 1e-9
+                checked += 1
+            for s in sorted(state.to_act()):
+                state.apply(s, state.random_move(s, rng))
+    assert checked > 20  # the premise: priors were offered at many positions
+
+
+def test_mauw_priors_lean_towards_the_heuristics_answer() -> None:
+    # Searching a defence with a few iterations, ISMCTS should start from what the heuristic
+    # would do: defend a valuable column rather than decline.
+    from mauw_helpers import position
+
+    from kiti.games.mauw.heuristic import MauwHeuristic
+
+    s = position([["R1", "B4", "B4", "B5"], ["R1", "Y2", "G3", "G3"]],
+                 {"1A": (["G6"], "R8")})
+    s.apply(0, "R1 1A")  # an attack on seat 1's R8 over a nine, worth 16
+    assert s.to_act() == frozenset({1})
+    view = seat_view(s, 1)
+    heuristic = MauwHeuristic()
+    choice = heuristic.choose(view, random.Random(0))
+    priors = heuristic.priors(view, random.Random(0))[1]
+    assert str(choice).startswith("defend")  # the premise: the heuristic defends here
+    assert max(priors, key=priors.__getitem__) == choice
