@@ -64,7 +64,7 @@ def test_rules_cards_and_bench(tmp_path) -> None:  # type: ignore[no-untyped-def
     bad = RUN.invoke(app, ["cards", "motu", "I99"])
     assert bad.exit_code == 2 and "no card 'I99'" in bad.output
     none = RUN.invoke(app, ["cards", "miaui"])
-    assert none.exit_code == 2 and "Miaui has no cards" in none.output
+    assert none.exit_code == 2 and "draws the cards of MOTU; Miaui's cards are described by: kiti rules miaui" in none.output
 
 
 def test_bench_reports_legal_placement_enumeration() -> None:

@@ -85,3 +85,25 @@ def test_the_legend_names_every_mark():
     text = plain(D.legend())
     for kind, mark in C.SYMBOL_MARK.items():
         assert f"{mark}  {C.SYMBOL_NAME[kind]}" in text
+
+
+def test_a_tall_screen_shows_the_whole_island_and_a_short_one_says_it_shows_part():
+    # `kiti replay` draws for a screen as tall as it needs: every row of the island must be
+    # there; at 80x24 a tall island is windowed, and the title says so.
+    from kiti.games.motu.render import render_view
+    from kiti.games.motu.rules import MotuState
+
+    rng = random.Random(5)
+    state = MotuState.new(1, None, 5)
+    while not state.is_over():
+        for seat in sorted(state.to_act()):
+            state.apply(seat, state.random_move(seat, rng))
+    view = state.observation(0)
+    x0, y0, x1, y1 = view["islands"][0]["bounds"]
+    assert y1 - y0 + 3 > 16  # the premise: taller than the old 16-line window
+    tall = plain(render_view(view, height=10_000))
+    labels = {int(m) for m in re.findall(r"^\s*(-?\d+) ", tall, re.M)}
+    assert set(range(y0, y1 + 1)) <= labels
+    assert "only part of it fits" not in tall
+    short = plain(render_view(view, height=21))
+    assert "only part of it fits" in short or "island" not in short

@@ -258,3 +258,46 @@ def test_replay_text_mode(tmp_path: Path) -> None:
     assert "▒▒" in seat.stdout or "?" in seat.stdout
     done = kiti("replay", "g.json", cwd=tmp_path)
     assert done.returncode == 0 and "game over" in done.stdout and "★" in done.stdout
+
+
+def test_a_closed_output_still_saves_the_game_and_says_so(tmp_path: Path) -> None:
+    # `kiti play miaui | head -3`: the reader leaves; the game must be saved all the same,
+    # with one line on stderr and no traceback.
+    import subprocess
+    import sys
+
+    from play_helpers import env
+
+    data = data_dir(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "kiti.cli.main", "play", "miaui", "--seed", "2"],
+                            cwd=str(tmp_path), env=env(data), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    assert first is not None  # the premise: the table started
+    proc.stdout.close()  # the reader goes away
+    proc.stdin.write("5\n\n9\n\nquit\n\n")
+    proc.stdin.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err
+    assert "the output was closed; the game is saved" in err
+    saved = list((data / "games").glob("miaui-*.json"))
+    assert len(saved) == 1
+
+
+def test_a_resumed_game_is_kept_in_its_own_file_and_quit_says_where_once(tmp_path: Path) -> None:
+    from play_helpers import kiti
+
+    games = data_dir(tmp_path) / "games"
+    first = kiti("play", "miaui", "--seed", "4", cwd=tmp_path, stdin="5\n\nquit\n\n")
+    saved = list(games.glob("miaui-*.json"))
+    assert len(saved) == 1, first.stdout + first.stderr  # the premise: quitting kept the game
+    assert first.stdout.count(str(saved[0])) == 2  # "kept in X. Resume it with: kiti play --load X"
+    assert "Game record saved to" not in first.stdout
+    before = json.loads(saved[0].read_text())["moves"]
+    again = kiti("play", "--load", str(saved[0]), cwd=tmp_path, stdin="7\n\nquit\n\n")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert list(games.glob("miaui-*.json")) == saved  # no new file
+    after = json.loads(saved[0].read_text())["moves"]
+    assert len(after) > len(before)  # the resumed game's moves are in its own file

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 from server_kit import client, create, hello, hub, recv, tokens
 
@@ -166,4 +167,13 @@ def test_kiti_serve_refuses_a_database_it_cannot_use() -> None:
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([sys.executable, "-m", "kiti", "serve", "--db", "mysql://x/y"], cwd=root, env=env,
                          capture_output=True, text=True, timeout=60)
-    assert out.returncode == 2 and "--db must be an sqlite:/// or postgresql:// URL" in out.stderr
+    assert out.returncode == 2 and "--db must be a file path, an sqlite:/// URL or a postgresql:// URL" in out.stderr
+
+
+def test_kiti_serve_takes_a_plain_path_as_an_sqlite_file(tmp_path: Path) -> None:
+    from kiti.cli.serve import database_url
+
+    path = tmp_path / "games.db"
+    assert database_url(str(path)) == f"sqlite:///{path}"
+    assert database_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert database_url("postgresql://kiti@db/kiti") == "postgresql://kiti@db/kiti"

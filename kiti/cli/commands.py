@@ -8,7 +8,7 @@ import textwrap
 import typer
 
 from ..core.errors import KitiError
-from ..core.registry import game_part
+from ..core.registry import game_ids, game_part, get_game, has_part
 from .app import app, fail, game_or_fail
 
 
@@ -42,8 +42,10 @@ def cards_command(
     cls = game_or_fail(game)
     try:
         drawer = game_part(cls, "cards")
-    except KitiError as exc:
-        fail(f"{exc}: kiti cards shows the cards of games that declare a card drawer")
+    except KitiError:
+        drawn = [get_game(g).info.name for g in game_ids() if has_part(get_game(g), "cards")]
+        fail(f"kiti cards draws the cards of {', '.join(drawn)}; {cls.info.name}'s cards are "
+             f"described by: kiti rules {cls.info.id}")
     console = Console(highlight=False)
     if card_id is None:
         console.print(drawer.overview())

@@ -139,6 +139,13 @@ def check_save_path(save: str | None) -> None:
 # ------------------------------------------------------------------ play
 def play_through(session: Session) -> int:
     """Play the session to its end; return the exit status.  Every way out keeps the record."""
+    try:
+        return _play_through(session)
+    except BrokenPipeError:  # the output was closed (e.g. piped into head), even while leaving
+        return output_closed(session)
+
+
+def _play_through(session: Session) -> int:
     screen = session.screen
     try:
         if session.settings.watch:
@@ -150,13 +157,33 @@ def play_through(session: Session) -> int:
         if leave.how == "quit unsaved":
             screen.say("Left without saving.")
             return 0
+        if leave.how == "quit kept":
+            return 0
         return left(session, 130 if leave.how == "interrupted" else 0)
     except KeyboardInterrupt:  # while a bot was thinking
         screen.console.print()
         return left(session, 130)
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # noqa: BLE001 - anything unexpected: keep the record, say so briefly
         return crashed(session, exc)
     return 0
+
+
+def output_closed(session: Session) -> int:
+    """Whoever read the table has gone: save the record and say where on stderr only."""
+    try:  # nothing more may reach the closed pipe, not even Python's flush at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    try:
+        path = session.record.leaving()
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"kiti: the output was closed and the game could not be saved: {reason(exc)}\n")
+        return 1
+    sys.stderr.write(f"kiti: the output was closed; the game is saved: {path} "
+                     f"(resume with: kiti play --load {path})\n")
+    return 1
 
 
 def left(session: Session, status: int) -> int:

@@ -163,4 +163,4 @@ class Prompt:
         if answer in ("n", "no"):
             path.unlink(missing_ok=True)
             raise Leave("quit unsaved")
-        raise Leave("quit")
+        raise Leave("quit kept")  # saved, and said where

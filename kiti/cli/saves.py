@@ -144,8 +144,11 @@ class Keeper:
         self.saver = saver
         self.save = save
         self.loaded_from = loaded_from
-        self.path: Path | None = Path(save) if save else None
         self.was_over = state.is_over()
+        # a resumed game is kept in the file it came from, not in a new one
+        resumed = loaded_from if loaded_from and not self.was_over else None
+        self.path: Path | None = Path(save) if save else Path(resumed) if resumed else None
+        self.auto: Path | None = None  # the file of Kiti's data folder, once made
         self.on = bool(lineup.humans or save) and not self.was_over
 
     def keep(self) -> str | None:
@@ -161,16 +164,16 @@ class Keeper:
         return None
 
     def write(self) -> Path:
-        """Write the record now: to --save, or to a file in Kiti's data folder (also if
-        --save can no longer be written)."""
+        """Write the record now: to --save or the file the game was resumed from, else to a
+        file in Kiti's data folder (also if the first can no longer be written)."""
         if self.path is None:
-            self.path = auto_path(self.state.info.id)
+            self.path = self.auto = auto_path(self.state.info.id)
         try:
             return self.saver.write(self.state, self.path)
         except (OSError, ValueError):
-            if self.save is None or self.path != Path(self.save):
+            if self.path == self.auto:
                 raise
-            self.path = auto_path(self.state.info.id)
+            self.path = self.auto = auto_path(self.state.info.id)
             return self.saver.write(self.state, self.path)
 
     def leaving(self) -> Path:

@@ -14,6 +14,7 @@ platform has it); Ctrl-C and end of input become :class:`Leave`.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -36,9 +37,23 @@ class Leave(Exception):
         self.how = how
 
 
+class _Console(Console):
+    """Rich's console, except that a closed output raises BrokenPipeError (after sending
+    anything more to the null device), so that ``kiti play`` can still save the game:
+    Rich's own answer is to exit at once."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        raise BrokenPipeError("the output was closed")
+
+
 def make_console() -> Console:
     """A console that never interprets text: no markup, no emoji codes, no highlighting."""
-    return Console(markup=False, emoji=False, highlight=False)
+    return _Console(markup=False, emoji=False, highlight=False)
 
 
 def literal(*pieces: Piece) -> Text:

@@ -169,7 +169,7 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     console = Console(highlight=False)
     console.print(table)
     if rows[0]["reference_games_per_s"] is None:
-        console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).")
+        console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False)
     console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
                   "driven from Python), same run; 1.0 means as fast.")
     for r in rows:

@@ -30,7 +30,7 @@ from rich.text import Text
 
 from .cards import DESTINIES
 from .draw import LABEL, SCREEN, draw_any, draw_card, draw_island, island_window
-from .island import EMPTY, ROTATIONS, Island, lay_card
+from .island import EMPTY, ROTATIONS, Island, bounds, lay_card
 from .rules import PICKS, PILES, SOLO_DISCARD, SOURCE_WORDS
 from .sources import SOURCES
 
@@ -249,6 +249,9 @@ def island_panel(view: dict[str, Any], rows: int) -> RenderableType:
     title = Text(f"{whose(seat, view['viewer']).capitalize()} island "
                  f"(village {view['islands'][seat]['placements'][0][0]})", style="bold")
     left, top, width, height = island_window(island, columns, max(2, rows - 2), focus)
+    x0, y0, x1, y1 = bounds(island)
+    if left > x0 - 1 or top > y0 - 1 or left + width < x1 + 2 or top + height < y1 + 2:
+        title.append(" · only part of it fits (in play: map X Y)", style="dim")
     drawing = Group(title, draw_island(island, left, top, width, height))
     if not side:
         return drawing
@@ -320,7 +323,7 @@ def _render(view: dict[str, Any], events: Sequence[dict[str, Any]] | None, names
         tail.append(Text(asked(view), style="bold cyan"))
     room = lines - height(parts + tail)
     if not view["over"] or room >= 6:
-        parts.append(island_panel(view, min(room, 16)))
+        parts.append(island_panel(view, min(room, max(16, lines // 2 + 4))))
     parts += tail
     room = lines - height(parts)
     recent = [t for t in (describe_event(e, viewer, names) for e in (events or [])[-30:]) if t]
