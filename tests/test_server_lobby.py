@@ -57,6 +57,18 @@ def test_join_takes_a_free_seat_with_a_new_token_and_the_table_starts_when_full(
             assert hello(ws, tid, first["token"])["you"] == 1
 
 
+def test_a_join_without_a_seat_leaves_a_named_seat_to_its_person(tmp_path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, seats=("human", "human", "human"), names=["Ana", None, None])
+        tid = made["table"]["id"]
+        assert made["table"]["seats"][0]["name"] == "Ana"  # the premise: seat 0 is kept for Ana
+        bo = c.post(f"/api/tables/{tid}/join", json={"name": "Bo"}).json()
+        cy = c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).json()
+        assert (bo["seat"], cy["seat"]) == (1, 2)
+        last = c.post(f"/api/tables/{tid}/join", json={"name": "Di"}).json()
+        assert last["seat"] == 0  # only when no other seat is free
+
+
 def test_bad_create_requests_are_refused_naming_the_problem(tmp_path) -> None:
     cases = [
         ({"game": "chess", "seats": ["human"] * 3}, "unknown game 'chess'"),

@@ -22,7 +22,7 @@ from ..games import get_game, replay
 from . import queries
 from .botpool import BotPool
 from .config import ServerConfig
-from .newtable import join_request, new_table
+from .newtable import default_name, join_request, new_table
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .store import Store
@@ -181,10 +181,10 @@ class Hub:
 
 def free_seat(table: Table, seat: int | None) -> int:
     free = [i for i, s in enumerate(table.seats) if s.human and not s.claimed]
-    if seat is None:
+    if seat is None:  # a seat kept for someone by name is taken only when no other is free
         if not free:
             raise ProtocolError("no_free_seat", f"table {table.id} has no free seat")
-        return free[0]
+        return min(free, key=lambda i: (table.seats[i].name != default_name(i, "human"), i))
     if not table.seats[seat].human:
         raise ProtocolError("bad_request", f"seat {seat} is a bot seat")
     if seat not in free:

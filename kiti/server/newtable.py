@@ -104,9 +104,14 @@ def seat_names(names: Any, kinds: list[str]) -> list[str]:
     return [clean_name(n, i, k) for i, (n, k) in enumerate(zip(names, kinds))]
 
 
+def default_name(seat: int, kind: str) -> str:
+    """The name of a seat created without one: ``seat N`` for a person, the bot's name."""
+    return f"seat {seat}" if kind == "human" else kind.split(":")[0]
+
+
 def clean_name(name: Any, seat: int, kind: str) -> str:
     if name is None:
-        return f"seat {seat}" if kind == "human" else kind.split(":")[0]
+        return default_name(seat, kind)
     if not isinstance(name, str):
         raise bad(f"the name of seat {seat} must be text")
     text = "".join(ch for ch in name if ch.isprintable()).strip()
