@@ -968,7 +968,7 @@ class MauwState(State):
         return [column_score(len(self.nines[seat][slot]), self.tops[seat][slot]) for slot in range(len(SLOTS))]
 
     def scores(self) -> list[float]:
-        return [float(sum(self.column_scores(s))) for s in range(self.players)]
+        return [sum(self.column_scores(s)) for s in range(self.players)]  # whole points
 
     def tiebreaks(self) -> list[tuple[float, ...]] | None:
         if self.options["ties"] != "nines":
@@ -1035,10 +1035,10 @@ class MauwState(State):
         """Another seat's hand: the cards everyone knows it holds, then one "?" per card."""
         return sorted(self.known[s]) + ["?"] * (len(self.hands[s]) - len(self.known[s]))
 
-    def _team_scores(self) -> list[float] | None:
+    def _team_scores(self) -> list[int] | None:
         if self.team_of is None:
             return None
-        return self.party_scores()
+        return [int(x) for x in self.party_scores()]
 
     def _attack_view(self) -> dict[str, Any] | None:
         a = self.attack

@@ -922,8 +922,8 @@ class MotuState(State):
     def scores(self) -> list[float]:
         """Each seat's score: interim totals and Traveler points so far; final once over."""
         if self.final is not None:
-            return [float(row["total"]) for row in self.final]
-        return [float(self.interim_total(s) + self.traveler_points[s]) for s in range(self.players)]
+            return [int(row["total"]) for row in self.final]  # whole points
+        return [int(self.interim_total(s) + self.traveler_points[s]) for s in range(self.players)]
 
     def parties(self) -> tuple[Party, ...]:
         if self.solo:
