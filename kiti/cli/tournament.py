@@ -38,8 +38,8 @@ def tournament_command(
                              help="One bot per seat (per team in team play), comma-separated, e.g. "
                                   "ismcts:iters=500,heuristic,random,random (a piece k=v without ':' "
                                   "belongs to the previous bot)."),
-    games: int = typer.Option(2000, "--games", min=1, metavar="N",
-                              help="Games to play (rounded up to whole deals)."),
+    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="N",
+                              help="Games to play, 1 to 1,000,000 (rounded up to whole deals)."),
     players: int | None = typer.Option(None, "--players", metavar="N",
                                        help="Seats (default: number of bots)."),
     option: list[str] | None = typer.Option(  # noqa: B008

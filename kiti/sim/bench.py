@@ -170,6 +170,8 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     console.print(table)
     if rows[0]["reference_games_per_s"] is None:
         console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False)
+    console.print("int path: the same random games through the integer action codec "
+                  "(legal_actions and step), as RL adapters play.", markup=False)
     console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
                   "driven from Python), same run; 1.0 means as fast.")
     for r in rows:
@@ -177,4 +179,6 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
             console.print(f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
                           f"{r['ismcts_iterations_per_s']:,.0f} iterations/s")
         for extra in r["extras"] or []:
-            console.print(f"{extra['name']}: {extra['value']:,} {extra['unit']}")
+            value = extra["value"]
+            shown = f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"
+            console.print(f"{extra['name']}: {shown} {extra['unit']}")
