@@ -322,3 +322,32 @@ def test_resample_does_not_reveal_the_true_seed():
     # The deck order follows from the seed, so a resampled state must not keep it.
     assert r.seed != 1234
     assert r.setup is None
+
+
+def test_the_observation_shows_no_diver_discard_pile_only_memory_keeps_the_dives() -> None:
+    # Ruling 8: nobody sees the diver discard piles, her own included; what was revealed may
+    # be remembered, in the information state (its events), never in the observation.
+    from kiti.games.miaui.rules import remembered_dives
+
+    s = new(3, seed=1)
+    for dives in ([12, 5, 7], [11, 4, 6]):
+        for seat, d in enumerate(dives):
+            s.apply(seat, f"dive {d}")
+    table = s.table()
+    assert table["discards"] == [[12, 11], [5, 4], [7, 6]]  # the premise: these are the piles
+
+    def lists(x):  # every list inside a JSON value
+        if isinstance(x, list):
+            yield x
+            for y in x:
+                yield from lists(y)
+        elif isinstance(x, dict):
+            for y in x.values():
+                yield from lists(y)
+
+    for viewer in (0, 1, None):
+        seen = list(lists(s.observation(viewer)))
+        for pile in table["discards"]:
+            assert pile not in seen and pile[::-1] not in seen
+        info = s.information_state(viewer)
+        assert remembered_dives(info["events"], 3) == table["discards"]  # remembered instead

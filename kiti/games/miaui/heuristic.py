@@ -4,9 +4,9 @@ Miaui is a game of simultaneous secret choices, so a good strategy is *mixed*: a
 rule is exploitable and ties with its own copies (two copies of a deterministic bot dive
 the same number and, with No Fighting, both catch nothing).  The strategy:
 
-1. **Rebuild the table** from the seat's information state: each seat's divers left (the
-   view's ``played`` divers are public), every fish pile (:func:`rules.remembered_piles`:
-   a seat may remember every catch it saw), the lagoon (its own face-down cards it has
+1. **Rebuild the table** from the seat's information state: each seat's divers left
+   (:func:`rules.remembered_dives`: a seat may remember every reveal it saw), every fish
+   pile (:func:`rules.remembered_piles`: likewise every catch), the lagoon (its own face-down cards it has
    peeked are shown to it), and the pool of cards it has not seen (deck, burned card,
    others' face-down cards).
 2. **Value each space for each seat** by simulating the catch on that seat's pile with
@@ -44,7 +44,16 @@ from ...core.moves import Move
 from ...core.options import OptionSpec
 from ...core.seatview import SeatView
 from .cards import COUNT, VALUE
-from .rules import DIVERS, ROUNDS, Dive, Take, add_to_pile, remembered_piles, resolve_depths
+from .rules import (
+    DIVERS,
+    ROUNDS,
+    Dive,
+    Take,
+    add_to_pile,
+    remembered_dives,
+    remembered_piles,
+    resolve_depths,
+)
 
 _PARAM = "bot heuristic parameter"
 
@@ -81,7 +90,8 @@ class MiauiTable:
         own = now["piles"][self.seat]
         if "?" not in own:
             self.piles[self.seat] = list(own)
-        self.hands: list[list[int]] = [sorted(set(DIVERS) - set(p)) for p in now["played"]]
+        self.hands: list[list[int]] = [
+            sorted(set(DIVERS) - set(p)) for p in remembered_dives(info["events"], n)]
         self.hands[self.seat] = sorted(now["hands"][self.seat])
         seen: Counter[str] = Counter()
         for e in info["events"]:

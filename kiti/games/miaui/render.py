@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .cards import COUNT
-from .rules import DEPTH_RULE, SPACE_NAMES, remembered_piles
+from .rules import DEPTH_RULE, SPACE_NAMES, remembered_dives, remembered_piles
 from .tell import (
     BACK,
     People,
@@ -179,7 +179,8 @@ def seat_lines(s: Sight) -> list[Text]:
         ("Score", [score_cell(s, x) for x in range(n)], True)]
     if not s.over:  # at the end every diver has been played
         cols.append(("Dive", [dive_cell(s, x) for x in range(n)], False))
-        cols.append(("Played", [Text(ranges(s.view["played"][x]), style="dim") for x in range(n)], False))
+        played = remembered_dives(s.events, n)  # what this viewer saw revealed
+        cols.append(("Played", [Text(ranges(played[x]), style="dim") for x in range(n)], False))
     tags = [Text(f"{x} {s.people.tag(x)}", style="bold" if x == s.me else "") for x in range(n)]
     tag_w = max(4, *(t.cell_len for t in tags))
     widths = [max(len(title), *(c.cell_len for c in cells)) for title, cells, _ in cols]

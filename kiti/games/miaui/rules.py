@@ -232,6 +232,19 @@ def remembered_piles(events: Iterable[Mapping[str, Any]], players: int,
     return piles
 
 
+def remembered_dives(events: Iterable[Mapping[str, Any]], players: int) -> list[list[int]]:
+    """The divers each seat has played, round by round, as a seat remembers them from the
+    reveals it saw (all public).  Ruling 8: nobody sees the diver discard piles; what was
+    revealed may be remembered, so this lives in the information state (the events), never
+    in the observation."""
+    played: list[list[int]] = [[] for _ in range(players)]
+    for e in events:
+        if e["type"] == "reveal":
+            for seat, dive in enumerate(e["dives"]):
+                played[seat].append(dive)
+    return played
+
+
 def pile_score(pile: Iterable[str]) -> int:
     return sum(map(VALUE.__getitem__, pile))
 
@@ -568,7 +581,7 @@ class MiauiState(State):
             shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
             scores.append(pile_score(pile) if shown else None)
         hands = [list(h) if (ref or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
-        played = [[r[s] for r in self.reveals] for s in range(n)]  # every reveal was public
+        played = [[r[s] for r in self.reveals] for s in range(n)]  # the diver discard piles
         discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in played]
         committed = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
@@ -590,7 +603,6 @@ class MiauiState(State):
             "hands": hands,
             "committed": committed,
             "discards": discards,
-            "played": played,
             "to_act": sorted(self.acting),
             "pending_take": None if not self.pending else {
                 "seat": self.pending[0], "space": self.pending[1], "cards": list(self.pending[2])},

@@ -110,6 +110,19 @@ function diveSlot(ctx, seat) {
   return slot;
 }
 
+// The divers a seat has played, in order: its discard pile where the view shows it (the referee,
+// Open Baskets), else remembered from the reveals this viewer saw (never part of a seat's view).
+function playedDivers(ctx, seat) {
+  const pile = ctx.view.discards?.[seat] || [];
+  if (!pile.includes("?")) return pile;
+  return ctx.events.filter((e) => e.type === "reveal").map((e) => e.dives[seat]);
+}
+
+function played(ctx, seat) {
+  const divers = playedDivers(ctx, seat);
+  return divers.length && !ctx.view.over ? h("div", {class: "played"}, `Played: ${divers.join(", ")}`) : null;
+}
+
 function seatPanels(ctx) {
   const v = ctx.view;
   const box = h("div", {class: "miaui-seats"});
@@ -123,7 +136,7 @@ function seatPanels(ctx) {
           score === null || score === undefined ? "?" : String(score))),
       pileView(v.piles[seat], ctx, seat),
       diveSlot(ctx, seat),
-      v.played?.[seat]?.length && !v.over ? h("div", {class: "played"}, `Played: ${v.played[seat].join(", ")}`) : null));
+      played(ctx, seat)));
   }
   return box;
 }
