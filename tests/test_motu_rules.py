@@ -340,6 +340,20 @@ def test_the_bonuses_go_to_every_tied_seat_and_need_something() -> None:
     assert S.coconut_bonuses([0, 0, 0]) == [0, 0, 0]
 
 
+def test_the_zero_is_most_option_lets_everyone_tie_at_nothing() -> None:
+    one = C.DESTINIES["D08"]  # fish
+    assert S.destiny_points(one, 0, {"fish": [0, 0]}, zero_counts=True) == one.most
+    assert S.destiny_points(one, 0, {"fish": [0, 2]}, zero_counts=True) == one.otherwise
+    assert S.beach_bonuses([0, 0], zero_counts=True) == [C.BEACH_BONUS, C.BEACH_BONUS]
+    assert S.coconut_bonuses([0, 0, 0], zero_counts=True) == [C.COCONUT_BONUS] * 3
+    # and the game passes the option to the final scoring
+    s = play_until(G.new(3, {"zero_is_most": True}, 11), lambda st: st.is_over(), seed=3)
+    lengths = [S.longest_beach(isl) for isl in s.islands]
+    for seat, row in enumerate(s.final or []):
+        assert row["beach"] == S.beach_bonuses(lengths, True)[seat]
+        assert row["coconut"] == S.coconut_bonuses(s.banks, True)[seat]
+
+
 def test_equal_scores_go_to_the_most_coconuts_then_are_shared() -> None:
     s = play_until(G.new(3, None, 2), lambda st: st.is_over(), seed=1)
     for row in s.final or []:

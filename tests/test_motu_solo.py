@@ -99,11 +99,17 @@ def test_the_opponent_halves_outnumbered_leaders_and_counts_totem_kinds() -> Non
 
 
 def test_the_solo_players_repeated_totems_still_count() -> None:
-    s = solo()
+    # Ruling MOTU 8: in solo the player's duplicate totems count; the Opponent scores kinds.
     counts = Counter(totem1=2, totem3=1)
-    assert S.totem_points(counts) == C.TOTEM_POINTS[1]
-    assert S.totem_points(counts, distinct=True) == C.TOTEM_POINTS[2]
-    assert s.source_value(0, "totem") == S.totem_points(S.symbol_counts(s.islands[0]), distinct=True)
+    assert S.totem_points(counts) == C.TOTEM_POINTS[1]  # several players: the repeated kind is lost
+    assert S.totem_points(counts, "symbols") == C.TOTEM_POINTS[3]  # solo player: every totem
+    assert S.totem_points(counts, "kinds") == C.TOTEM_POINTS[2]  # the Opponent; or the option
+    assert S.totem_points(Counter(totem1=6, totem2=4), "symbols") == C.TOTEM_POINTS[7]  # the table's end
+    s = solo()
+    assert s.totem_rule == "symbols"
+    assert s.source_value(0, "totem") == S.totem_points(S.symbol_counts(s.islands[0]), "symbols")
+    assert G.new(1, {"solo_totems": "kinds"}, 1).totem_rule == "kinds"
+    assert G.new(3, None, 1).totem_rule == "once"
 
 
 def finished(difficulty: str = "easy"):  # type: ignore[no-untyped-def]

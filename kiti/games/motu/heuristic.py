@@ -225,7 +225,7 @@ class Judge:
                 spare = counts.get(partner, 0) - counts.get(leader, 0)
                 total += self.s.potential * each * max(0, min(spare, self.cards_left()))
         if "totem" in self.left:
-            total += totem_points(counts, distinct=self.state.solo)
+            total += totem_points(counts, self.state.totem_rule)
         if "volcano" in self.left:
             total += volcano
         if "coconut" in self.left:

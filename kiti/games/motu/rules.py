@@ -183,10 +183,16 @@ OPTIONS = (
     OptionSpec("solo_piles", str, "printed", "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
                "short 8/6/4 (9 cards placed, as in the game for several players).",
                choices=tuple(SOLO_PILE_SIZES)),
+    OptionSpec("zero_is_most", bool, False, "When nobody has any of something (a Destiny's component, "
+               "beach, banked coconuts), all tie for the most and score as such; false: a count of 0 "
+               "is never the most (the Destiny's penalty applies, no bonus)."),
+    OptionSpec("solo_totems", str, "symbols", "Solo: how the player's totems count: symbols (every totem "
+               "symbol, repeats included) or kinds (every kind present once, as the Opponent's).",
+               choices=("symbols", "kinds")),
     OptionSpec("solo_coconut_bonus", bool, True, "Solo: the player scores the Coconut bonus with at least "
                "one banked coconut (the book takes it from the Opponent only); false: nobody scores it."),
 )
-SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_coconut_bonus")
+SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_totems", "solo_coconut_bonus")
 
 EVENTS = {
     "setup": ("first", "villages", "row", "destinies", "piles"),
@@ -864,7 +870,14 @@ class MotuState(State):
 
     def source_value(self, seat: int, source: str) -> int:
         """What ``source`` is worth to ``seat`` now (its Traveler's symbols once played)."""
-        return source_points(source, self.islands[seat], self.extra(seat), self.banks[seat], solo=self.solo)
+        return source_points(source, self.islands[seat], self.extra(seat), self.banks[seat],
+                             totems=self.totem_rule)
+
+    @property
+    def totem_rule(self) -> str:
+        """How the seats' totems count (:func:`sources.totem_points`): kinds seen exactly once;
+        in solo, as the option ``solo_totems`` says."""
+        return str(self.options["solo_totems"]) if self.solo else "once"
 
     def extra(self, seat: int) -> Mapping[str, int] | None:
         """The symbols a played Traveler adds to ``seat``'s island."""
@@ -885,24 +898,26 @@ class MotuState(State):
 
     def _finish_table(self) -> None:
         n = self.players
-        beach = beach_bonuses([longest_beach(isl) for isl in self.islands])
-        coconut = coconut_bonuses(self.banks)
+        zero = self.options["zero_is_most"]
+        beach = beach_bonuses([longest_beach(isl) for isl in self.islands], zero)
+        coconut = coconut_bonuses(self.banks, zero)
         parts = {p for owned in self.owned for d in owned for p in DESTINIES[d].components}
         counts = {p: [component_count(p, self.islands[s], self.extra(s), self.banks[s]) for s in range(n)]
                   for p in parts}
         self.final = []
         for s in range(n):
             row = {"interims": self.interim_total(s), "traveler": self.traveler_points[s],
-                   "destinies": sum(destiny_points(DESTINIES[d], s, counts) for d in self.owned[s]),
+                   "destinies": sum(destiny_points(DESTINIES[d], s, counts, zero) for d in self.owned[s]),
                    "beach": beach[s], "coconut": coconut[s]}
             row["total"] = sum(row.values())
             self.final.append(row)
 
     def _finish_solo(self) -> None:
-        beach = beach_bonuses([longest_beach(self.islands[0]), opponent_beach(self.opponent)])
+        zero = self.options["zero_is_most"]
+        beach = beach_bonuses([longest_beach(self.islands[0]), opponent_beach(self.opponent)], zero)
         self.final = [{"interims": self.interim_total(0), "beach": beach[0]}]
         if self.options["solo_coconut_bonus"]:
-            self.final[0]["coconut"] = coconut_bonuses(self.banks)[0]
+            self.final[0]["coconut"] = coconut_bonuses(self.banks)[0]  # with one coconut at least
         self.final[0]["total"] = sum(self.final[0].values())
         self.opponent_final = self.opponent_score_parts()
         self.opponent_final["beach"] = beach[1]

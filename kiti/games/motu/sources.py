@@ -57,14 +57,27 @@ def coconut_points(coconuts: int) -> int:
     return COCONUT_EACH * coconuts
 
 
-def totem_points(counts: Mapping[str, int], distinct: bool = False) -> int:
-    """Points by the number of totem kinds seen exactly once; a repeated kind counts for nothing.
+TOTEM_RULES = ("once", "kinds", "symbols")
 
-    ``distinct``: count every kind present instead, repeated or not (the solo player's totems).
+
+def totem_points(counts: Mapping[str, int], rule: str = "once") -> int:
+    """Points from the totem table for a number of totems, counted by ``rule``:
+
+    - ``once`` (the game for several players): the kinds seen exactly once; a repeated kind
+      counts for nothing;
+    - ``kinds``: every kind present, repeated or not (the solo Opponent);
+    - ``symbols``: every totem symbol, repeats included (the solo player's repeated totems
+      count), at most the table's last line.
     """
-    if distinct:
-        return TOTEM_POINTS[sum(1 for kind in TOTEMS if counts.get(kind, 0) >= 1)]
-    return TOTEM_POINTS[sum(1 for kind in TOTEMS if counts.get(kind, 0) == 1)]
+    if rule == "once":
+        n = sum(1 for kind in TOTEMS if counts.get(kind, 0) == 1)
+    elif rule == "kinds":
+        n = sum(1 for kind in TOTEMS if counts.get(kind, 0) >= 1)
+    elif rule == "symbols":
+        n = min(sum(counts.get(kind, 0) for kind in TOTEMS), max(TOTEM_POINTS))
+    else:
+        raise ValueError(f"no totem rule {rule!r}; the rules are {', '.join(TOTEM_RULES)}")
+    return TOTEM_POINTS[n]
 
 
 def ruler_points(distance: float) -> int:
@@ -88,16 +101,16 @@ def volcano_points(island: Island) -> int:
 
 
 def source_points(source: str, island: Island, extra: Mapping[str, int] | None = None,
-                  coconuts: int = 0, solo: bool = False) -> int:
+                  coconuts: int = 0, totems: str = "once") -> int:
     """One Source of harmony for this island, its Traveler's ``extra`` symbols and its bank
-    (``solo``: the solo player, whose repeated totems still count)."""
+    (``totems``: how totems are counted, see :func:`totem_points`)."""
     if source == "coconut":
         return coconut_points(coconuts)
     if source == "volcano":
         return volcano_points(island)
     counts = symbol_counts(island, extra)
     if source == "totem":
-        return totem_points(counts, distinct=solo)
+        return totem_points(counts, totems)
     if source in PAIRS:
         return pair_points(counts, source)
     raise ValueError(f"no Source {source!r}; the Sources are {', '.join(SOURCES)}")
@@ -128,7 +141,7 @@ def opponent_pair_points(counts: Mapping[str, int], leader: str) -> int:
 
 def opponent_totem_points(counts: Mapping[str, int]) -> int:
     """The Opponent's totems: points by the number of different kinds it holds."""
-    return totem_points(counts, distinct=True)
+    return totem_points(counts, "kinds")
 
 
 def card_symbols(cards: Iterable[str | IslandCard]) -> Counter[str]:
@@ -157,10 +170,11 @@ def opponent_beach(cards: Sequence[str]) -> int:
 
 
 # ------------------------------------------------------------------ the end of the game
-def most(values: Sequence[int]) -> set[int]:
-    """The indexes holding the most: every tie counts as the most; a 0 never does."""
+def most(values: Sequence[int], zero_counts: bool = False) -> set[int]:
+    """The indexes holding the most: every tie counts as the most; a 0 never does, unless
+    ``zero_counts`` (the option ``zero_is_most``: when nobody has any, all tie for the most)."""
     best = max(values, default=0)
-    return {i for i, v in enumerate(values) if v == best} if best > 0 else set()
+    return {i for i, v in enumerate(values) if v == best} if best > 0 or zero_counts else set()
 
 
 def component_count(component: str, island: Island, extra: Mapping[str, int] | None, bank: int) -> int:
@@ -179,10 +193,11 @@ def component_count(component: str, island: Island, extra: Mapping[str, int] | N
     return counts.get(component, 0)
 
 
-def destiny_points(destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]]) -> int:
+def destiny_points(destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]],
+                   zero_counts: bool = False) -> int:
     """What a Destiny gives its owner ``seat``: ``counts[component][s]`` is every seat's count.
     One component: ``most`` or the penalty; two: ``most`` for both, ``most_of_one`` for one."""
-    wins = sum(1 for part in destiny.components if seat in most(counts[part]))
+    wins = sum(1 for part in destiny.components if seat in most(counts[part], zero_counts))
     if wins == len(destiny.components):
         return destiny.most
     if wins and destiny.most_of_one is not None:
@@ -207,17 +222,17 @@ def traveler_points(traveler: Traveler, row: Iterable[str]) -> int:
     return traveler.points * row_count(traveler.per, row)
 
 
-def bonus_points(values: Sequence[int], bonus: int) -> list[int]:
+def bonus_points(values: Sequence[int], bonus: int, zero_counts: bool = False) -> list[int]:
     """A bonus for every index with the most (see :func:`most`)."""
-    best = most(values)
+    best = most(values, zero_counts)
     return [bonus if i in best else 0 for i in range(len(values))]
 
 
-def beach_bonuses(lengths: Sequence[int]) -> list[int]:
+def beach_bonuses(lengths: Sequence[int], zero_counts: bool = False) -> list[int]:
     """The Beach bonus for the longest beach (in cards); ties all get it."""
-    return bonus_points(lengths, BEACH_BONUS)
+    return bonus_points(lengths, BEACH_BONUS, zero_counts)
 
 
-def coconut_bonuses(banks: Sequence[int]) -> list[int]:
+def coconut_bonuses(banks: Sequence[int], zero_counts: bool = False) -> list[int]:
     """The Coconut bonus for the most banked coconuts; ties all get it."""
-    return bonus_points(banks, COCONUT_BONUS)
+    return bonus_points(banks, COCONUT_BONUS, zero_counts)
