@@ -59,3 +59,11 @@ def test_step_runs_to_the_end_of_input(tmp_path: Path) -> None:
     assert out.returncode == 0 and steps(out.stdout) == ["the start, before any move"]
     bad = kiti("replay", "g.json", "--step", "--json", cwd=tmp_path)
     assert bad.returncode == 2 and "--json and --step" in bad.stderr
+
+
+def test_an_unknown_key_is_named_and_does_not_step(tmp_path: Path) -> None:
+    record_file(tmp_path)
+    out = kiti("replay", "g.json", "--step", cwd=tmp_path, stdin="x\n\nq\n")
+    assert out.returncode == 0, out.stderr
+    assert "Not a key here: 'x'" in out.stdout
+    assert steps(out.stdout) == ["the start, before any move", "move 1 of 7: Ann played dive 12"]

@@ -98,6 +98,9 @@ class Stepper:
                 answer = self.screen.ask(f"{STEP_KEYS} > ").strip().lower()
                 if answer in ("q", "quit"):
                     return 0
+                if answer not in ("", "r"):
+                    self.screen.say(f"Not a key here: {answer!r}. {STEP_KEYS}.")
+                    continue
                 what = self.next_turn() if answer == "r" else self.next_move()
                 self.show(what)
         except Leave:
