@@ -129,9 +129,10 @@ class MotuHeuristic:
         return max(legal, key=lambda m: (judge.interim_value(m), rng.random()))
 
     def priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
-        """How much this strategy favours each move the viewing seat could make now (a
-        softmax over its values, ``exp(value / 2)``), for ISMCTS to start from; placements:
-        its shortlist."""
+        """How much this strategy favours each move the viewing seat could make now, for
+        ISMCTS to start from: half on the move :meth:`decide` makes, half a softmax over its
+        quick values (``exp(value / 2)``; placements: its shortlist); in the optional steps,
+        most of the weight on its choice."""
         state = view.determinize(rng)
         assert isinstance(state, MotuState)
         judge = Judge(self, state, view.seat)
@@ -146,13 +147,16 @@ class MotuHeuristic:
         elif phase == "interim":
             values = {m: judge.interim_value(m) for m in state.legal_moves(view.seat)}
         else:
-            return {}
+            values = {m: 0.0 for m in state.legal_moves(view.seat)}
         if len(values) < 2:
             return {}
+        pick = self.decide(state, view.seat, rng)
         top = max(values.values())
         weights = {m: math.exp((v - top) / 2.0) for m, v in values.items()}
         total = sum(weights.values())
-        return {view.seat: {m: w / total for m, w in weights.items()}}
+        out = {m: 0.5 * w / total for m, w in weights.items()}
+        out[pick] = out.get(pick, 0.0) + 0.5
+        return {view.seat: out}
 
     def _extras(self, judge: Judge, legal: list[Move], rng: random.Random) -> Move:
         buys = [(judge.destiny_value(m.destiny), rng.random(), m) for m in legal if isinstance(m, Buy)]
