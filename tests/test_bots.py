@@ -244,8 +244,9 @@ def test_ismcts_on_mauw_ignores_what_it_cannot_see() -> None:
     assert move_a == move_b
 
 
-@pytest.mark.parametrize("game", ["miaui", "mauw", "motu"])
-def test_heuristic_priors_are_distributions_over_legal_moves(game: str) -> None:
+@pytest.mark.parametrize(("game", "players", "options"),
+                         [("miaui", 3, None), ("mauw", 3, None), ("mauw", 4, {"teams": True}), ("motu", 3, None)])
+def test_heuristic_priors_are_distributions_over_legal_moves(game: str, players: int, options) -> None:
     # ISMCTS starts each seat's root from the game heuristic's priors: they must name only
     # moves that seat may make now, weigh them all non-negatively and sum to one.
     from kiti.bots.heuristic import strategy_class
@@ -256,7 +257,7 @@ def test_heuristic_priors_are_distributions_over_legal_moves(game: str) -> None:
     rng = random.Random(3)
     checked = 0
     for seed in range(3):
-        state = cls.new(3, None, seed)
+        state = cls.new(players, options, seed)
         while not state.is_over() and checked < 60 * (seed + 1):
             seat = min(state.to_act())
             found = strategy.priors(seat_view(state, seat), rng)

@@ -24,6 +24,7 @@ Ties between equal values are broken at random (the bot's own generator).
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from typing import Any
@@ -94,16 +95,27 @@ class MauwHeuristic:
         return best[2] if best[0] >= self.pass_below else PASS
 
     def priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
-        """What ISMCTS should start from in an answer (a defence, a teammate's defence, a
+        """What ISMCTS should start from.  In an answer (a defence, a teammate's defence, a
         renewal) or a gain's placement: most of the weight on the move :meth:`choose` makes,
-        so that a short search does not decline a defence by chance.  On a turn, nothing:
-        the search does better on its own there.  {} when there is one move."""
+        so that a short search does not decline a defence by chance.  On a turn in team play:
+        a softmax over :meth:`value` (``exp(value / 4)``, a pass valued at ``pass_below``).
+        On a turn without teams, nothing: the search does better on its own there (measured,
+        see docs/rules/mauw.md).  {} when there is one move."""
         legal = view.legal_moves
-        if len(legal) < 2 or Table(view.info).view["phase"] not in ("defend", "assist", "renew", "place"):
+        if len(legal) < 2:
             return {}
-        pick = self.choose(view, rng)
-        rest = 0.3 / (len(legal) - 1)
-        return {view.seat: {m: 0.7 if m == pick else rest for m in legal}}
+        table = Table(view.info)
+        if table.view["phase"] in ("defend", "assist", "renew", "place"):
+            pick = self.choose(view, rng)
+            rest = 0.3 / (len(legal) - 1)
+            return {view.seat: {m: 0.7 if m == pick else rest for m in legal}}
+        if table.view["teams"] is None:
+            return {}
+        values = {m: self.pass_below if m == PASS else self.value(table, m) for m in legal}
+        top = max(values.values())
+        weights = {m: math.exp((v - top) / 4.0) for m, v in values.items()}
+        total = sum(weights.values())
+        return {view.seat: {m: w / total for m, w in weights.items()}}
 
     def _defend(self, table: Table, legal: list[Move]) -> Move:
         attack = table.view["attack"]
