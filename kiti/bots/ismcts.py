@@ -256,29 +256,20 @@ class ISMCTSBot:
         if state.many_moves(seat):
             limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
             if len(edges) < limit:
-                fresh = state.random_move(seat, rng)
-                if fresh not in edges:
-                    edges[fresh] = [0, 0.0, 0, {}]
-            moves = [m for m in edges if state.is_legal(seat, m)]
-            if not moves:
-                fresh = state.random_move(seat, rng)
-                edges.setdefault(fresh, [0, 0.0, 0, {}])
-                moves = [fresh]
+                edges.setdefault(state.random_move(seat, rng), [0, 0.0, 0, {}])
+            moves = [m for m in edges if state.is_legal(seat, m)] or [state.random_move(seat, rng)]
         else:
             moves = state.legal_moves(seat)
+        offered = _offered(edges, moves)
         if node.priors is not None:
-            return self._select_with_priors(node, moves)
+            return self._select_with_priors(node, offered)
         c = self.c
         log = math.log
         sqrt = math.sqrt
         unvisited: list[tuple[Move, list[Any]]] = []
         best: tuple[Move, list[Any]] | None = None
         best_v = -1.0
-        for m in moves:
-            e = edges.get(m)
-            if e is None:
-                e = edges[m] = [0, 0.0, 0, {}]
-            e[2] += 1
+        for m, e in offered:
             n = e[0]
             if n == 0:
                 unvisited.append((m, e))
@@ -291,7 +282,8 @@ class ISMCTSBot:
         assert best is not None
         return best
 
-    def _select_with_priors(self, node: _Node, moves: list[Move]) -> tuple[Move, list[Any]]:
+    def _select_with_priors(self, node: _Node, offered: list[tuple[Move, list[Any]]]
+                            ) -> tuple[Move, list[Any]]:
         """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
         edges = node.edges
         priors = node.priors or {}
@@ -300,11 +292,7 @@ class ISMCTSBot:
         scale = self.prior * math.sqrt(total + 1)
         best: tuple[Move, list[Any]] | None = None
         best_v = -1e18
-        for m in moves:
-            e = edges.get(m)
-            if e is None:
-                e = edges[m] = [0, 0.0, 0, {}]
-            e[2] += 1
+        for m, e in offered:
             n = e[0]
             q = e[1] / n if n else mean
             v = q + scale * priors.get(m, 0.0) / (1 + n)
@@ -331,3 +319,16 @@ class ISMCTSBot:
             for s in party.seats:
                 out[s] = r
         return out
+
+
+def _offered(edges: dict[Move, list[Any]], moves: list[Move]) -> list[tuple[Move, list[Any]]]:
+    """Each move offered at a node with its edge (made when first seen), its availability
+    counted once more."""
+    out = []
+    for m in moves:
+        e = edges.get(m)
+        if e is None:
+            e = edges[m] = [0, 0.0, 0, {}]
+        e[2] += 1
+        out.append((m, e))
+    return out
