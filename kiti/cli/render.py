@@ -42,6 +42,7 @@ from ..core.game import State
 from ..core.moves import Step
 from ..core.registry import game_part
 from ..core.results import Result
+from ..core.words import seat_word
 
 
 class Renderer(Protocol):
@@ -93,14 +94,6 @@ def speak(message: str, viewer: int | None, names: Sequence[str | None] = ()) ->
     return _SEAT.sub(say, message)
 
 
-def seat_name(seat: int, viewer: int | None, names: Sequence[str | None] = ()) -> str:
-    """'you', the player's name, or 'seat N'."""
-    if seat == viewer:
-        return "you"
-    name = names[seat] if seat < len(names) else None
-    return name or f"seat {seat}"
-
-
 def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
@@ -115,9 +108,9 @@ def places(result: Result) -> list[tuple[int, bool]]:
 def party_name(result: Result, index: int, viewer: int | None, names: Sequence[str | None]) -> str:
     party = result.parties[index]
     if len(party.seats) == 1:
-        return seat_name(party.seats[0], viewer, names)
+        return seat_word(party.seats[0], viewer, names)
     if party.seats:
-        return f"{party.name.split(' (')[0]} ({', '.join(seat_name(s, viewer, names) for s in party.seats)})"
+        return f"{party.name.split(' (')[0]} ({', '.join(seat_word(s, viewer, names) for s in party.seats)})"
     return party.name
 
 

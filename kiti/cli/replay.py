@@ -17,9 +17,10 @@ from ..core.errors import KitiError
 from ..core.events import REFEREE
 from ..core.game import State
 from ..core.records import apply_entry, start
+from ..core.words import seat_word
 from ..games import get_game
 from .app import app, fail
-from .render import render_table, renderer, seat_name, standings
+from .render import render_table, renderer, standings
 from .saves import Opened, open_game
 from .screen import Leave, Screen, literal
 
@@ -115,7 +116,7 @@ class Stepper:
         apply_entry(self.state, self.done, self.moves[self.done])
         self.done += 1
         sees = self.viewer == REFEREE or seat == self.viewer
-        who = seat_name(seat, self._seat(), self.names)
+        who = seat_word(seat, self._seat(), self.names)
         return f"move {self.done} of {len(self.moves)}: {who} " + (f"played {text}" if sees else "moved")
 
     def next_turn(self) -> str:

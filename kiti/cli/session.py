@@ -24,8 +24,9 @@ from ..bots.registry import make_bot
 from ..core.errors import NotationError
 from ..core.game import State
 from ..core.moves import Move
+from ..core.words import seat_word
 from .prompt import Prompt
-from .render import dialogue, renderer, seat_name, speak, standings
+from .render import dialogue, renderer, speak, standings
 from .saves import Keeper, Lineup, Saver, reason
 from .screen import Leave, Screen
 
@@ -79,7 +80,7 @@ class Session:
         return len(self.humans) > 1
 
     def who(self, seat: int, viewer: int | None = None) -> str:
-        return seat_name(seat, viewer, self.lineup.names)
+        return seat_word(seat, viewer, self.lineup.names)
 
     def say(self, message: str, viewer: int | None) -> str:
         """An engine message worded for ``viewer`` ('you', players' names)."""

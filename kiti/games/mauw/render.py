@@ -16,6 +16,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...core.words import seat_possessive as whose
+from ...core.words import seat_word as who
 from .cards import COLOUR
 from .rules import SLOTS
 
@@ -23,18 +25,6 @@ STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue
 INPUT_HELP = ("Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker standing for Y2), "
               "'pass'; against an attack 'defend R1', 'TU', 'decline'; attacking 'renew R1', 'stop'; "
               "'place B'. Your own columns can be written without your seat: 'R8 A'.")
-
-
-def who(seat: int, viewer: Any, names: Sequence[str | None] | None = None) -> str:
-    """'you', the player's name, or 'seat N'."""
-    if seat == viewer:
-        return "you"
-    name = names[seat] if names and 0 <= seat < len(names) else None
-    return name or f"seat {seat}"
-
-
-def whose(seat: int, viewer: Any, names: Sequence[str | None] | None = None) -> str:
-    return "your" if seat == viewer else f"{who(seat, viewer, names)}'s"
 
 
 def card(code: str | None) -> Text:

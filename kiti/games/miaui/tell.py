@@ -13,6 +13,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ...core.words import seat_possessive, seat_word
 from .cards import card_name
 from .rules import SPACE_NAMES, kiti_order, tie_direction
 
@@ -88,12 +89,10 @@ class People:
 
     def who(self, seat: int) -> str:
         """'you', the player's name, or 'seat N'."""
-        if seat == self.viewer:
-            return "you"
-        return self.name(seat) or f"seat {seat}"
+        return seat_word(seat, self.viewer, self.names)
 
     def whose(self, seat: int) -> str:
-        return "your" if seat == self.viewer else f"{self.who(seat)}'s"
+        return seat_possessive(seat, self.viewer, self.names)
 
     def short(self, seat: int) -> str:
         """A seat in compact lists: 'you' or its number."""

@@ -28,6 +28,9 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...core.words import Names
+from ...core.words import seat_possessive as whose
+from ...core.words import seat_word as who
 from .cards import DESTINIES
 from .draw import LABEL, SCREEN, draw_any, draw_card, draw_island, island_window
 from .island import EMPTY, ROTATIONS, Island, bounds, lay_card
@@ -42,19 +45,6 @@ INPUT_HELP = ("Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · to
               "shows it there first. Anytime: map [SEAT] [X Y] shows an island, card ID draws a card.")
 
 
-Names = Sequence[str | None] | None  # a player's name per seat (None: unnamed)
-
-
-def who(seat: int, viewer: Any, names: Names = None) -> str:
-    """'you', the player's name, or 'seat N'."""
-    if seat == viewer:
-        return "you"
-    name = names[seat] if names and 0 <= seat < len(names) else None
-    return name or f"seat {seat}"
-
-
-def whose(seat: int, viewer: Any, names: Names = None) -> str:
-    return "your" if seat == viewer else f"{who(seat, viewer, names)}'s"
 
 
 @lru_cache(maxsize=256)
