@@ -6,15 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_kit import ServeProcess
 
 pytest.importorskip("starlette", reason="the browser tests need the [server] extra")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the [test] extra)")
@@ -32,35 +29,12 @@ def chromium_missing() -> bool:
     return not (CHROMIUM and os.path.exists(CHROMIUM))
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
+class Server(ServeProcess):
     """``kiti serve`` in a subprocess (threads for bots, a fixed seed so games repeat)."""
 
     def __init__(self, tmp: Path, seed: int = 7) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(tmp / "server.log", "w")  # noqa: SIM115 (closed in stop)
-        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiti.cli.main", "serve", "--port", str(self.port),
-             "--db", f"sqlite:///{tmp}/kiti.db", "--bot-threads", "--bot-workers", "1",
-             "--seed", str(seed), "--log-level", "warning"],
-            env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/api/health", timeout=1)
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > end:
-                    self.stop()
-                    pytest.fail("kiti serve did not start: " + (tmp / "server.log").read_text())
-                time.sleep(0.1)
+        super().__init__(["--db", f"sqlite:///{tmp}/kiti.db", "--bot-threads", "--bot-workers", "1",
+                          "--seed", str(seed), "--log-level", "warning"], tmp / "server.log", timeout=30)
 
     def api(self, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -71,15 +45,6 @@ class Server:
     def url(self, fragment: str) -> str:
         """A page of this server: short animations, so that tests do not wait for them."""
         return f"{self.base}/?anim=fast#{fragment}"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        self.log.close()
 
 
 class Browser:

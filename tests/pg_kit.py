@@ -9,13 +9,13 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serve_kit import free_port
 
 
 def bindir() -> Path | None:
@@ -41,12 +41,6 @@ def as_user(folder: Path) -> list[str]:
         os.chown(folder, user.pw_uid, user.pw_gid)
         return ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--"]
     pytest.skip("running as root and there is no postgres or nobody user to run PostgreSQL as")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @contextlib.contextmanager

@@ -5,12 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +14,7 @@ from typing import Any
 import pytest
 import server_kit  # noqa: F401  (skips without the [server] extra)
 from pg_kit import postgres_server
+from serve_kit import ServeProcess
 
 from kiti.games import replay
 from kiti.server import queries, store
@@ -28,46 +24,12 @@ ws_client = pytest.importorskip("websockets.sync.client")
 REPO = Path(__file__).resolve().parents[1]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``kiti serve`` as a subprocess of this checkout."""
+class Server(ServeProcess):
+    """``kiti serve`` as a subprocess of this checkout, on ``db``."""
 
     def __init__(self, db: str, log: Path) -> None:
-        self.port = free_port()
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        self.log = log.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kiti", "serve", "--port", str(self.port), "--db", db,
-             "--bot-threads", "--log-level", "warning"], cwd=REPO, env=env, stdout=self.log, stderr=self.log)
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.proc.poll() is None, f"kiti serve exited: see {log}"
-            try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, f"kiti serve did not start: see {log}"
-            time.sleep(0.1)
-
-    def kill9(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill9()
-        self.log.close()
+        super().__init__(["--db", db, "--bot-threads", "--log-level", "warning"], log)
+        self.url = self.base
 
 
 class Player:
