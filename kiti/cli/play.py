@@ -24,7 +24,7 @@ from ..core.options import parse_option_args
 from ..games import get_game, replay
 from .app import app, fail
 from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game, reason
-from .screen import Leave, Screen
+from .screen import Leave, Screen, silence_stdout
 from .session import Session, Settings
 
 
@@ -172,10 +172,7 @@ def _play_through(session: Session) -> int:
 
 def output_closed(session: Session) -> int:
     """Whoever read the table has gone: save the record and say where on stderr only."""
-    try:  # nothing more may reach the closed pipe, not even Python's flush at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
+    silence_stdout()
     try:
         path = session.record.leaving()
     except (OSError, ValueError) as exc:

@@ -37,6 +37,15 @@ class Leave(Exception):
         self.how = how
 
 
+def silence_stdout() -> None:
+    """Send whatever more is written to standard output to the null device (its reader has
+    gone: even Python's flush at exit must not meet the closed pipe)."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 class _Console(Console):
     """Rich's console, except that a closed output raises BrokenPipeError (after sending
     anything more to the null device), so that ``kiti play`` can still save the game:
@@ -44,10 +53,7 @@ class _Console(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        silence_stdout()
         raise BrokenPipeError("the output was closed")
 
 
