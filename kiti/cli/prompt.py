@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..core.errors import KitiError
 from ..core.registry import game_part
-from .render import move_menu, renderer
+from .render import move_menu, renderer, tell_events
 from .saves import reason
 from .screen import Leave, literal, wrap_words
 
@@ -93,7 +93,7 @@ class Prompt:
         """Every round seen so far: this seat's own events, in words, a screenful at a time."""
         session = self.session
         events = session.state.events(seat)
-        told = renderer(session.cls).describe_events(events, seat, session.lineup.names)
+        told = tell_events(session.cls, events, seat, session.lineup.names)
         lines = [Text(x) for x in told] or [Text("Nothing has happened yet.")]
         session.screen.clear()
         session.screen.page(lines, Text("What you have seen, oldest first:", style="bold"))

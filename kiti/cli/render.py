@@ -8,8 +8,9 @@ with these functions (:class:`Renderer`); nothing here knows any game's rules:
   never wrapped).  ``events`` are what the viewer has seen; ``names`` a player's name per
   seat (None: unnamed; the viewer's own seat is always "you"); ``labels`` what plays there.
 - ``describe_event(event, viewer=None, names=None)``: one event in plain words, or None.
-- ``describe_events(events, viewer=None, names=None)``: every event worth telling, in the
-  order a person should read them (``log`` uses it).
+- optionally ``describe_events(events, viewer=None, names=None)``: every event worth telling,
+  in the order a person should read them (``log`` uses it, through :func:`tell_events`);
+  without it, every event ``describe_event`` tells, oldest first.
 - ``expand_input(text, seat=None)``: player shorthand to move notation, or None (it must
   never fail, whatever is typed); ``seat`` is who typed it (Mauw: "R8 A" is your own A).
 - ``input_help(view)``: one line on the shorthand accepted now.
@@ -53,9 +54,6 @@ class Renderer(Protocol):
     def describe_event(self, event: dict[str, Any], viewer: Any = None,
                        names: Sequence[str | None] | None = None) -> str | None: ...
 
-    def describe_events(self, events: Sequence[dict[str, Any]], viewer: Any = None,
-                        names: Sequence[str | None] | None = None) -> list[str]: ...
-
     def expand_input(self, text: str, seat: int | None = None) -> str | None: ...
 
     def input_help(self, view: Any) -> str: ...
@@ -67,6 +65,17 @@ def renderer(cls: type[State]) -> Renderer:
     """The game's renderer (MissingPartError if it declares none)."""
     part: Renderer = game_part(cls, "renderer")
     return part
+
+
+def tell_events(cls: type[State], events: Sequence[dict[str, Any]], viewer: Any = None,
+                names: Sequence[str | None] | None = None) -> list[str]:
+    """Every event worth telling, in words: the renderer's own ``describe_events`` where it
+    orders them itself, else each event its ``describe_event`` tells, oldest first."""
+    r = renderer(cls)
+    own = getattr(r, "describe_events", None)
+    if own is not None:
+        return list(own(events, viewer, names))
+    return [line for line in (r.describe_event(e, viewer, names) for e in events) if line]
 
 
 def expand_input(cls: type[State], text: str, seat: int | None = None) -> str:

@@ -11,7 +11,7 @@ only when first asked for, so a simulation never loads a terminal renderer.  Ask
 raises :class:`MissingPartError` naming the game and the part, before anything starts.
 
 - ``renderer``: the terminal hook (a module with ``render_view``, ``describe_event``,
-  ``describe_events``, ``expand_input``, ``input_help`` and ``prompt``; see
+  ``describe_events`` (optional), ``expand_input``, ``input_help`` and ``prompt``; see
   ``kiti/cli/render.py``);
 - ``heuristic``: a strategy class for the ``heuristic`` bot (``params``, ``choose``,
   ``rollout``; see ``kiti/bots/heuristic.py``);

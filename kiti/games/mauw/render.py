@@ -218,11 +218,5 @@ def prompt(view: dict[str, Any], seat: int) -> str:
     return "your move"
 
 
-def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None,
-                    names: Sequence[str | None] | None = None) -> list[str]:
-    """Every event worth telling, oldest first."""
-    return [line for line in (describe_event(e, viewer, names) for e in events) if line]
-
-
 def input_help(view: dict[str, Any]) -> str:
     return INPUT_HELP

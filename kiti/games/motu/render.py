@@ -354,11 +354,6 @@ def asked(view: dict[str, Any]) -> str:
     return f"Interim total, pile {view['pile']}: score {picks} Source(s) you have not scored (score totem)"
 
 
-def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None, names: Names = None) -> list[str]:
-    """Every event worth telling, oldest first."""
-    return [line for line in (describe_event(e, viewer, names) for e in events) if line]
-
-
 def input_help(view: dict[str, Any]) -> str:
     return INPUT_HELP
 
