@@ -15,10 +15,9 @@ import typer
 
 from ..core.errors import KitiError
 from ..core.events import REFEREE
-from ..core.game import State
 from ..core.records import apply_entry, start
 from ..core.words import seat_word
-from ..games import get_game
+from ..games import get_game, replay
 from .app import app, fail
 from .render import render_table, renderer, standings
 from .saves import Opened, open_game
@@ -35,13 +34,6 @@ def viewer_for(opened: Opened, seat: int | None, over: bool) -> Any:
                  "seen (no --seat); finish it with kiti play --load FILE", 2)
         return None
     return REFEREE if seat is None else seat
-
-
-def replayed(record: dict[str, Any]) -> State:
-    state = start(record, get_game)
-    for index, entry in enumerate(record["moves"]):
-        apply_entry(state, index, entry)
-    return state
 
 
 @app.command("replay", short_help="Show the table after a record's moves, or step through it.")
@@ -61,7 +53,7 @@ def replay_command(
         header = start(opened.record, get_game)
         if seat is not None and not 0 <= seat < header.players:
             fail(f"no seat {seat} in a {header.players}-player game")
-        state = replayed(opened.record)
+        state = replay(opened.record)
     except KitiError as exc:
         fail(f"invalid record {file}: {exc}", 1)
     viewer = viewer_for(opened, seat, state.is_over())
