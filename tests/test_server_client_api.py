@@ -84,7 +84,7 @@ def test_replay_frames_are_the_engine_s_tables_after_each_move_and_only_after_th
         last = c.get(f"/api/tables/{bots}/replay?from={total}&count=5").json()["frames"]
         assert [f["step"] for f in last] == [total] and last[0]["over"]
         assert last[0]["view"] == replay(record).table()
-        for bad in ("from=-1", "count=0", f"count={MAX_FRAMES + 1}", "from=x"):
+        for bad in ("from=-1", "count=0", f"count={MAX_FRAMES + 1}", "from=x", "from=%D9%A3"):  # ٣
             assert c.get(f"/api/tables/{bots}/replay?{bad}").json()["error"]["code"] == "bad_request"
 
 

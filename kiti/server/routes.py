@@ -13,13 +13,15 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ..bots.registry import BOTS
-from ..core.errors import KitiError
+from ..core.errors import KitiError, OptionError
+from ..core.options import parse_int
 from ..core.registry import game_ids, game_part, get_game, has_part
 from .lobby import Hub
 from .messages import seat_names
 from .protocol import ProtocolError
 from .replays import MAX_FRAMES, frames
 from .sessions import Session
+from .tables import Table
 
 STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409,
           "not_over": 403, "storage": 503}
@@ -124,11 +126,15 @@ async def record(request: Request) -> JSONResponse:
     """The record of a finished game (for a step-by-step replay); never before the end."""
     table = await hub_of(request).get(request.path_params["table"])
     async with table.lock:
-        if not table.row.status == "over":
-            raise ProtocolError("not_over", "the record is published once the game is over")
+        must_be_over(table, "the record is published once the game is over")
         out = table.state.record()
     out["lineup"] = [s.kind for s in table.seats]
     return JSONResponse(out)
+
+
+def must_be_over(table: Table, why: str) -> None:
+    if table.row.status != "over":
+        raise ProtocolError("not_over", why)
 
 
 def int_param(request: Request, name: str, default: int) -> int:
@@ -136,9 +142,9 @@ def int_param(request: Request, name: str, default: int) -> int:
     if value is None:
         return default
     try:
-        return int(value)
-    except ValueError:
-        raise ProtocolError("bad_request", f"{name} must be a whole number") from None
+        return parse_int(value, name)
+    except OptionError as exc:
+        raise ProtocolError("bad_request", str(exc)) from None
 
 
 async def replay(request: Request) -> JSONResponse:
@@ -148,8 +154,7 @@ async def replay(request: Request) -> JSONResponse:
     if start < 0 or not 1 <= count <= MAX_FRAMES:
         raise ProtocolError("bad_request", f"from must be 0 or more and count 1-{MAX_FRAMES}")
     async with table.lock:
-        if not table.row.status == "over":
-            raise ProtocolError("not_over", "a game is replayed once it is over")
+        must_be_over(table, "a game is replayed once it is over")
         rec = table.state.record()
         names = seat_names(table.public())
     out = await asyncio.to_thread(frames, rec, names, start, count)
