@@ -8,6 +8,7 @@ same deal on every Python version, and it is faster.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -15,11 +16,14 @@ from typing import Any
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place with ``rng``."""
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _steps(len(items)):
         j = getrandbits(k)
         while j >= n:  # uniform below n: redraw the rare values above it
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 
+
+@functools.cache
+def _steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher-Yates from the end: (index, how many to draw among, bits to draw)."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))

@@ -249,6 +249,46 @@ class State(ABC):
             self._undo_mark = (len(self.history), len(self.log))
         self.apply(seat, move, False)
 
+    def apply_all(self, moves: Mapping[int, Move | str], check: bool = True) -> None:
+        """Apply a whole simultaneous choice at once: one move for every seat in ``to_act()``.
+
+        The same as applying each seat's move in seat order (records list them that way),
+        in one call: what a driver holding every seat's choice uses (OpenSpiel's
+        ``apply_actions``, a server collecting sealed choices, playouts).  Checked by
+        default: the seats must be exactly those to act and every move legal, else the
+        first refusal is raised and nothing changes.  ``check=False`` is the fast path for
+        callers holding a legal Move for every seat to act (no notation there).
+        """
+        pairs = sorted(moves.items())
+        if check:
+            pairs = self._checked_choice(pairs)  # type: ignore[assignment]  # Moves from here on
+        history = self.history
+        if len(history) + len(pairs) >= self.limit:
+            for seat, move in pairs:  # the limit falls inside the choice: move by move
+                self.apply(seat, move, False)
+            return
+        history.extend(pairs)  # type: ignore[arg-type]  # Moves here
+        self._apply_all(pairs)  # type: ignore[arg-type]
+
+    def _checked_choice(self, pairs: list[tuple[int, Move | str]]) -> list[tuple[int, Move]]:
+        parsed = [(seat, self.parse_move(m) if type(m) is str else m) for seat, m in pairs]
+        for seat, move in parsed:
+            refusal = self._refusal(seat, move)
+            if refusal is not None:
+                raise refusal[0](seat, move, refusal[1])
+        missing = sorted(self.acting - {seat for seat, _ in parsed})
+        if missing:
+            waiting = " and ".join(f"seat {s}" for s in missing)
+            raise IllegalMoveError(missing[0], None,
+                                   f"a simultaneous choice needs every seat to act: no move for {waiting}")
+        self._undo_mark = (len(self.history), len(self.log))
+        return cast(list[tuple[int, Move]], parsed)
+
+    def _apply_all(self, pairs: list[tuple[int, Move]]) -> None:
+        """Apply a simultaneous choice's legal moves, in seat order (games may do it faster)."""
+        for seat, move in pairs:
+            self._apply(seat, move)
+
     def _truncate(self) -> None:
         if self.over:
             return

@@ -37,10 +37,12 @@ def play_random_game(state: State, rng: random.Random) -> State:
     """Play ``state`` to the end with uniform-random moves for every seat (in place).
 
     The turn rule of :func:`turns`, written out as a loop (this is every simulation's and
-    every search rollout's inner loop).
+    every search rollout's inner loop): a simultaneous choice draws every seat's move,
+    lowest seat first, and applies them together (:meth:`State.apply_all`).
     """
     random_move = state.random_move
     apply = state.apply
+    apply_all = state.apply_all
     while True:
         acting = state.acting
         if len(acting) == 1:
@@ -49,11 +51,7 @@ def play_random_game(state: State, rng: random.Random) -> State:
         elif not acting:
             return state
         else:
-            for seat in sorted(acting):
-                if seat in state.acting:
-                    apply(seat, random_move(seat, rng), False)
-                if not state.acting <= acting:
-                    break
+            apply_all({seat: random_move(seat, rng) for seat in sorted(acting)}, False)
 
 
 def play_random_actions(state: State, rng: random.Random) -> State:

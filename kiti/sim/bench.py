@@ -4,7 +4,8 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
 
 - ``games_per_s``: complete games with uniform-random moves for every seat through the
   public API (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` ->
-  ``apply(check=False)``), each game a fresh ``State.new`` with its own seed;
+  ``apply(check=False)``, or ``apply_all`` for a simultaneous choice, as OpenSpiel's loop
+  uses ``apply_actions``), each game a fresh ``State.new`` with its own seed;
 - ``actions_games_per_s``: the same through the integer fast path (``legal_actions``,
   ``random.choice``, ``step``), the path reinforcement-learning adapters use;
 - ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its

@@ -117,6 +117,44 @@ def test_integer_fast_path_plays_the_same_game(case) -> None:  # type: ignore[no
     assert c.is_over() and not c.truncated
 
 
+@PARAMS
+def test_a_whole_simultaneous_choice_at_once_plays_the_same_game(case) -> None:  # type: ignore[no-untyped-def]
+    """``apply_all`` (what ``play_random_game`` uses) equals applying seat by seat."""
+    a = play_random_game(new(case, 313), random.Random(6))
+    b = new(case, 313)
+    rng = random.Random(6)
+    joint = 0
+    while not b.is_over():
+        acting = sorted(b.to_act())
+        joint += len(acting) > 1
+        for seat in acting:
+            b.apply(seat, b.random_move(seat, rng), False)
+    assert snapshot(a) == snapshot(b)
+    # Checked: every seat of the choice, each move legal, or nothing changes at all.
+    state = new(case, 313)
+    for seat, move in a.history:
+        acting = sorted(state.to_act())
+        if len(acting) > 1:
+            break
+        state.apply(seat, move)
+    else:
+        assert not joint, "the game had a simultaneous choice"
+        return
+    before = snapshot(state)
+    moves = {s: state.legal_moves(s)[0] for s in acting}
+    with pytest.raises(IllegalMoveError, match=f"no move for seat {acting[-1]}"):
+        state.apply_all({s: m for s, m in moves.items() if s != acting[-1]})
+    idle = set(range(state.players)) - set(acting)
+    if idle:
+        with pytest.raises(NotYourTurnError):
+            state.apply_all({**moves, min(idle): moves[acting[0]]})
+    with pytest.raises(KitiError):
+        state.apply_all({**moves, acting[-1]: "xyzzy 3"})
+    assert snapshot(state) == before, "a refused choice changed the state"
+    state.apply_all({s: str(m) for s, m in moves.items()})
+    assert state.history[-len(acting):] == sorted(moves.items())
+
+
 # ------------------------------------------------------------------ copies and hidden information
 def checkpoints(case, seed, count=6):  # type: ignore[no-untyped-def]
     """States along one random game: ``count`` points spread over it, the end included."""

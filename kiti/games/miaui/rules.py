@@ -122,6 +122,12 @@ def kiti_order(kiti: int, players: int, space: int) -> list[int]:
 
 
 @functools.cache
+def _kiti_rank_of(kiti: int, players: int, space: int) -> tuple[int, ...]:
+    """:func:`kiti_rank` of every seat (index: seat)."""
+    return tuple(kiti_rank(kiti, players, space, seat) for seat in range(players))
+
+
+@functools.cache
 def _kiti_order(kiti: int, players: int, space: int) -> tuple[int, ...]:
     return tuple(sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat)))
 
@@ -135,7 +141,7 @@ Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti cho
 
 
 def resolve_depths(dives: Sequence[int], players: int, kiti: int | None
-                   ) -> tuple[list[Catch], list[tuple[int, tuple[int, ...]]]]:
+                   ) -> tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
     """Decide the three depths from revealed dives: the one place this rule lives.
 
     Deepest: the highest diver; Deep: the highest remaining; Shallow: the lowest remaining.
@@ -149,37 +155,31 @@ def resolve_depths(dives: Sequence[int], players: int, kiti: int | None
     """
     if len(set(dives)) == players:  # no two dives alike: no tie anywhere
         order = sorted(range(players), key=dives.__getitem__)
-        return [(0, order[-1], ()), (1, order[-2], ()), (2, order[0], ())], []
-    high = list(dives)  # remaining divers; one that won or is out becomes _OUT
-    low = list(dives)  # the same, with _HIGH for the lowest-wins depth
+        return ((0, order[-1], ()), (1, order[-2], ()), (2, order[0], ())), ()
+    left = sorted(range(players), key=dives.__getitem__)  # divers still in: lowest, then seat
     catches: list[Catch] = []
     ties: list[tuple[int, tuple[int, ...]]] = []
     for space in (0, 1, 2):
-        vals = high if space < 2 else low
-        best = max(vals) if space < 2 else min(vals)
-        if best == _OUT or best == _HIGH:
+        if not left:
             break  # nobody remains
-        if vals.count(best) == 1:
-            winner = vals.index(best)
+        best = dives[left[-1]] if space < 2 else dives[left[0]]
+        tied = [s for s in left if dives[s] == best]
+        if len(tied) == 1:
+            winner = tied[0]
             catches.append((space, winner, ()))
+        elif kiti is None:  # No Fighting: nobody catches, the tied divers are out
+            ties.append((space, tuple(tied)))
+            left = [s for s in left if dives[s] != best]
+            continue
         else:
-            tied = tuple(s for s in range(players) if vals[s] == best)
-            if kiti is None:  # No Fighting: nobody catches, the tied divers are out
-                ties.append((space, tied))
-                for s in tied:
-                    high[s] = _OUT
-                    low[s] = _HIGH
-                continue
-            winner = next(s for s in _kiti_order(kiti, players, space) if vals[s] == best)
-            catches.append((space, winner, tied))
-        high[winner] = _OUT
-        low[winner] = _HIGH
-    return catches, ties
+            rank = _kiti_rank_of(kiti, players, space)
+            winner = min(tied, key=rank.__getitem__)
+            catches.append((space, winner, tuple(tied)))
+        left.remove(winner)
+    return tuple(catches), tuple(ties)
 
 
 _NO_HIDE = [-1, -1, -1]
-_OUT = 0  # below every diver (for the two highest-wins depths)
-_HIGH = ROUNDS + 1  # above every diver (for the lowest-wins depth)
 
 
 _NOTHING: tuple[None, list[str]] = (None, [])  # nothing left the pile (never modified)
@@ -201,6 +201,11 @@ def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
         pile[:] = [c for c in pile if c[0] != "J"]
         return None, jellies
     return _NOTHING
+
+
+#: Cards that simply join a pile when caught: no Seagull or Jellyfish rule (see
+#: :func:`add_to_pile`) and no Lantern (see :func:`lantern_hides_next`) applies to them.
+QUIET = frozenset(c for c in COUNT if c != "S" and c[0] not in "JL")
 
 
 def catch_needs_order(cards: Sequence[str], taker_chooses: bool) -> bool:
@@ -303,7 +308,7 @@ class MiauiState(State):
         self.kiti = kiti
         self.round = 1
         self.pending: list[Any] = []  # [seat, space, cards still to add] while a taker orders
-        self.takes: list[Catch] = []  # catches still to hand out
+        self.takes: tuple[Catch, ...] = ()  # catches still to hand out
         self.round_start = 0  # index in history of the first move of this round
         self._stock()
         self.acting = _ALL[n]
@@ -397,6 +402,23 @@ class MiauiState(State):
         if not acting:
             self._resolve()
 
+    def _apply_all(self, pairs: list[tuple[int, Move]]) -> None:
+        """Every seat's dive at once (the round's simultaneous choice), then the reveal."""
+        if self.pending:
+            super()._apply_all(pairs)
+            return
+        hands = self.hands
+        committed = self.committed
+        acting = self.acting
+        for seat, move in pairs:
+            n = move.n  # type: ignore[attr-defined]
+            hands[seat].remove(n)
+            committed[seat] = n
+            acting = _WITHOUT[acting][seat]
+        self.acting = acting
+        if not acting:
+            self._resolve()
+
     # ----------------------------------------------------------- the round
     def _stock(self) -> None:
         """Restock: one card per space, bottom first; round-1 Seagulls go back and are reshuffled."""
@@ -452,7 +474,7 @@ class MiauiState(State):
         self.takes = catches
         self._hand_out()
 
-    def _log_unwon(self, catches: list[Catch], ties: list[tuple[int, tuple[int, ...]]]) -> None:
+    def _log_unwon(self, catches: Sequence[Catch], ties: Sequence[tuple[int, tuple[int, ...]]]) -> None:
         """Depths nobody won: a No Fighting tie, or no diver left."""
         tied = dict(ties)
         won = {c[0] for c in catches}
@@ -469,11 +491,16 @@ class MiauiState(State):
         lagoon = self.lagoon
         log = self.log
         takes = self.takes
+        piles = self.piles
         for i, (space, seat, tied) in enumerate(takes):
             cards = lagoon[space]
             lagoon[space] = []
             if self.veil[space]:
                 self.veil[space] = {}
+            if len(cards) == 1 and cards[0] in QUIET:  # the usual catch: one card joins the pile
+                log.append((EVERYONE, "catch", (rnd, space, seat, (cards[0],), tied), None))
+                piles[seat].append(cards[0])
+                continue
             log.append((EVERYONE, "catch", (rnd, space, seat, tuple(cards), tied), None))
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
@@ -487,7 +514,7 @@ class MiauiState(State):
                 eaten, jellies = add_to_pile(pile, card)
                 if card == "S" or jellies:
                     self._to_box(seat, card, eaten, jellies)
-        self.takes = []
+        self.takes = ()
         self._end_round()
 
     def _take_one(self, card: str) -> None:
@@ -626,7 +653,7 @@ class MiauiState(State):
         new.reveals = self.reveals.copy()  # of tuples
         new.committed = self.committed.copy()
         new.pending = [self.pending[0], self.pending[1], self.pending[2].copy()] if self.pending else []
-        new.takes = self.takes.copy()
+        new.takes = self.takes  # a tuple
 
     def resample(self, seat: int, rng: random.Random) -> MiauiState:
         seat = self._viewer(seat)
