@@ -312,9 +312,10 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
             break
         time.sleep(0.1)
     assert refused and attacked and defended and joker, (refused, attacked, defended, joker)
+    # The last move may still be on its way to Ana's page: wait for it to be told.
+    expect(ana.locator(".log")).to_contain_text(re.compile(r"JK as|Joker"))
     log = ana.locator(".log").inner_text()
     assert re.search(r"attacked with", log) and re.search(r"defended with", log), log[-600:]
-    assert re.search(r"JK as|Joker", log), log[-600:]
     shot(ana, "mauw-desktop")
     shot(bo, "mauw-phone", full=False)
     shot(bo, "mauw-phone-full")

@@ -131,7 +131,39 @@ def test_a_gain_that_cannot_be_placed_is_discarded() -> None:
     s.apply(0, "Y2 0A")  # A keeps three nines: full; nowhere to put the new nine
     assert column(s, "0A") == (3, None)
     assert s.discard[-1] == "R8"
-    assert [e for e in s.events(1) if e["type"] == "lost"] == [{"type": "lost", "seat": 0, "cards": ["?"]}]
+    # The lost nine joins the face-up discards: every seat sees it there, and is told so.
+    for seat in (0, 1):
+        assert s.observation(seat)["discard"][-1] == "R8"
+        assert [e for e in s.events(seat) if e["type"] == "lost"] == [{"type": "lost", "seat": 0, "cards": ["R8"]}]
+
+
+# Ruling 3 and 8: the owner of a card draws back to four once its effect is over, the placement of
+# its gain included, and the end is checked in between; the same whether she chose the place or not.
+FULL_AB = {"0A": (["B4"] * 3, "SP"), "0B": (["B5"] * 3, None), "0C": (["G6"] * 2, None)}
+
+
+def test_the_owner_draws_after_placing_the_gain_she_chose() -> None:
+    s = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]], {**FULL_AB, "0D": ([], "Y7")},
+                 draw=["R8", "Y2", "Y7"])
+    s.apply(0, "Y2 0D")  # pair: a nine for seat 0, which may go on C or on the freed D
+    assert s.to_act() == {0} and s.phase == "place"
+    assert len(s.hands[0]) == 3, "no draw before the gain is placed"
+    s.apply(0, "place D")
+    assert not s.over and len(s.hands[0]) == 4 and s.to_act() == {1}
+
+
+def test_the_end_comes_before_the_draw_whoever_chose_the_place() -> None:
+    chose = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]], {**FULL_AB, "0D": ([], "Y7")},
+                     draw=["R8", "Y2", "Y7"])
+    chose.apply(0, "Y2 0D")
+    chose.apply(0, "place C")  # C's third nine: three full columns, the game ends at once
+    single = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]],
+                      {**FULL_AB, "0D": (["B4"] * 3, "Y7")}, draw=["R8", "Y2", "Y7"])
+    single.apply(0, "Y2 0D")  # only C fits: placed at once, and the game ends
+    for s in (chose, single):
+        assert s.over and s.end_reason == "three full columns"
+        assert len(s.hands[0]) == 3, "the game ended before the owner drew"
+        assert s.draw[-2:] == ["Y7", "Y2"], "nothing was drawn after the nine"
 
 
 def test_a_column_never_holds_more_than_three_nines() -> None:

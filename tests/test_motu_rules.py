@@ -208,15 +208,19 @@ def test_a_destiny_one_cannot_pay_for_is_refused() -> None:
     assert_rejected(s, 0, "buy D05", "not on the table")
 
 
-def test_destiny_ties_count_as_the_most_and_a_zero_never_does() -> None:
+def test_destiny_ties_count_as_the_most_a_tie_at_zero_too() -> None:
     one, two = C.DESTINIES["D08"], C.DESTINIES["D01"]  # fish; fisherman and fish
     assert S.destiny_points(one, 0, {"fish": [3, 3, 1]}) == one.most
     assert S.destiny_points(one, 2, {"fish": [3, 3, 1]}) == one.otherwise
-    assert S.destiny_points(one, 0, {"fish": [0, 0]}) == one.otherwise
+    assert S.destiny_points(one, 0, {"fish": [0, 0]}) == one.most  # nobody has any: all tie
+    assert S.destiny_points(one, 0, {"fish": [0, 2]}) == one.otherwise
     counts = {"fisherman": [2, 2], "fish": [4, 5]}
     assert S.destiny_points(two, 1, counts) == two.most
     assert S.destiny_points(two, 0, counts) == two.most_of_one
+    assert S.destiny_points(two, 0, {"fisherman": [0, 0], "fish": [3, 1]}) == two.most
     assert S.destiny_points(two, 0, {"fisherman": [0, 1], "fish": [0, 5]}) == two.otherwise
+    assert S.beach_bonuses([0, 0]) == [C.BEACH_BONUS, C.BEACH_BONUS]
+    assert S.coconut_bonuses([0, 0, 0]) == [C.COCONUT_BONUS] * 3
 
 
 # ------------------------------------------------------------------ Travelers
@@ -333,25 +337,26 @@ def test_the_final_score_adds_every_part() -> None:
     assert end["scores"] == s.scores() and end["winners"] == s.winners()
 
 
-def test_the_bonuses_go_to_every_tied_seat_and_need_something() -> None:
+def test_the_bonuses_go_to_every_tied_seat() -> None:
     assert S.beach_bonuses([3, 5, 5]) == [0, 5, 5]
-    assert S.beach_bonuses([0, 0]) == [0, 0]
+    assert S.beach_bonuses([0, 2]) == [0, 5]
     assert S.coconut_bonuses([4, 4, 1]) == [C.COCONUT_BONUS, C.COCONUT_BONUS, 0]
-    assert S.coconut_bonuses([0, 0, 0]) == [0, 0, 0]
 
 
-def test_the_zero_is_most_option_lets_everyone_tie_at_nothing() -> None:
+def test_zero_is_most_false_never_counts_a_zero_as_the_most() -> None:
     one = C.DESTINIES["D08"]  # fish
-    assert S.destiny_points(one, 0, {"fish": [0, 0]}, zero_counts=True) == one.most
-    assert S.destiny_points(one, 0, {"fish": [0, 2]}, zero_counts=True) == one.otherwise
-    assert S.beach_bonuses([0, 0], zero_counts=True) == [C.BEACH_BONUS, C.BEACH_BONUS]
-    assert S.coconut_bonuses([0, 0, 0], zero_counts=True) == [C.COCONUT_BONUS] * 3
-    # and the game passes the option to the final scoring
-    s = play_until(G.new(3, {"zero_is_most": True}, 11), lambda st: st.is_over(), seed=3)
-    lengths = [S.longest_beach(isl) for isl in s.islands]
-    for seat, row in enumerate(s.final or []):
-        assert row["beach"] == S.beach_bonuses(lengths, True)[seat]
-        assert row["coconut"] == S.coconut_bonuses(s.banks, True)[seat]
+    assert S.destiny_points(one, 0, {"fish": [0, 0]}, zero_counts=False) == one.otherwise
+    assert S.destiny_points(one, 0, {"fish": [1, 1]}, zero_counts=False) == one.most
+    assert S.beach_bonuses([0, 0], zero_counts=False) == [0, 0]
+    assert S.coconut_bonuses([0, 0, 0], zero_counts=False) == [0, 0, 0]
+    # a tie at zero counts unless the option says otherwise; the game passes it to the final scoring
+    assert G.new(3, None, 11).options["zero_is_most"] is True
+    for zero in (False, True):
+        s = play_until(G.new(3, {"zero_is_most": zero}, 11), lambda st: st.is_over(), seed=3)
+        lengths = [S.longest_beach(isl) for isl in s.islands]
+        for seat, row in enumerate(s.final or []):
+            assert row["beach"] == S.beach_bonuses(lengths, zero)[seat]
+            assert row["coconut"] == S.coconut_bonuses(s.banks, zero)[seat]
 
 
 def test_equal_scores_go_to_the_most_coconuts_then_are_shared() -> None:

@@ -165,7 +165,8 @@ def describe_event(event: dict[str, Any], viewer: Any = None,
     if t == "nine":
         return f"A nine on {whose(event['seat'], viewer, names)} column {SLOTS[event['slot']]}."
     if t == "lost":
-        return f"{whose(event['seat'], viewer, names).capitalize()} gain had nowhere to go: discarded."
+        return (f"{whose(event['seat'], viewer, names).capitalize()} gain had nowhere to go: "
+                f"{' '.join(event['cards'])} discarded face up.")
     if t in ("defend", "renew"):
         what = event["card"] + (f" as {event['as']}" if event["as"] else "")
         return f"{w.capitalize()} {'defended' if t == 'defend' else 'renewed the attack'} with {what}."

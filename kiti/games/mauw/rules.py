@@ -365,6 +365,7 @@ class MauwState(State):
         self.attack: Attack | None = None
         self.gain: tuple[int, list[str], str | None] | None = None  # (seat, nine cards, top)
         self._gain_hidden = False  # the gain's nine was drawn face down
+        self.refill_after: int | None = None  # seat that draws once the gain is placed
         self.end_reason: str | None = None
         self.log.append((EVERYONE, "deal", (self.first,), None))
         for seat in range(n):
@@ -720,9 +721,18 @@ class MauwState(State):
         effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
         self.log.append((EVERYONE, "play", (seat, move.card, move.decl, move.seat, move.slot, effect), None))
         self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
-        if not self.over:
-            self._refill(seat)
+        self._refill_after_effect(seat)
         self._next()
+
+    def _refill_after_effect(self, seat: int) -> None:
+        """The card's owner draws back to four once its effect is over: at once, or after
+        she has placed a gain whose place she must choose (the end is checked in between)."""
+        if self.over:
+            return
+        if self.phase == "place":
+            self.refill_after = seat
+        else:
+            self._refill(seat)
 
     def _put(self, seat: int, card: str, declared: str, ts: int, slot: int, effect: str) -> None:
         """A card (from a hand, or fetched by Kiwi) lands on a column: its effect."""
@@ -765,9 +775,8 @@ class MauwState(State):
         self._gain_hidden = hidden
         if not places:
             lost = nine_cards + ([top] if top else [])
-            self.discard += lost
-            shown = tuple("?" if hidden and c in nine_cards else c for c in lost)
-            self.log.append((EVERYONE, "lost", (seat, shown), (("cards", tuple(lost)),)))
+            self.discard += lost  # face up, like every discard: a lost nine is seen then
+            self.log.append((EVERYONE, "lost", (seat, tuple(lost)), None))
             self.gain = None
         elif len(places) == 1:
             self._settle(seat, places[0])
@@ -792,6 +801,9 @@ class MauwState(State):
     def _place(self, seat: int, slot: int) -> None:
         self._settle(seat, slot)
         self.phase = "turn"
+        owner, self.refill_after = self.refill_after, None
+        if owner is not None and not self.over:
+            self._refill(owner)
         self._next()
 
     def _kiwi(self, seat: int, move: KiwiPlay) -> None:
@@ -805,8 +817,7 @@ class MauwState(State):
         self.log.append((EVERYONE, "kiwi", (seat, move.src_seat, move.src_slot, warrior, move.seat,
                                             move.slot, effect), None))
         self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
-        if not self.over:
-            self._refill(seat)
+        self._refill_after_effect(seat)
         self._next()
 
     def _ninox(self, seat: int, move: NinoxPlay) -> None:
@@ -815,8 +826,7 @@ class MauwState(State):
         self.tops[move.seat][move.slot] = None
         self.log.append((EVERYONE, "ninox", (seat, move.seat, move.slot), None))
         self._gain(seat, [SPIRIT], None, hidden=False)
-        if not self.over:
-            self._refill(seat)
+        self._refill_after_effect(seat)
         self._next()
 
     def _pass(self, seat: int) -> None:
@@ -985,7 +995,8 @@ class MauwState(State):
             held += self.gain[1] + ([self.gain[2]] if self.gain[2] else [])
         assert Counter(held) == self.counts, "a card was created or lost"
         if not self.over:
-            assert all(len(h) == HAND for h in self.hands), "a hand is not four cards"
+            assert all(len(h) == HAND or s == self.refill_after for s, h in enumerate(self.hands)), \
+                "a hand is not four cards (only the owner of a combo placing its gain may wait to draw)"
         for s in range(self.players):
             for slot in range(len(SLOTS)):
                 assert len(self.nines[s][slot]) <= MAX_NINES, "a column holds more than three nines"

@@ -183,9 +183,9 @@ OPTIONS = (
     OptionSpec("solo_piles", str, "printed", "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
                "short 8/6/4 (9 cards placed, as in the game for several players).",
                choices=tuple(SOLO_PILE_SIZES)),
-    OptionSpec("zero_is_most", bool, False, "When nobody has any of something (a Destiny's component, "
-               "beach, banked coconuts), all tie for the most and score as such; false: a count of 0 "
-               "is never the most (the Destiny's penalty applies, no bonus)."),
+    OptionSpec("zero_is_most", bool, True, "When nobody has any of something (a Destiny's component, "
+               "beach, banked coconuts), all tie for the most and score as such (ties count as the "
+               "most); false: a count of 0 is never the most (the Destiny's penalty applies, no bonus)."),
     OptionSpec("solo_totems", str, "symbols", "Solo: how the player's totems count: symbols (every totem "
                "symbol, repeats included) or kinds (every kind present once, as the Opponent's).",
                choices=("symbols", "kinds")),
@@ -917,7 +917,8 @@ class MotuState(State):
         beach = beach_bonuses([longest_beach(self.islands[0]), opponent_beach(self.opponent)], zero)
         self.final = [{"interims": self.interim_total(0), "beach": beach[0]}]
         if self.options["solo_coconut_bonus"]:
-            self.final[0]["coconut"] = coconut_bonuses(self.banks)[0]  # with one coconut at least
+            # Alone, "the most" means at least one coconut: 0 coconuts earn no bonus.
+            self.final[0]["coconut"] = coconut_bonuses(self.banks, zero_counts=False)[0]
         self.final[0]["total"] = sum(self.final[0].values())
         self.opponent_final = self.opponent_score_parts()
         self.opponent_final["beach"] = beach[1]

@@ -170,9 +170,10 @@ def opponent_beach(cards: Sequence[str]) -> int:
 
 
 # ------------------------------------------------------------------ the end of the game
-def most(values: Sequence[int], zero_counts: bool = False) -> set[int]:
-    """The indexes holding the most: every tie counts as the most; a 0 never does, unless
-    ``zero_counts`` (the option ``zero_is_most``: when nobody has any, all tie for the most)."""
+def most(values: Sequence[int], zero_counts: bool = True) -> set[int]:
+    """The indexes holding the most: every tie counts as the most, a tie at 0 too (when nobody
+    has any, all tie for the most), unless ``zero_counts`` is False (the option
+    ``zero_is_most=false``: a count of 0 is never the most)."""
     best = max(values, default=0)
     return {i for i, v in enumerate(values) if v == best} if best > 0 or zero_counts else set()
 
@@ -194,7 +195,7 @@ def component_count(component: str, island: Island, extra: Mapping[str, int] | N
 
 
 def destiny_points(destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]],
-                   zero_counts: bool = False) -> int:
+                   zero_counts: bool = True) -> int:
     """What a Destiny gives its owner ``seat``: ``counts[component][s]`` is every seat's count.
     One component: ``most`` or the penalty; two: ``most`` for both, ``most_of_one`` for one."""
     wins = sum(1 for part in destiny.components if seat in most(counts[part], zero_counts))
@@ -222,17 +223,17 @@ def traveler_points(traveler: Traveler, row: Iterable[str]) -> int:
     return traveler.points * row_count(traveler.per, row)
 
 
-def bonus_points(values: Sequence[int], bonus: int, zero_counts: bool = False) -> list[int]:
+def bonus_points(values: Sequence[int], bonus: int, zero_counts: bool = True) -> list[int]:
     """A bonus for every index with the most (see :func:`most`)."""
     best = most(values, zero_counts)
     return [bonus if i in best else 0 for i in range(len(values))]
 
 
-def beach_bonuses(lengths: Sequence[int], zero_counts: bool = False) -> list[int]:
+def beach_bonuses(lengths: Sequence[int], zero_counts: bool = True) -> list[int]:
     """The Beach bonus for the longest beach (in cards); ties all get it."""
     return bonus_points(lengths, BEACH_BONUS, zero_counts)
 
 
-def coconut_bonuses(banks: Sequence[int], zero_counts: bool = False) -> list[int]:
+def coconut_bonuses(banks: Sequence[int], zero_counts: bool = True) -> list[int]:
     """The Coconut bonus for the most banked coconuts; ties all get it."""
     return bonus_points(banks, COCONUT_BONUS, zero_counts)
