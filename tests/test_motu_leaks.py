@@ -25,7 +25,7 @@ def test_a_face_down_traveler_is_seen_by_its_owner_only() -> None:
     for viewer in (0, 2, None):
         assert sight(c, viewer) == sight(s, viewer), f"viewer {viewer} sees seat 1's Traveler"
     assert sight(c, 1) != sight(s, 1)
-    assert s.observation(0)["travelers"][1] == {"card": "?", "played": False, "points": 0}
+    assert s.observation(0)["travelers"][1] == {"card": "?", "played": False, "points": 0, "coconuts": "?"}
     assert "T2" not in json.dumps([s.observation(0), s.events(0)])
 
 

@@ -239,22 +239,34 @@ def test_a_traveler_scores_from_the_row_and_its_symbols_count_from_then_on() -> 
     assert s.to_act() == {1}, "after the Traveler nothing is left to do: no Destiny after it"
     s.apply(1, "take 1")
     s.apply(1, first_placement(s))
-    s.apply(1, "travel")  # T2: 2 coconuts from the supply
-    assert s.banks[1] == 7 and s.supply == COCONUTS - 10 - 2
+    bank, supply = s.banks[1], s.supply
+    s.apply(1, "travel")  # T2: 2 coconuts printed on the card
+    assert C.TRAVELERS["T2"].coconuts == 2
+    assert s.banks[1] == bank and s.supply == supply, "printed coconuts are not counters"
+    assert s.coconut_count(1) == bank + 2 and s.source_value(1, "coconut") == S.coconut_points(bank + 2)
     s.apply(0, "take 1")
     s.apply(0, first_placement(s))
     assert "travel" not in [str(m) for m in s.legal_moves(0)]
     assert_rejected(s, 0, "travel", "already been played")
 
 
-def test_a_traveler_cannot_take_coconuts_the_supply_does_not_have() -> None:
-    s = game(6, travelers=["T2", "T1", "T3", "T4", "T5", "T6"])
-    s.supply, s.banks[1] = 1, s.banks[1] + s.supply - 1
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
-    s.apply(0, "travel")
-    assert s.banks[0] == 6 and s.supply == 0
-    s.check_invariants()
+def test_a_travelers_coconuts_count_for_points_but_are_never_spent() -> None:
+    # Six seats leave a supply of 6; T2, T5 and T6 print 7 coconuts: all of them count.
+    s = G.new(6, {"destinies": False}, 0, {"travelers": ["T2", "T5", "T6", "T1", "T3", "T4"]})
+    supply = s.supply
+    for seat in range(3):
+        s.apply(seat, "take 1")
+        s.apply(seat, str(s.legal_moves(seat)[0]))
+        bank = s.banks[seat]
+        s.apply(seat, "travel")
+        printed = C.TRAVELERS[s.travelers[seat]].coconuts
+        assert s.banks[seat] == bank and s.coconut_count(seat) == bank + printed
+        assert [e for e in s.events(5) if e["type"] == "travel"][-1]["coconuts"] == printed
+        s.check_invariants()
+    assert s.supply == supply
+    assert sum(C.TRAVELERS[t].coconuts for t in ("T2", "T5", "T6")) > supply
+    # the tie-break and the Coconut bonus count them too
+    assert s.tiebreaks() == [(float(s.coconut_count(x)),) for x in range(6)]
 
 
 def test_without_travelers_or_destinies_there_are_no_optional_steps() -> None:
@@ -356,13 +368,14 @@ def test_zero_is_most_false_never_counts_a_zero_as_the_most() -> None:
         lengths = [S.longest_beach(isl) for isl in s.islands]
         for seat, row in enumerate(s.final or []):
             assert row["beach"] == S.beach_bonuses(lengths, zero)[seat]
-            assert row["coconut"] == S.coconut_bonuses(s.banks, zero)[seat]
+            assert row["coconut"] == S.coconut_bonuses([s.coconut_count(x) for x in range(3)], zero)[seat]
 
 
 def test_equal_scores_go_to_the_most_coconuts_then_are_shared() -> None:
     s = play_until(G.new(3, None, 2), lambda st: st.is_over(), seed=1)
     for row in s.final or []:
         row["total"] = 50
+    s.played = [False] * 3  # no Traveler's coconuts: the banks alone decide
     s.banks[0], s.banks[1], s.banks[2] = 4, 4, 2
     assert s.winners() == [0, 1] and s.returns() == [0.5, 0.5, 0.0]
     s.banks[1] = 3

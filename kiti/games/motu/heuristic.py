@@ -213,7 +213,8 @@ class Judge:
         self.seat = seat
         self.island = state.islands[seat]
         self.extra = state.extra(seat)
-        self.bank = state.banks[seat]
+        self.bank = state.banks[seat]  # counters: what the seat can spend
+        self.printed = state.printed_coconuts(seat)  # on its played Traveler: they count, unspent
         self.left = {x for x in SOURCES if x not in state.scored(seat)}
         self.counts = symbol_counts(self.island, self.extra)
         self.star = star_position(self.island)
@@ -233,7 +234,7 @@ class Judge:
         if "volcano" in self.left:
             total += volcano
         if "coconut" in self.left:
-            total += coconut_points(bank)
+            total += coconut_points(bank + self.printed)
         total += self.s.coconut * bank
         if beach is not None:
             total += self.s.beach * beach
@@ -329,8 +330,9 @@ class Judge:
         state = self.state
         chances = []
         for part in d.components:
-            mine = component_count(part, self.island, self.extra, self.bank - (d.price if part == "coconut" else 0))
-            others = [component_count(part, state.islands[s], state.extra(s), state.banks[s])
+            mine = component_count(part, self.island, self.extra,
+                                   state.coconut_count(self.seat) - (d.price if part == "coconut" else 0))
+            others = [component_count(part, state.islands[s], state.extra(s), state.coconut_count(s))
                       for s in range(state.players) if s != self.seat]
             margin = mine - max(others, default=0)
             sure = 0.12 + 0.08 * (ROUNDS - self.cards_left())

@@ -375,7 +375,8 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
     if t == "buy":
         return f"{w} bought Destiny {event['destiny']} for {event['price']} coconut(s)."
     if t == "travel":
-        return f"{w} played Traveler {event['card']}: {event['points']} points."
+        printed = f"; its {event['coconuts']} coconut(s) count from now on" if event["coconuts"] else ""
+        return f"{w} played Traveler {event['card']}: {event['points']} points{printed}."
     if t == "give":
         return "The other card went face down to the Opponent."
     if t == "discard":

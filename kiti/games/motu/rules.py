@@ -765,17 +765,15 @@ class MotuState(State):
         self._extras(seat)
 
     def _travel(self, seat: int) -> None:
-        """Turn the Traveler face up: its points from the row now, its coconuts from the supply."""
+        """Turn the Traveler face up: its points from the row now; from then on its symbols and
+        the coconuts printed on it count for points (they are not counters: never spent)."""
         name = self.travelers[seat]
         assert name is not None
         traveler = TRAVELERS[name]
         self.played[seat] = True
         points = traveler_points(traveler, self.row)
         self.traveler_points[seat] = points
-        gained = min(traveler.coconuts, self.supply)
-        self.supply -= gained
-        self.banks[seat] += gained
-        self.log.append((EVERYONE, "travel", (seat, name, points, gained), None))
+        self.log.append((EVERYONE, "travel", (seat, name, points, traveler.coconuts), None))
         self._end_turn()  # a Destiny comes before the Traveler: nothing is left to do
 
     def _end_turn(self) -> None:
@@ -870,7 +868,7 @@ class MotuState(State):
 
     def source_value(self, seat: int, source: str) -> int:
         """What ``source`` is worth to ``seat`` now (its Traveler's symbols once played)."""
-        return source_points(source, self.islands[seat], self.extra(seat), self.banks[seat],
+        return source_points(source, self.islands[seat], self.extra(seat), self.coconut_count(seat),
                              totems=self.totem_rule)
 
     @property
@@ -883,6 +881,17 @@ class MotuState(State):
         """The symbols a played Traveler adds to ``seat``'s island."""
         name = self.travelers[seat]
         return TRAVELERS[name].adds if name is not None and self.played[seat] else None
+
+    def printed_coconuts(self, seat: int) -> int:
+        """The coconuts printed on ``seat``'s played Traveler (0 before): they count for points
+        like banked ones, but are not counters and are never spent."""
+        name = self.travelers[seat]
+        return TRAVELERS[name].coconuts if name is not None and self.played[seat] else 0
+
+    def coconut_count(self, seat: int) -> int:
+        """The coconuts that count for ``seat``'s points (the Coconut Source and bonus, Destinies,
+        the tie-break): its bank, plus those on its played Traveler."""
+        return self.banks[seat] + self.printed_coconuts(seat)
 
     # ------------------------------------------------------------- the end
     def _finish(self) -> None:
@@ -900,9 +909,10 @@ class MotuState(State):
         n = self.players
         zero = self.options["zero_is_most"]
         beach = beach_bonuses([longest_beach(isl) for isl in self.islands], zero)
-        coconut = coconut_bonuses(self.banks, zero)
+        counted = [self.coconut_count(s) for s in range(n)]
+        coconut = coconut_bonuses(counted, zero)
         parts = {p for owned in self.owned for d in owned for p in DESTINIES[d].components}
-        counts = {p: [component_count(p, self.islands[s], self.extra(s), self.banks[s]) for s in range(n)]
+        counts = {p: [component_count(p, self.islands[s], self.extra(s), counted[s]) for s in range(n)]
                   for p in parts}
         self.final = []
         for s in range(n):
@@ -958,11 +968,11 @@ class MotuState(State):
         return sum(self.opponent_score_parts().values())
 
     def tiebreaks(self) -> list[tuple[float, ...]] | None:
-        """Equal scores: the most banked coconuts; solo, the Beach Hut is the Opponent's bank and
-        a tie there goes to the player."""
+        """Equal scores: the most coconuts (a played Traveler's included); solo, the Beach Hut is
+        the Opponent's bank and a tie there goes to the player."""
         if self.solo:
             return [(float(self.banks[0]), 1.0), (float(self.hut), 0.0)]
-        return [(float(b),) for b in self.banks]
+        return [(float(self.coconut_count(s)),) for s in range(self.players)]
 
     # ------------------------------------------------------------- invariants
     def check_invariants(self) -> None:
@@ -1029,7 +1039,8 @@ class MotuState(State):
             return None
         shown = ref or seat == viewer or self.played[seat]
         return {"card": name if shown else "?", "played": self.played[seat],
-                "points": self.traveler_points[seat]}
+                "points": self.traveler_points[seat],
+                "coconuts": TRAVELERS[name].coconuts if shown else "?"}
 
     def _solo_view(self, ref: bool) -> dict[str, Any]:
         shown = ref or self.over

@@ -53,7 +53,7 @@ def pair_points(counts: Mapping[str, int], leader: str) -> int:
 
 
 def coconut_points(coconuts: int) -> int:
-    """One point per banked coconut (a played Traveler's coconuts are in the bank)."""
+    """One point per coconut: banked ones, plus those printed on a played Traveler."""
     return COCONUT_EACH * coconuts
 
 
