@@ -94,8 +94,10 @@ def test_options_belong_to_their_game() -> None:
         G.new(3, {"difficulty": "legendary"}, 0)
     with pytest.raises(OptionError, match="solo"):
         G.new(3, {"solo_piles": "short"}, 0)
-    with pytest.raises(OptionError, match="no meaning"):
-        G.new(1, {"travelers": False}, 0)
+    # the solo game leaves Travelers and Destinies in the box, whatever the options say
+    for off in ({"travelers": False}, {"destinies": False}, {"travelers": False, "destinies": False}):
+        solo = G.new(1, off, 0)
+        assert solo.travelers == [None] and solo.table_destinies == []
     with pytest.raises(OptionError):
         G.new(1, {"difficulty": "nightmare"}, 0)
 

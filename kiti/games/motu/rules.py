@@ -1165,11 +1165,7 @@ def describe(state: MotuState, seat: int, move: Move) -> str:
 
 # ------------------------------------------------------------------ helpers
 def _check_options(options: Mapping[str, Any], solo: bool) -> None:
-    if solo:
-        for name in ("travelers", "destinies"):
-            if not options[name]:
-                raise OptionError(f"option {name} has no meaning in the solo game (it never uses "
-                                  f"{name.capitalize()})")
+    if solo:  # travelers and destinies: the solo game leaves them in the box either way
         return
     for spec in OPTIONS:
         if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
