@@ -142,6 +142,12 @@ class State(ABC):
         """Lay out the table: validate option combinations and ``setup``, set ``acting``."""
 
     @classmethod
+    def option_applies(cls, name: str, players: int) -> bool:
+        """Whether option ``name`` can change a game of ``players`` seats (default: every
+        option does).  Test suites vary only the options that apply."""
+        return True
+
+    @classmethod
     def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:
         """The most moves this game may take (default: ``info.max_moves``)."""
         return cls.info.max_moves

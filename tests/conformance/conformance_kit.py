@@ -26,7 +26,8 @@ Case = tuple[str, int, dict[str, Any]]
 
 def option_combinations(cls: type[State], players: int) -> Iterator[dict[str, Any]]:
     specs = cls.info.options
-    for values in itertools.product(*(s.samples() for s in specs)):
+    samples = [s.samples() if cls.option_applies(s.name, players) else [s.default] for s in specs]
+    for values in itertools.product(*samples):
         options = {s.name: v for s, v in zip(specs, values)}
         try:
             cls.new(players, options, 0)

@@ -412,6 +412,13 @@ class MotuState(State):
         self.owned: list[list[str]] = [[] for _ in range(n)]
 
     @classmethod
+    def option_applies(cls, name: str, players: int) -> bool:
+        """Solo options only alone; Travelers and Destinies never alone."""
+        if players == 1:
+            return name not in ("travelers", "destinies")
+        return name not in SOLO_OPTIONS
+
+    @classmethod
     def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:
         if players == 1:  # take, place, give or discard each turn; two interims
             return 3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10
