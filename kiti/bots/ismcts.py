@@ -32,8 +32,8 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   scale, -1, 1)`` where ``scale`` is the game's declared ``margin_scale``.
 * **Final choice**: the most visited move at the root; in a simultaneous secret choice
   (``State.secret_choice``) a move drawn in proportion to its visits instead, among those
-  with at least a tenth of the most visits: a fixed choice there is easy to read and ties
-  with its own copies, so the bot mixes.  **Budget**: ``iters=N`` iterations (deterministic
+  with at least a tenth of the most visits (``mix``: visits to that power, 1 by default): a
+  fixed choice there is easy to read and ties with its own copies, so the bot mixes.  **Budget**: ``iters=N`` iterations (deterministic
   for a bot seed) or ``time=S`` seconds per move.
 * **Priors**: where the game's heuristic offers ``priors(view, rng)`` (what it expects each
   seat to play at the current decision), those seats' roots select by PUCT (mean reward plus
@@ -72,6 +72,10 @@ PARAMS = (
                minimum=0.0, maximum=100.0, what="bot ismcts parameter"),
     OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
                "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
+    OptionSpec("mix", float, 1.0, "in a secret choice, play a move with probability proportional to "
+               "its visits to this power (among moves with a tenth of the most visits or more): 1 "
+               "mixes widely, higher values favour the best moves more", minimum=0.5, maximum=8.0,
+               what="bot ismcts parameter"),
     OptionSpec("depth", int, 0, "most moves in a rollout, then the game is scored as it stands "
                "(0: two turns of each seat where the game's heuristic can evaluate a position, "
                "else 120)", minimum=0, what="bot ismcts parameter"),
@@ -98,7 +102,7 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "auto", c: float = 0.7,
                  reward: str = "win", width: float = 2.0, depth: int = 0, keys: str = "seen",
-                 prior: float = 1.0) -> None:
+                 prior: float = 1.0, mix: float = 1.0) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
@@ -119,6 +123,7 @@ class ISMCTSBot:
         self.depth = int(depth)
         self.keys = keys
         self.prior = float(prior)
+        self.mix = float(mix)
         self.last_iterations = 0
         self._evaluate: Any = None
         self._depth = depth or 120
@@ -137,7 +142,7 @@ class ISMCTSBot:
         most = max(n for _, n in counts)
         if view.secret_choice():
             pool = [(m, n) for m, n in counts if n * 10 >= most]
-            return self.rng.choices([m for m, _ in pool], [n for _, n in pool])[0]
+            return self.rng.choices([m for m, _ in pool], [(n / most) ** self.mix for _, n in pool])[0]
         return next(m for m, n in counts if n == most)  # ties: the first opened
 
     def root_statistics(self, view: SeatView, iterations: int) -> dict[str, tuple[int, float]]:
