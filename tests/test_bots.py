@@ -290,3 +290,28 @@ def test_mauw_priors_lean_towards_the_heuristics_answer() -> None:
     priors = heuristic.priors(view, random.Random(0))[1]
     assert str(choice).startswith("defend")  # the premise: the heuristic defends here
     assert max(priors, key=priors.__getitem__) == choice
+
+
+def test_ismcts_mix_sets_how_sharply_a_secret_choice_follows_the_visits() -> None:
+    from kiti.bots import ismcts
+
+    st = MiauiState.new(3, None, 7)
+    view = seat_view(st, 0)
+    assert view.secret_choice()
+    visits = {"dive 1": 100, "dive 2": 50, "dive 3": 12, "dive 4": 5}
+
+    class Fixed(ISMCTSBot):
+        def _search(self, view, rng):  # type: ignore[no-untyped-def]
+            roots = [ismcts._Node() for _ in range(view.players)]
+            roots[view.seat].edges = {st.parse_move(m): [n, 0.0, n, None] for m, n in visits.items()}
+            return roots
+
+    def shares(mix: float) -> dict[str, float]:
+        bot = Fixed(3, iters=10, mix=mix)
+        picks = [str(bot.choose(view)) for _ in range(600)]
+        return {m: picks.count(m) / len(picks) for m in visits}
+
+    plain, sharp = shares(1.0), shares(8.0)
+    assert plain["dive 4"] == sharp["dive 4"] == 0, "below a tenth of the most visits: never played"
+    assert 0.5 < plain["dive 1"] < 0.75 and plain["dive 2"] > 0.2 and plain["dive 3"] > 0.03
+    assert sharp["dive 1"] > 0.97
