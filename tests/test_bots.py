@@ -315,3 +315,22 @@ def test_ismcts_mix_sets_how_sharply_a_secret_choice_follows_the_visits() -> Non
     assert plain["dive 4"] == sharp["dive 4"] == 0, "below a tenth of the most visits: never played"
     assert 0.5 < plain["dive 1"] < 0.75 and plain["dive 2"] > 0.2 and plain["dive 3"] > 0.03
     assert sharp["dive 1"] > 0.97
+
+
+def test_ismcts_opens_the_heuristics_moves_on_wide_positions() -> None:
+    """A MOTU placement may offer thousands of moves: the search widens with random ones, but
+    the moves the game's heuristic favours are opened at once and searched first."""
+    import kiti.games  # noqa: F401
+    from kiti.bots.heuristic import strategy_class
+    from kiti.core.registry import get_game
+
+    st = get_game("motu").new(3, None, 5)
+    st.apply(0, "take 1")
+    assert st.many_moves(0) and len(st.legal_moves(0)) > 20
+    view = seat_view(st, 0)
+    favoured = strategy_class(get_game("motu"))().priors(view, random.Random(1))[0]
+    assert len(favoured) >= 2
+    stats = ISMCTSBot(3, iters=40).root_statistics(view, 40)
+    assert {str(m) for m in favoured} <= set(stats), "every favoured placement is an edge at the root"
+    most = max(stats, key=lambda m: stats[m][0])
+    assert most in {str(m) for m in favoured}, "the search spends most on a favoured placement"

@@ -38,7 +38,8 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
 * **Priors**: where the game's heuristic offers ``priors(view, rng)`` (what it expects each
   seat to play at the current decision), those seats' roots select by PUCT (mean reward plus
   ``prior * P(move) * sqrt(visits) / (1 + n)``), so the search starts from the heuristic's
-  opinion of the seat and of its opponents, and corrects it.
+  opinion of the seat and of its opponents, and corrects it.  Every move with a prior is opened
+  at once, also on wide positions (where widening alone draws random moves).
 """
 
 from __future__ import annotations
@@ -170,6 +171,8 @@ class ISMCTSBot:
         roots = [_Node() for _ in range(view.players)]
         for seat, priors in self._priors(view, rng).items():
             roots[seat].priors = priors
+            for move in priors:  # opened at once: widening alone would seldom draw them
+                roots[seat].edges[move] = [0, 0.0, 0, {}]
         done = 0
         if self.seconds is None:
             for _ in range(self.iters or 1):
