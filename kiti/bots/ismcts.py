@@ -32,8 +32,10 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   scale, -1, 1)`` where ``scale`` is the game's declared ``margin_scale``.
 * **Final choice**: the most visited move at the root; in a simultaneous secret choice
   (``State.secret_choice``) a move drawn in proportion to its visits instead, among those
-  with at least a tenth of the most visits (``mix``: visits to that power, 1 by default): a
-  fixed choice there is easy to read and ties with its own copies, so the bot mixes.  **Budget**: ``iters=N`` iterations (deterministic
+  with at least a tenth of the most visits, weighted by visits to the power ``mix`` (3 by
+  default: at 3 seats of Miaui with No Fighting, 0.43 of the wins against two heuristics,
+  against 0.35 with plain visit counts, ``mix=1``): a fixed choice there is easy to read and
+  ties with its own copies, so the bot mixes, leaning on its best moves.  **Budget**: ``iters=N`` iterations (deterministic
   for a bot seed) or ``time=S`` seconds per move.
 * **Priors**: where the game's heuristic offers ``priors(view, rng)`` (what it expects each
   seat to play at the current decision), those seats' roots select by PUCT (mean reward plus
@@ -73,7 +75,7 @@ PARAMS = (
                minimum=0.0, maximum=100.0, what="bot ismcts parameter"),
     OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
                "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
-    OptionSpec("mix", float, 1.0, "in a secret choice, play a move with probability proportional to "
+    OptionSpec("mix", float, 3.0, "in a secret choice, play a move with probability proportional to "
                "its visits to this power (among moves with a tenth of the most visits or more): 1 "
                "mixes widely, higher values favour the best moves more", minimum=0.5, maximum=8.0,
                what="bot ismcts parameter"),
@@ -103,7 +105,7 @@ class ISMCTSBot:
     def __init__(self, seed: int | None = None, iters: int | None = None,
                  seconds: float | None = None, rollout: str = "auto", c: float = 0.7,
                  reward: str = "win", width: float = 2.0, depth: int = 0, keys: str = "seen",
-                 prior: float = 1.0, mix: float = 1.0) -> None:
+                 prior: float = 1.0, mix: float = 3.0) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
