@@ -320,7 +320,6 @@ def test_ismcts_mix_sets_how_sharply_a_secret_choice_follows_the_visits() -> Non
 def test_ismcts_opens_the_heuristics_moves_on_wide_positions() -> None:
     """A MOTU placement may offer thousands of moves: the search widens with random ones, but
     the moves the game's heuristic favours are opened at once and searched first."""
-    import kiti.games  # noqa: F401
     from kiti.bots.heuristic import strategy_class
     from kiti.core.registry import get_game
 
