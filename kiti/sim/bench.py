@@ -15,7 +15,10 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
   back in the same process;
 - ``ratio``: ``games_per_s / reference_games_per_s`` (``actions_ratio`` for the integer
   path).  Above 1, Kiti plays random games faster than OpenSpiel's C++ goofspiel driven
-  from Python; the ratio cancels most of the machine's speed and load.
+  from Python; the ratio cancels most of the machine's speed and load, not OpenSpiel's
+  version: ``reference_version`` names it (a goofspiel game through open-spiel 1.5's
+  bindings costs about 1.5 times the machine instructions of one through 1.6 or 2.0, so
+  the same Kiti measures a ratio about 1.5 times higher against 1.5).
 
 It also measures ISMCTS iterations per second for the game (one core, first decision of a
 fresh game, random rollouts), see :func:`ismcts_iterations_per_second`, and any extra figures
@@ -68,6 +71,16 @@ def kiti_games_per_second(cls: type[State], players: int, seconds: float,
         play(cls.new(players, options, next(seeds)), rng)
 
     return _rate(play_one, seconds)
+
+
+def reference_version() -> str | None:
+    """The installed open-spiel's version (the reference's), None without it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("open_spiel")
+    except PackageNotFoundError:
+        return None
 
 
 def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
@@ -128,6 +141,7 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
     """Measure every bench seat count; print a table when ``progress``; return one row per
     seat count (the row of the middle count also holds ``ismcts_iterations_per_s``)."""
     rows: list[dict[str, Any]] = []
+    version = reference_version()
     for players in bench_seat_counts(cls):
         ref = goofspiel_games_per_second(players, seconds)
         ours = kiti_games_per_second(cls, players, seconds)
@@ -138,6 +152,7 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
             "games_per_s": round(ours, 1),
             "actions_games_per_s": round(ints, 1),
             "reference": REFERENCE,
+            "reference_version": None if ref is None else version,
             "reference_games_per_s": None if ref is None else round(ref, 1),
             "ratio": None if ref is None else round(ours / ref, 3),
             "actions_ratio": None if ref is None else round(ints / ref, 3),
@@ -173,8 +188,11 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
         console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False)
     console.print("int path: the same random games through the integer action codec "
                   "(legal_actions and step), as RL adapters play.", markup=False)
+    version = rows[0]["reference_version"]
     console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
-                  "driven from Python), same run; 1.0 means as fast.")
+                  "driven from Python), same run; 1.0 means as fast"
+                  + (f" (open-spiel {version}: compare ratios measured with the same version)."
+                     if version else "."), markup=False)
     for r in rows:
         if r["ismcts_iterations_per_s"] is not None:
             console.print(f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
