@@ -11,15 +11,13 @@ from kiti.cli.main import app
 
 
 def _installed_open_spiel() -> str | None:
-    try:
-        version("open_spiel")
-    except PackageNotFoundError:
-        return None
+    """The open-spiel version the bench can measure against (None if pyspiel won't import)."""
     try:
         import pyspiel  # noqa: F401
-    except ImportError:
+
+        return version("open_spiel")
+    except (ImportError, PackageNotFoundError):
         return None
-    return version("open_spiel")
 
 
 def test_bench_json_names_the_reference_and_its_version() -> None:
