@@ -2,6 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+#: The most characters of a bad value an error message quotes.
+QUOTE_LIMIT = 80
+
+
+def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """A bad value as an error message quotes it: its ``repr``, cut to about ``limit``
+    characters with an ellipsis (a record holding a 1 MB move prints a line, not 1 MB).
+
+    Never fails: an integer too long to print in full is described by its length.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001  (a value whose repr fails is still named)
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 class KitiError(Exception):
     """Base class of every error Kiti raises on bad input."""
@@ -55,7 +75,7 @@ class RecordError(KitiError, ValueError):
         self.reason = reason
         self.index = index
         self.move = move
-        where = "" if index is None else f"move {index + 1} ({move!r}): "
+        where = "" if index is None else f"move {index + 1} ({quoted(move)}): "
         super().__init__(where + reason)
 
 

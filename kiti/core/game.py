@@ -43,6 +43,7 @@ from .errors import (
     NotYourTurnError,
     SetupError,
     UndoError,
+    quoted,
 )
 from .events import REFEREE, Entry, Viewer, count_visible, seen_by_others, visible
 from .moves import ActionCodec, Move, Step, steps_from_moves
@@ -116,9 +117,9 @@ class State(ABC):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SetupError(f"seed must be an integer, not {seed!r}")
         if not 0 <= seed < MAX_SEED:
-            raise SetupError(f"seed must be an integer 0 to 2**63-1, not {_short(seed)}")
+            raise SetupError(f"seed must be an integer 0 to 2**63-1, not {quoted(seed)}")
         if setup is not None and not isinstance(setup, Mapping):
-            raise SetupError(f"setup must be a mapping (a JSON object), not {_short(setup)}")
+            raise SetupError(f"setup must be a mapping (a JSON object), not {quoted(setup)}")
         state = cls.__new__(cls)
         state.players = players
         state.options = opts
@@ -204,13 +205,13 @@ class State(ABC):
 
     def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMoveError], str] | None:
         if type(seat) is not int or not 0 <= seat < self.players:
-            return IllegalMoveError, (f"there is no seat {_short(seat)} in this "
+            return IllegalMoveError, (f"there is no seat {quoted(seat)} in this "
                                       f"{self.players}-player game (seats are 0-{self.players - 1})")
         if self.over:
             end = " (stopped at its move limit)" if self.truncated else ""
             return GameOverError, f"the game is over{end}: no more moves"
         if not isinstance(move, self.info.move_types):
-            return IllegalMoveError, f"{_short(move)} is not a {self.info.name} move"
+            return IllegalMoveError, f"{quoted(move)} is not a {self.info.name} move"
         if seat not in self.acting:
             return NotYourTurnError, self._not_to_act_reason(seat)
         reason = self._illegal_reason(seat, cast(Move, move))
@@ -394,7 +395,7 @@ class State(ABC):
         if viewer is None or viewer == REFEREE:
             return viewer
         if type(viewer) is not int or not 0 <= viewer < self.players:
-            raise SetupError(f"there is no seat {_short(viewer)} in this {self.players}-player "
+            raise SetupError(f"there is no seat {quoted(viewer)} in this {self.players}-player "
                              f"game (seats are 0-{self.players - 1}; None is a spectator)")
         return viewer
 
@@ -409,7 +410,7 @@ class State(ABC):
     def events(self, viewer: Viewer = None, since: int = 0) -> list[dict[str, Any]]:
         """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""
         if type(since) is not int or since < 0:
-            raise SetupError(f"since must be a count of events (0 or more), not {_short(since)}")
+            raise SetupError(f"since must be a count of events (0 or more), not {quoted(since)}")
         return visible(self.log, self._viewer(viewer), self.info.events, self.players, since)
 
     def event_count(self, viewer: Viewer = None) -> int:
@@ -539,15 +540,11 @@ def _freeze(setup: Mapping[str, Any]) -> str:
         raise SetupError(f"setup must be plain JSON data: {exc}") from None
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
 
 def check_notation(text: object) -> str:
     """Normalise move text (strip, lower-case, single spaces)."""
     if not isinstance(text, str):
-        raise NotationError(f"a move must be text, not {_short(text)}")
+        raise NotationError(f"a move must be text, not {quoted(text)}")
     if len(text) > 200:
         raise NotationError(f"move text is {len(text)} characters long: no move is")
     out = " ".join(text.split()).lower()

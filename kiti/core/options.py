@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import OptionError
+from .errors import OptionError, quoted
 
 _TRUE = {"1", "true", "yes", "on", "y"}
 _FALSE = {"0", "false", "no", "off", "n"}
@@ -23,11 +23,11 @@ def parse_int(text: str, what: str) -> int:
     """
     t = text.strip()
     if not _INTEGER.fullmatch(t):
-        shown = t if len(t) <= 40 else t[:37] + "..."
+        shown = quoted(t)
         if len(t) > MAX_DIGITS and t.lstrip("+-").isascii() and t.lstrip("+-").isdigit():
             raise OptionError(f"{what} must be an integer of at most {MAX_DIGITS} digits "
                               f"(got {len(t)} characters)")
-        raise OptionError(f"{what} must be an integer, not {shown!r}")
+        raise OptionError(f"{what} must be an integer, not {shown}")
     return int(t)
 
 
@@ -57,10 +57,10 @@ class OptionSpec:
             elif isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
                 out = value.strip().lower() in _TRUE
             else:
-                raise OptionError(f"{label} must be true or false, not {_short(value)}")
+                raise OptionError(f"{label} must be true or false, not {quoted(value)}")
         elif self.type is int:
             if isinstance(value, bool) or not isinstance(value, (int, str)):
-                raise OptionError(f"{label} must be an integer, not {_short(value)}")
+                raise OptionError(f"{label} must be an integer, not {quoted(value)}")
             if isinstance(value, str):
                 out = parse_int(value, label)
             elif abs(value) >= 10**MAX_DIGITS:
@@ -73,26 +73,26 @@ class OptionSpec:
             self._check_range(label, out)
         elif self.type is str:
             if not isinstance(value, str):
-                raise OptionError(f"{label} must be a string, not {_short(value)}")
+                raise OptionError(f"{label} must be a string, not {quoted(value)}")
             out = value.strip()
         else:  # pragma: no cover - games only declare bool, int, float and str
             raise OptionError(f"{label} has an unsupported type")
         if self.choices is not None and out not in self.choices:
             allowed = ", ".join(map(str, self.choices))
-            raise OptionError(f"{label} must be one of {allowed}, not {_short(out)}")
+            raise OptionError(f"{label} must be one of {allowed}, not {quoted(out)}")
         return out
 
     def _float(self, label: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise OptionError(f"{label} must be a number, not {_short(value)}")
+            raise OptionError(f"{label} must be a number, not {quoted(value)}")
         if isinstance(value, str):
             t = value.strip()
             if not re.fullmatch(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?", t):
-                raise OptionError(f"{label} must be a number, not {_short(value)}")
+                raise OptionError(f"{label} must be a number, not {quoted(value)}")
             value = float(t)
         out = float(value)
         if out != out or out in (float("inf"), float("-inf")):
-            raise OptionError(f"{label} must be a finite number, not {_short(value)}")
+            raise OptionError(f"{label} must be a finite number, not {quoted(value)}")
         return out
 
     def _check_range(self, label: str, out: float) -> None:
@@ -121,10 +121,6 @@ class OptionSpec:
         return str(self.default).lower() if self.type is bool else str(self.default)
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: Any) -> dict[str, Any]:
     """Merge ``given`` over the defaults, validating every value; unknown names are errors."""
@@ -132,13 +128,13 @@ def resolve_options(specs: tuple[OptionSpec, ...], given: Any) -> dict[str, Any]
         if given is None or isinstance(given, Mapping):
             return {s.name: s.default for s in specs}
     if not isinstance(given, Mapping):
-        raise OptionError(f"options must be a mapping of name to value, not {_short(given)}")
+        raise OptionError(f"options must be a mapping of name to value, not {quoted(given)}")
     by_name = {s.name: s for s in specs}
     out = {s.name: s.default for s in specs}
     for key, value in given.items():
         if key not in by_name:
             known = ", ".join(sorted(by_name)) or "none"
-            raise OptionError(f"unknown option {_short(key)} (known options: {known})")
+            raise OptionError(f"unknown option {quoted(key)} (known options: {known})")
         out[key] = by_name[key].coerce(value)
     return out
 

@@ -19,17 +19,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import KitiError, RecordError
+from .errors import KitiError, RecordError, quoted
 from .game import State
 
 KEYS = {"game", "version", "players", "options", "seed", "setup", "lineup", "names", "moves"}
 MAX_NAME = 40
 MAX_BYTES = 20_000_000
 
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_header(record: Any) -> None:
@@ -43,16 +39,16 @@ def check_header(record: Any) -> None:
         if key not in record:
             raise RecordError(f"the record has no {key!r}")
     if not isinstance(record["game"], str):
-        raise RecordError(f"'game' must be a game id such as \"miaui\", not {_short(record['game'])}")
+        raise RecordError(f"'game' must be a game id such as \"miaui\", not {quoted(record['game'])}")
     options = record.get("options")
     if options is not None and not isinstance(options, Mapping):
-        raise RecordError(f"'options' must be an object (or null), not {_short(options)}")
+        raise RecordError(f"'options' must be an object (or null), not {quoted(options)}")
     setup = record.get("setup")
     if setup is not None and not isinstance(setup, Mapping):
-        raise RecordError(f"'setup' must be an object, not {_short(setup)}")
+        raise RecordError(f"'setup' must be an object, not {quoted(setup)}")
     seed = record.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-        raise RecordError(f"'seed' must be an integer, not {_short(seed)}")
+        raise RecordError(f"'seed' must be an integer, not {quoted(seed)}")
     lineup = record.get("lineup")
     if lineup is not None and (not isinstance(lineup, list)
                                or not all(isinstance(x, str) and x for x in lineup)):
@@ -84,7 +80,7 @@ def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> St
         raise RecordError(str(exc)) from None
     version = record.get("version")
     if version is not None and str(version) != cls.info.version:
-        raise RecordError(f"the record is for {cls.info.id} rules version {_short(version)}, "
+        raise RecordError(f"the record is for {cls.info.id} rules version {quoted(version)}, "
                           f"this Kiti plays version {cls.info.version}")
     seed = record.get("seed")
     try:
