@@ -115,7 +115,8 @@ class Prompt:
             return
         reason = state.illegal_reason(seat, move)
         if reason is None:
-            session.screen.say(f"{move} is legal now: {state.describe_move(seat, move)}.")
+            explained = session.say(state.explain_move(seat, move), seat).rstrip(".")
+            session.screen.say(f"{move} is legal now: {explained}.")
         else:
             session.screen.say(f"{move} is not allowed: {session.say(reason, seat)}.")
 

@@ -312,6 +312,13 @@ class State(ABC):
         """A sentence for people explaining what ``move`` does (front ends use it)."""
         return str(move)
 
+    def explain_move(self, seat: int, move: Move) -> str:
+        """What legal ``move`` by ``seat`` would do now, for a person who asks ``why``: which
+        play it is and its effect, worded from the game's rules module (one or a few
+        sentences, plain text, seats named "seat N"; front ends word them for the viewer).
+        Default: :meth:`describe_move`."""
+        return self.describe_move(seat, move)
+
     def legal_notations(self, seat: int) -> list[str]:
         return [str(m) for m in self.legal_moves(seat)]
 
