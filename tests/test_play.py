@@ -33,7 +33,7 @@ def test_full_game_against_random_bots(tmp_path: Path) -> None:
         screen = dive_and_reveal(child, str(rnd) if rnd % 2 else f"dive {rnd}")  # both notations
         assert f"round {rnd} of 12" in plain(screen)
     child.expect("Place +Player +Score")
-    child.expect(r"Game record: (\S+)")
+    child.expect(r"Game record:\s+(\S+)")
     assert Path(tmp_path, child.match.group(1)).resolve() == (tmp_path / "game.json").resolve()
     child.expect(r"Play again with the same seats\? \[y/N\] ")
     child.sendline("n")
@@ -71,7 +71,7 @@ def test_illegal_move_is_explained_and_asked_again(tmp_path: Path) -> None:
     child.sendline("q")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect(r"The game is kept in (\S+)\. Resume")
+    child.expect(r"The game is kept in:\s+(\S+)\s+Resume")
     kept = Path(child.match.group(1))
     assert kept.exists()
     child.expect("or n to leave and delete it")
@@ -128,7 +128,7 @@ def test_hotseat_hides_each_hand_until_the_handover(tmp_path: Path) -> None:
     child.expect(MOVE)
     assert "Your divers: 2 3 4 5 6 7 8 9 10 11 12" in plain(child.before)
     child.sendeof()
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     assert finish(child) == 0
 
 
@@ -153,7 +153,7 @@ def test_undo_only_before_the_reveal(tmp_path: Path) -> None:
     child.expect("Cannot undo: seat 3 has moved since")
     child.expect(MOVE)
     child.sendline("save mid.json")
-    child.expect("Saved to mid.json")
+    child.expect(r"Saved to:\s+mid.json")
     child.expect(MOVE)
     child.sendline("quit")
     child.expect("or n to leave and delete it")
@@ -173,7 +173,7 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch:
     child.sendline("dive 6")  # a secret choice made before saving is kept too
     child.expect(CONFIRM)
     child.sendline("save saved.json")
-    child.expect("Saved to saved.json")
+    child.expect(r"Saved to:\s+saved.json")
     child.expect(CONFIRM)
     child.sendline("quit")
     child.expect("or n to leave and delete it")
@@ -184,7 +184,7 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch:
     child.expect(MOVE)  # seat 0 has chosen already; the bots answer, round 5 begins
     assert "round 5 of 12" in plain(child.before)
     child.sendline("quit")
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     assert finish(child) == 0
     saved = json.loads((tmp_path / "saved.json").read_text())
     resumed = json.loads((tmp_path / "resumed.json").read_text())
@@ -211,9 +211,9 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
     dive_and_reveal(child, "2")
     child.expect(MOVE)
     child.sendintr()
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     path = Path(child.match.group(1))
-    child.expect("Resume with: kiti play --load")
+    child.expect(r"Resume it with:\s+kiti play --load")
     assert finish(child) == 130
     assert path.parent == data_dir(tmp_path) / "games"  # Kiti's data folder, not /tmp
     record = json.loads(path.read_text())

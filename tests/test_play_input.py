@@ -32,7 +32,7 @@ def test_square_brackets_are_shown_as_typed_never_as_markup(tmp_path: Path) -> N
     child.expect(r"Not a move: 'a\\b :smile:' is not a Miaui move")
     child.expect(MOVE)
     child.sendline("save a/[red]x.json")
-    child.expect(r"Saved to a/\[red\]x\.json\. Resume with: kiti play --load a/\[red\]x\.json")
+    child.expect(r"Saved to:\s+a/\[red\]x\.json\s+Resume it with:\s+kiti play --load a/\[red\]x\.json")
     child.expect(MOVE)
     child.sendline("save a/[red]x.json")  # exists now: asks first
     child.expect(r"a/\[red\]x\.json exists\. Replace it\? \[y/N\] ")
@@ -40,7 +40,7 @@ def test_square_brackets_are_shown_as_typed_never_as_markup(tmp_path: Path) -> N
     child.expect("Not saved.")
     child.expect(MOVE)
     child.sendintr()
-    child.expect("Resume with")
+    child.expect("Resume it with")
     assert finish(child) == 130
     assert json.loads((tmp_path / "a" / "[red]x.json").read_text())["game"] == "miaui"
     assert not (tmp_path / "a" / "x.json").exists()

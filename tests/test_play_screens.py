@@ -136,7 +136,7 @@ def test_game_over_screen_loaded_writes_nothing(tmp_path: Path) -> None:
     assert table[0][:3] == ["=1", "you", "96"] and "shared" in lines[at + 1]
     assert table[1][:3] == ["=1", "Bob", "96"]
     assert table[2][:3] == ["3", "seat", "2"] and table[2][3] == "3"
-    assert "Game record: done.json" in screen
+    assert re.search(r"Game record:\s+done\.json", screen)
     assert saved_games(tmp_path) == []  # loading a finished game writes nothing new
 
 
@@ -167,7 +167,7 @@ def test_rematch_resume_and_lineup(tmp_path: Path) -> None:
     child.sendline("")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect(r"The game is kept in (\S+)\. Resume")
+    child.expect(r"The game is kept in:\s+(\S+)\s+Resume")
     second = Path(child.match.group(1))
     child.sendline("")
     assert finish(child) == 0
@@ -209,7 +209,7 @@ def test_confirmations_only_where_they_protect_and_can_be_switched_off(tmp_path:
     child.sendline("")
     child.expect(MOVE)
     child.sendintr()
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     kept = child.match.group(1)
     assert finish(child) == 130
     child = spawn("--load", kept, "--no-confirm", cwd=tmp_path)

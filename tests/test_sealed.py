@@ -54,10 +54,10 @@ def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
     child.sendline("")
     child.expect(MOVE)
     child.sendline("save mid.json")  # Bob saves: he must not learn Ann's dive or the deck
-    child.expect(r"Saved to mid\.json \(sealed")
+    child.expect(r"Saved \(sealed: it opens only on this machine\) to:\s+mid\.json")
     child.expect(MOVE)
     child.sendline("quit")
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     kept = tmp_path / child.match.group(1)
     assert finish(child) == 0
     assert kept == tmp_path / "kept.json"
@@ -99,5 +99,5 @@ def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
     child.expect(MOVE)
     assert child.before.endswith("Bob, ")
     child.sendintr()
-    child.expect(r"Game record saved to (\S+)")
+    child.expect(r"Game record saved to:\s+(\S+)")
     assert finish(child) == 130

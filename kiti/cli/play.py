@@ -49,7 +49,8 @@ class Plan:
     def rematch(self) -> Plan:
         """The same seats and options, a fresh seed, a new record."""
         state = type(self.state).new(self.state.players, self.state.options)
-        settings = Settings(None, self.settings.watch, self.settings.delay, self.settings.confirm)
+        old = self.settings
+        settings = Settings(None, old.watch, old.delay, old.confirm, auto=old.auto)
         return Plan(state, self.lineup, settings)
 
 
@@ -119,6 +120,7 @@ def plan_game(game: str | None, players: int | None, seats: str | None, names: s
     except (KitiError, BotSpecError, ValueError) as exc:
         fail(str(exc))
     settings.loaded_from = load
+    settings.seed = seed
     return Plan(state, Lineup(specs, given), settings, opened)
 
 
@@ -191,8 +193,7 @@ def left(session: Session, status: int) -> int:
     except (OSError, ValueError) as exc:
         screen.error("The game could not be saved: ", reason(exc))
         return status or 1
-    screen.say("Game record saved to ", (str(path), "bold"), soft=True)
-    screen.say(f"Resume with: kiti play --load {path}", soft=True)
+    screen.path("Game record saved to:", path, resume=True)
     return status
 
 
@@ -243,7 +244,9 @@ def play_command(
                                      help="Players' names by seat, shown instead of 'seat N' "
                                           "(leave one empty for no name: Ann,,Cy)."),
     seed: int | None = typer.Option(None, "--seed", metavar="SEED", min=0,
-                                    help="Seed of the shuffle (random if not given)."),
+                                    help="Seed of the game: the shuffle and every bot's choices come from it, "
+                                         "so a game of bots with a seed plays the same, move "
+                                         "for move, every time (random if not given)."),
     option: list[str] | None = typer.Option(  # noqa: B008
         None, "--option", "-o", metavar="NAME=VALUE", help="A game option (repeatable)."),
     save: str | None = typer.Option(None, "--save", metavar="FILE",
@@ -255,6 +258,9 @@ def play_command(
                                        help="Seconds between rounds with --watch (default 1)."),
     no_confirm: bool = typer.Option(False, "--no-confirm", metavar="",
                                     help="Never ask to confirm a move (Enter to confirm, reveal or undo)."),
+    no_auto: bool = typer.Option(False, "--no-auto", metavar="",
+                                 help="Type your forced moves yourself (by default a move that is "
+                                      "your only legal one is played for you, after a notice)."),
 ) -> None:
     """Play a game at the terminal: you against bots, several people on one screen, or bots alone.
 
@@ -262,7 +268,7 @@ def play_command(
     """
     check_flags(game, load, option, seed, watch, delay)
     check_save_path(save)
-    settings = Settings(save, watch, 1.0 if delay is None else delay, not no_confirm)
+    settings = Settings(save, watch, 1.0 if delay is None else delay, not no_confirm, auto=not no_auto)
     plan = plan_game(game, players, seats, names, seed, option, load, settings)
     screen = Screen()
     status = 0

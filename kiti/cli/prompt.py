@@ -149,8 +149,7 @@ class Prompt:
             screen.error(f"Cannot save to {arg}: ", reason(exc), soft=True)
             return
         sealed = " (sealed: it opens only on this machine)" if session.saver.must_seal(session.state) else ""
-        screen.say("Saved to ", (str(path), "bold"), f"{sealed}. Resume with: kiti play --load {path}",
-                   soft=True)
+        screen.path(f"Saved{sealed} to:", path, resume=True)
 
     def quit(self, seat: int, arg: str) -> None:
         session = self.session
@@ -158,8 +157,7 @@ class Prompt:
             raise Leave("quit")
         screen = session.screen
         path = session.record.leaving()
-        screen.say("The game is kept in ", (str(path), "bold"), f". Resume it with: kiti play --load {path}",
-                   soft=True)
+        screen.path("The game is kept in:", path, resume=True)
         answer = screen.ask("Enter to leave, or n to leave and delete it: ").strip().lower()
         if answer in ("n", "no"):
             path.unlink(missing_ok=True)

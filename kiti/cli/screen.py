@@ -127,6 +127,16 @@ class Screen:
         self.print(message, soft_wrap=soft)
         self.last = message
 
+    def path(self, lead: str, path: object, resume: bool = False) -> None:
+        """``lead`` (e.g. "Game record:"), then the file's path on a line of its own, never
+        broken by Kiti (the terminal may fold it, but it copies whole); ``resume``: then how
+        to resume the game, the command on a line of its own too."""
+        self.say(lead)
+        self.print(literal((str(path), "bold")), soft_wrap=True)
+        if resume:
+            self.say("Resume it with:")
+            self.print(literal(f"kiti play --load {path}"), soft_wrap=True)
+
     def error(self, what: str, *pieces: Piece, soft: bool = False) -> None:
         """A message that starts with ``what`` in red (e.g. 'Not a move:')."""
         self.say((what, "red"), *pieces, soft=soft)

@@ -21,9 +21,11 @@ from rich.text import Text
 
 from ..bots.base import seat_view
 from ..bots.registry import make_bot
+from ..core.chance import derive_seed
 from ..core.errors import NotationError
 from ..core.game import State
 from ..core.moves import Move
+from ..core.turns import forced_move
 from ..core.words import seat_word
 from .prompt import Prompt
 from .render import dialogue, renderer, speak, standings
@@ -43,12 +45,15 @@ class Settings:
     delay: float = 1.0
     confirm: bool = True
     loaded_from: str | None = None  # the file the game was resumed from
+    auto: bool = True  # play a person's forced move for them, after a notice (--no-auto: off)
+    seed: int | None = None  # --seed: the bots' seeds come from it too (a reproducible game)
 
 
-def bot_seed() -> int:
-    """A bot's own seed: fresh randomness, unrelated to the game's seed (so a bot cannot
-    work out the deck from it)."""
-    return secrets.randbits(63)
+def bot_seed(seed: int | None, seat: int) -> int:
+    """A bot's own seed: derived from the run's ``--seed`` (so a seeded game with bots plays
+    the same every time, as a seeded tournament does), else fresh randomness.  Either way
+    a bot cannot work out the deck from it."""
+    return secrets.randbits(63) if seed is None else derive_seed(seed, "bot", seat)
 
 
 class Session:
@@ -60,7 +65,7 @@ class Session:
         self.cls: type[State] = type(state)
         self.lineup = lineup
         self.humans = lineup.humans
-        self.bots = {s: make_bot(spec, self.cls, bot_seed())
+        self.bots = {s: make_bot(spec, self.cls, bot_seed(settings.seed, s))
                      for s, spec in enumerate(lineup.specs) if s not in self.humans}
         self.screen = screen
         self.settings = settings
@@ -151,6 +156,10 @@ class Session:
 
     def human_turn(self, seat: int) -> None:
         self.face(seat)
+        forced = forced_move(self.state, seat) if self.settings.auto else None
+        if forced is not None:
+            self.play_forced(seat, forced)
+            return
         while True:
             move = self.read_move(seat)
             if move is None:  # a move was taken back: start the turn again
@@ -166,6 +175,20 @@ class Session:
                 self.screen.clear(scrollback=True)
                 self.screen.say(f"{self.lineup.names[seat] or f'Seat {seat}'} has played. The game goes on…")
             return
+
+    def play_forced(self, seat: int, move: Move) -> None:
+        """A seat's only legal move, played for its person after a one-line notice (in
+        hotseat they press Enter first, so that the notice is read before the screen clears)."""
+        self.make_room(seat, 2)
+        self.screen.say("Your only move, ", (str(move), "bold"), ", is played for you.")
+        if self.hotseat:
+            self.screen.ask("Enter to go on: ")
+        self.state.apply(seat, move)
+        self.keep()
+        self.shown = NOBODY if self.shown == seat else self.shown
+        if self.hotseat:
+            self.screen.clear(scrollback=True)
+            self.screen.say(f"{self.lineup.names[seat] or f'Seat {seat}'} has played. The game goes on…")
 
     def read_move(self, seat: int) -> Move | None:
         """Read lines until one is a legal move; None if the turn must start again (undo)."""
@@ -292,7 +315,7 @@ class Session:
             self.screen.error("Cannot write the record: ", reason(exc))
             return None
         if path is not None:
-            self.screen.say("Game record: ", (str(path), "bold"), soft=True)
+            self.screen.path("Game record:", path)
         return path
 
     def rematch(self) -> bool:

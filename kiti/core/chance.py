@@ -13,6 +13,13 @@ import random
 from typing import Any
 
 
+def derive_seed(seed: int, *parts: int | str) -> int:
+    """A seed for one part of a seeded run (a deal, a seat's bot), a pure function of the
+    run's ``seed`` and ``parts``.  The way back is a SHA-512 inversion, so a bot seeded this
+    way learns nothing of the deck from its own seed."""
+    return random.Random(":".join(map(str, ("kiti", seed, *parts)))).getrandbits(63)
+
+
 def shuffle(rng: random.Random, items: list[Any]) -> None:
     """Shuffle ``items`` in place with ``rng``."""
     getrandbits = rng.getrandbits

@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterator
 
 from .game import State
+from .moves import Move
 
 
 def turns(state: State) -> Iterator[int]:
@@ -31,6 +32,28 @@ def turns(state: State) -> Iterator[int]:
                 break
             if seat in now:
                 yield seat
+
+
+def forced_move(state: State, seat: int) -> Move | None:
+    """``seat``'s only legal move now, or None if it has a choice (or is not to act).
+
+    Front ends play a forced move for a person after saying so (Mauw's ``decline`` with
+    nothing to defend with, a single possible placement).  Where moves are many
+    (:meth:`State.many_moves`), it follows the move's steps while each offers one token
+    with one move, so it never lists thousands of moves."""
+    if seat not in state.to_act():
+        return None
+    if not state.many_moves(seat):
+        legal = state.legal_moves(seat)
+        return legal[0] if len(legal) == 1 else None
+    prefix: tuple[str, ...] = ()
+    while True:
+        steps = state.move_steps(seat, prefix)
+        if len(steps) != 1 or steps[0].count != 1:
+            return None
+        if steps[0].move is not None:
+            return steps[0].move
+        prefix = (*prefix, steps[0].token)
 
 
 def play_random_game(state: State, rng: random.Random) -> State:

@@ -31,7 +31,6 @@ import itertools
 import json
 import math
 import os
-import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
+from ..core.chance import derive_seed
 from ..core.errors import KitiError
 from ..core.game import State
 from ..core.seatview import seat_view
@@ -111,12 +111,8 @@ def _csv(x: Any) -> str:
     return f"{x:.6g}" if isinstance(x, float) else str(x)
 
 
-def _derive(seed: int, *parts: int | str) -> int:
-    return random.Random(":".join(map(str, ("kiti", seed, *parts)))).getrandbits(63)
-
-
 def deal_seed(seed: int, deal: int) -> int:
-    return _derive(seed, "deal", deal)
+    return derive_seed(seed, "deal", deal)
 
 
 def play_game(cls: type[State], players: int, options: dict[str, Any], game_seed: int,
@@ -147,7 +143,7 @@ def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[t
         for place, c in enumerate(lineup):
             for s in teams[place]:
                 seat_of[s] = c
-        bots = [make_bot(specs[seat_of[s]], cls, _derive(seed, "bot", deal, r, s)) for s in range(players)]
+        bots = [make_bot(specs[seat_of[s]], cls, derive_seed(seed, "bot", deal, r, s)) for s in range(players)]
         state = play_game(cls, players, options, gseed, bots)
         result = state.result()
         parties = []
