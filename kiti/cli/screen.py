@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 
 from rich.console import Console, RenderableType
@@ -161,7 +162,11 @@ class Screen:
 
     # ------------------------------------------------------------- input
     def ask(self, prompt: str) -> str:
-        """One line of input; Ctrl-C and end of input become :class:`Leave`."""
+        """One line of input; Ctrl-C and end of input become :class:`Leave`.
+
+        A prompt too long for one line is broken between words: all but its last line are
+        printed, and the last one (with room left to type) is the prompt proper."""
+        prompt = self._fold_prompt(prompt)
         self.prompt = prompt
         try:
             line = input(prompt)
@@ -173,6 +178,15 @@ class Screen:
             raise Leave("interrupted") from None
         self.used += 1 + (len(prompt) + len(line)) // max(self.width, 1)
         return line
+
+    def _fold_prompt(self, prompt: str) -> str:
+        room = self.width - 20 if self.width >= 60 else self.width - 1
+        if len(prompt) <= room:
+            return prompt
+        lines = textwrap.wrap(prompt, max(room, 10), break_long_words=False, break_on_hyphens=False)
+        for line in lines[:-1]:
+            self.print(literal(line), soft_wrap=True)
+        return lines[-1] + prompt[len(prompt.rstrip()):]
 
     def yes(self, question: str) -> bool:
         """A [y/N] question: only y or yes says yes."""
