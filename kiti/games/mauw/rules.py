@@ -194,7 +194,7 @@ INFO = GameInfo(
     name="Mauw",
     min_seats=2,
     max_seats=7,
-    version="1",
+    version="2",  # 2: the Kiwi is discarded after the effect it fetched (records of 1 replay differently)
     options=OPTIONS,
     notation=("CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
               "defend CARD, TU, decline; renew CARD, stop; place SLOT"),
@@ -807,8 +807,10 @@ class MauwState(State):
         self._next()
 
     def _kiwi(self, seat: int, move: KiwiPlay) -> None:
+        """The fetched Warrior is played and its effect resolved (a combo's nine drawn, an
+        attack laid) before the Kiwi is discarded: a reshuffle during the effect leaves it
+        out. Then its owner draws back to four."""
         self._take_from_hand(seat, KIWI)
-        self.discard.append(KIWI)
         warrior = self.tops[move.src_seat][move.src_slot]
         assert warrior is not None
         self.tops[move.src_seat][move.src_slot] = None
@@ -817,6 +819,7 @@ class MauwState(State):
         self.log.append((EVERYONE, "kiwi", (seat, move.src_seat, move.src_slot, warrior, move.seat,
                                             move.slot, effect), None))
         self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
+        self.discard.append(KIWI)
         self._refill_after_effect(seat)
         self._next()
 
