@@ -88,3 +88,55 @@ def test_records_of_the_old_kiwi_timing_are_refused_not_replayed_differently() -
     assert record["version"] == "2"
     with pytest.raises(RecordError, match="version"):
         replay({**record, "version": "1"}, get_game)
+
+
+# ------------------------------------------------------------------ words: strengthen, block, teams
+def told(state, viewer=None):  # type: ignore[no-untyped-def]
+    from kiti.cli.render import tell_events
+
+    return tell_events(type(state), state.events(viewer), viewer)
+
+
+def test_a_warrior_on_your_own_nines_strengthens_them_and_is_no_block() -> None:
+    s = position([["R8", "B4", "B4", "B5"], ["B4", "R1", "R1", "R1"]], {"0D": (["G6"], None), "0C": (["G6"], None)})
+    s.apply(0, "R8 0D")
+    s.apply(1, "B4 0C")
+    lines = told(s)  # a spectator's
+    mine = next(x for x in lines if "R8" in x)
+    theirs = next(x for x in lines if "B4" in x and "column C" in x)
+    assert "strengthened" in mine and "block" not in mine, mine
+    assert mine == "Seat 0 strengthened seat 0's nines in column D with R8."
+    assert theirs == "Seat 1 blocked seat 0's column C with B4."
+    assert "You strengthened your nines in column D with R8." in told(s, 0)
+
+
+def test_a_kiwi_line_tells_what_the_fetched_warrior_did() -> None:
+    s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
+    s.apply(0, "KI 1A>0B")
+    line = next(x for x in told(s) if "Kiwi" in x)
+    assert line == ("Seat 0 played a Kiwi: took R8 from seat 1's column A and strengthened seat 0's "
+                    "nines in column B with R8.")
+
+
+def test_kiti_rules_mauw_says_who_may_be_blocked_and_who_plays_tuatura() -> None:
+    from typer.testing import CliRunner
+
+    from kiti.cli.main import app
+
+    out = CliRunner().invoke(app, ["rules", "mauw"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.output.split())
+    assert "anyone's bare nines" not in text
+    assert "or on an opponent's bare nines (blocks them)" in text
+    assert "own empty slot or bare nines (strengthens your lines)" in text
+    assert "nobody blocks, attacks or plays on a teammate's columns" in text
+    assert "Tuatura, played only by the attacked player" in text
+
+
+def test_in_team_play_a_teammates_bare_nines_take_no_warrior() -> None:
+    hands = [["R8", "SP", "B4", "B5"], ["Y2"] * 4, ["G3"] * 4, ["Y7"] * 4]
+    s = position(hands, {"2A": (["G6"], None), "1A": (["G6"], None)}, teams=True)
+    assert s.teammate(0) == 2  # the premise: seats 0 and 2 play together
+    legal = [str(m) for m in s.legal_moves(0)]
+    assert "R8 1A" in legal and "SP 1A" in legal  # an opponent's nines
+    assert not any(m.endswith(" 2A") for m in legal)  # the teammate's

@@ -155,7 +155,7 @@ class MauwHeuristic:
         effect = play_effect(declared, mine, nines, top, True)
         if effect == "place":
             return VALUE.get(declared, 0) * (1.0 if mine else -1.0) - (2.0 if card == JOKER else 0.0)
-        if effect == "block":
+        if effect in ("block", "strengthen"):
             return self.weigh(table, seat, table.score_change(seat, slot, declared))
         if effect == "unblock":
             return table.score_change(seat, slot, None)

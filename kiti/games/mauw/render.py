@@ -151,12 +151,10 @@ def describe_event(event: dict[str, Any], viewer: Any = None,
     w = who(event.get("seat", -1), viewer, names)
     if t == "play":
         what = event["card"] + (f" as {event['as']}" if event["as"] else "")
-        verb = {"place": "put", "block": "blocked with", "combo": "made a combo with",
-                "attack": "attacked with", "unblock": "unblocked with"}.get(event["effect"], "played")
-        return f"{w.capitalize()} {verb} {what} on {whose(event['target'], viewer, names)} column {SLOTS[event['slot']]}."
+        return f"{w.capitalize()} {played(event, what, viewer, names)}."
     if t == "kiwi":
         return (f"{w.capitalize()} played a Kiwi: took {event['warrior']} from {whose(event['from'], viewer, names)} "
-                f"column {SLOTS[event['from_slot']]} onto {whose(event['target'], viewer, names)} column {SLOTS[event['slot']]}.")
+                f"column {SLOTS[event['from_slot']]} and {played(event, event['warrior'], viewer, names)}.")
     if t == "ninox":
         return f"{w.capitalize()} played a Ninox on {whose(event['target'], viewer, names)} Spirit in column {SLOTS[event['slot']]}."
     if t == "combo":
@@ -190,6 +188,22 @@ def describe_event(event: dict[str, Any], viewer: Any = None,
     if t == "end":
         return f"The game is over: {event['reason']}."
     return None
+
+
+#: How the log tells each effect of :func:`rules.play_effect`: a block is only ever on
+#: someone else's column; a Warrior on your own nines strengthens them.
+_PLAYED = {"place": "put {what} on {whose} empty column {slot}",
+           "strengthen": "strengthened {whose} nines in column {slot} with {what}",
+           "block": "blocked {whose} column {slot} with {what}",
+           "combo": "made a combo with {what} on {whose} column {slot}",
+           "attack": "attacked {whose} column {slot} with {what}",
+           "unblock": "unblocked {whose} column {slot} with {what}"}
+
+
+def played(event: dict[str, Any], what: str, viewer: Any, names: Sequence[str | None] | None) -> str:
+    """'blocked seat 2's column D with R8': a play (or a Kiwi's) told by its effect."""
+    words = _PLAYED.get(event["effect"], "played {what} on {whose} column {slot}")
+    return words.format(what=what, whose=whose(event["target"], viewer, names), slot=SLOTS[event["slot"]])
 
 
 def expand_input(text: str, seat: int | None = None) -> str | None:

@@ -238,14 +238,15 @@ def play_effect(card: str, mine: bool, nines: int, top: str | None,
     """What playing ``card`` (a declared code) on a column does, or None if not allowed.
 
     ``mine``: the column is in the player's own area (else an opponent's).  Effects:
-    ``place`` (a Warrior on your empty slot), ``block`` (a Warrior on bare nines, yours or
-    an opponent's; a Spirit on an opponent's bare nines), ``combo`` / ``attack`` (a Warrior
-    on a same-colour Warrior, yours / an opponent's), ``unblock`` (a Spirit on your Spirit).
+    ``place`` (a Warrior on your empty slot), ``strengthen`` (a Warrior on your own bare
+    nines), ``block`` (a Warrior or a Spirit on an opponent's bare nines), ``combo`` /
+    ``attack`` (a Warrior on a same-colour Warrior, yours / an opponent's), ``unblock`` (a
+    Spirit on your Spirit).  The first three leave the card on top of the column.
     """
     if is_warrior(card):
         if top is None:
             if nines:
-                return "block"
+                return "strengthen" if mine else "block"
             return "place" if mine or open_slot_block else None
         if is_warrior(top) and same_colour(card, top):
             return "combo" if mine else "attack"
@@ -736,7 +737,7 @@ class MauwState(State):
 
     def _put(self, seat: int, card: str, declared: str, ts: int, slot: int, effect: str) -> None:
         """A card (from a hand, or fetched by Kiwi) lands on a column: its effect."""
-        if effect in ("place", "block"):
+        if effect in ("place", "strengthen", "block"):
             self.tops[ts][slot] = card
         elif effect == "unblock":
             spirit = self.tops[ts][slot]
