@@ -140,3 +140,51 @@ def test_in_team_play_a_teammates_bare_nines_take_no_warrior() -> None:
     legal = [str(m) for m in s.legal_moves(0)]
     assert "R8 1A" in legal and "SP 1A" in legal  # an opponent's nines
     assert not any(m.endswith(" 2A") for m in legal)  # the teammate's
+
+
+# ------------------------------------------------------------------ prompts offer exactly the legal answers
+def asked(state, seat):  # type: ignore[no-untyped-def]
+    from kiti.cli.render import renderer
+
+    return renderer(type(state)).prompt(state.observation(seat), seat)
+
+
+def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
+    s = position([["Y2", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "R8"), "0B": ([], "Y7"), "0C": (["G6"] * 3, None)})
+    s.apply(0, "Y2 0B")  # a pair: a nine for B (freed) or D; A has a Warrior, C three nines
+    legal = [str(m) for m in s.legal_moves(0)]
+    assert legal == ["place B", "place D"]  # the premise
+    text = asked(s, 0)
+    assert text == "place your gain (a nine): place B or place D"
+    assert all(f"place {x}" not in text for x in "AC")
+
+
+def test_the_defence_prompt_offers_what_the_hand_holds() -> None:
+    s = position([["Y2", "Y2", "B4", "B5"], ["JK", "TU", "R1", "R1"]], {"1A": ([], "Y7")}, tuatura=1)
+    s.apply(0, "Y2 1A")
+    assert asked(s, 1) == "seat 0 attacks the Y7 of your column A with Y2: defend JK=Y2, TU or decline"
+    assert [str(m) for m in s.legal_moves(1)] == ["defend JK=Y2", "TU", "decline"]
+    s.apply(1, "defend JK=Y2")
+    assert asked(s, 0) == "your attack on the Y7 was defended: renew Y2 or stop"
+    bare = position([["Y2", "B4", "B4", "B5"], FILL], {"1A": ([], "Y7")})
+    bare.apply(0, "Y2 1A")
+    assert asked(bare, 1) == ("seat 0 attacks the Y7 of your column A with Y2: you hold no Y2 and no Joker "
+                              "to defend with: decline")
+
+
+def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
+    from rich.console import Console
+
+    from kiti.cli.render import renderer, tell_events
+
+    s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
+    s.apply(0, "KI 1A>0B")
+    names = ["Annabelle-Marie", "Bartholomew"]
+    sentence = next(x for x in tell_events(type(s), s.events(1), 1, names) if "Kiwi" in x)
+    assert len(sentence) > 80  # the premise: it cannot fit one line
+    console = Console(width=80, record=True, color_system=None)
+    console.print(renderer(type(s)).render_view(s.observation(1), s.events(1), names, width=80, height=24))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert sentence in " ".join(line.strip() for line in lines)  # whole, broken only between words
+    assert len(lines) <= 24

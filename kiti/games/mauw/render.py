@@ -9,6 +9,7 @@ Spirit, then its points (``99R8 32``: two nines under a red 8, 32 points).
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from rich.text import Text
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import COLOUR
-from .rules import SLOTS
+from .rules import DECLINE, SLOTS, STOP, TU, Answer, Place, answer_cards, gain_destinations, tuatura_allowed
 
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
 INPUT_HELP = ("Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker standing for Y2), "
@@ -139,9 +140,27 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
         parts.append(Text(f"Game over ({view['end_reason']}): {win} win{'s' if len(view['winners']) == 1 and win != 'you' else ''}.",
                           style="bold yellow"))
     recent = [line for line in (describe_event(e, view["viewer"], names) for e in (events or [])[-40:]) if line]
-    room = max(0, height - view["players"] - 1 - len(parts))
-    parts.extend(Text(line[:width], style="dim") for line in recent[-room:] if room)
+    used = view["players"] + 1 + sum(len(folded(part.plain, width)) for part in parts if isinstance(part, Text))
+    parts.extend(Text(line, style="dim") for line in latest(recent, width, height - used))
     return Group(*parts)
+
+
+def folded(line: str, width: int) -> list[str]:
+    """A line broken between words to ``width`` columns, as rich breaks a Text."""
+    return textwrap.wrap(line, max(width, 1), break_on_hyphens=False) or [""]
+
+
+def latest(lines: Sequence[str], width: int, room: int) -> list[str]:
+    """The most recent lines that fit ``room`` screen lines once broken between words (a
+    line is shown whole or not at all, never cut mid-word)."""
+    out: list[list[str]] = []
+    for line in reversed(lines):
+        rows = folded(line, width)
+        room -= len(rows)
+        if room < 0:
+            break
+        out.append(rows)
+    return [row for rows in reversed(out) for row in rows]
 
 
 def describe_event(event: dict[str, Any], viewer: Any = None,
@@ -216,21 +235,32 @@ def expand_input(text: str, seat: int | None = None) -> str | None:
 
 
 def prompt(view: dict[str, Any], seat: int) -> str:
-    """What the seat is asked now, in words ("defend ...", "renew ...", "place ...")."""
+    """What the seat is asked now, offering exactly its legal answers (read from the rules):
+    the defences or renewals its hand holds, Tuatura, the slots a gain may go to."""
     a = view["attack"]
     phase = view["phase"]
+    hand = view["hands"][seat]
     if phase in ("defend", "assist") and a is not None:
         code = a["as"] or a["card"]
         column = f"your column {a['slot']}" if a["defender"] == seat else f"seat {a['defender']}'s column {a['slot']}"
-        extra = ", play TU" if phase == "defend" and "TU" in view["hands"][seat] else ""
-        return (f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}: defend "
-                f"with {code} or a Joker{extra}, or decline")
+        offers = [str(Answer("defend", c, d)) for c, d in answer_cards(hand, a["value"])]
+        offers += [str(TU)] * tuatura_allowed(phase, hand) + [str(DECLINE)]
+        held = "" if len(offers) > 1 else f": you hold no {code} and no Joker to defend with"
+        return f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}{held}: {either(offers)}"
     if phase == "renew" and a is not None:
-        code = a["as"] or a["target"]
-        return f"your attack was defended: renew with another {a['value']} or a Joker, or stop"
-    if phase == "place":
-        return "place your gain on an empty slot or on bare nines: place A, B, C or D"
+        offers = [str(Answer("renew", c, d)) for c, d in answer_cards(hand, a["value"])] + [str(STOP)]
+        return f"your attack on the {a['target']} was defended: {either(offers)}"
+    if phase == "place" and view["gain"] is not None:
+        area = view["columns"][seat]
+        slots = gain_destinations([c["nines"] for c in area], [c["top"] for c in area])
+        gain = "a nine" + (f" with {view['gain']['top']} on top" if view["gain"]["top"] else "")
+        return f"place your gain ({gain}): {either([str(Place(s)) for s in slots])}"
     return "your move"
+
+
+def either(options: Sequence[str]) -> str:
+    """'A', 'A or B', 'A, B or C'."""
+    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def input_help(view: dict[str, Any]) -> str:

@@ -270,6 +270,20 @@ def joker_declarations(top: str | None, mine: bool) -> list[str]:
     return []
 
 
+def answer_cards(hand: Iterable[str], value: int) -> list[tuple[str, str | None]]:
+    """The answers (card, what a Joker stands for) a hand holds against an attack of
+    ``value``, in defence or renewal: the Warrior of that value, or a Joker standing for it."""
+    code = WARRIOR_OF_VALUE[value]
+    held = set(hand)
+    return [(c, d) for c, d in ((code, None), (JOKER, code)) if c in held]
+
+
+def tuatura_allowed(phase: str, hand: Iterable[str]) -> bool:
+    """Tuatura answers an attack only from the attacked player (phase ``defend``, not her
+    teammate's ``assist``), instead of a defence, when she holds one."""
+    return phase == "defend" and TUATURA in hand
+
+
 def gain_destinations(nines: Sequence[int], tops: Sequence[str | None]) -> list[int]:
     """The slots of an area that can take a gained nine (with or without a Warrior on top)."""
     return [slot for slot in range(len(tops)) if takes_nine(nines[slot], tops[slot])]
@@ -499,7 +513,7 @@ class MauwState(State):
         if phase == "turn":
             return self._turn_moves(seat)
         if phase in ("defend", "assist"):
-            return self._answers(seat, "defend") + ([TU] if phase == "defend" and TUATURA in self.hands[seat]
+            return self._answers(seat, "defend") + ([TU] if tuatura_allowed(phase, self.hands[seat])
                                                     else []) + [DECLINE]
         if phase == "renew":
             return self._answers(seat, "renew") + [STOP]
@@ -508,13 +522,7 @@ class MauwState(State):
 
     def _answers(self, seat: int, verb: str) -> list[Move]:
         assert self.attack is not None
-        code = WARRIOR_OF_VALUE[self.attack.value]
-        out: list[Move] = []
-        if code in self.hands[seat]:
-            out.append(Answer(verb, code))
-        if JOKER in self.hands[seat]:
-            out.append(Answer(verb, JOKER, code))
-        return out
+        return [Answer(verb, card, decl) for card, decl in answer_cards(self.hands[seat], self.attack.value)]
 
     def _turn_moves(self, seat: int) -> list[Move]:
         out: list[Move] = []
