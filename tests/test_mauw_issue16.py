@@ -188,3 +188,69 @@ def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
     assert all(len(line) <= 80 for line in lines)
     assert sentence in " ".join(line.strip() for line in lines)  # whole, broken only between words
     assert len(lines) <= 24
+
+
+# ------------------------------------------------------------------ bad move objects and bad text
+HUGE = 10 ** 4000
+
+
+def malformed_moves():  # type: ignore[no-untyped-def]
+    from kiti.games.mauw import rules as m
+
+    return [m.Word(None), m.Word("jump"), m.Place(None), m.Place(HUGE), m.Place(-1), m.Place(4),  # type: ignore[arg-type]
+            m.Play("R8", HUGE, 0), m.Play("R8", 0, HUGE), m.Play("R8", -HUGE, 0), m.Play("x" * 5000, 0, 0),
+            m.Play("JK", 1, 0, "Q" * 5000), m.Play(None, 0, 0), m.KiwiPlay(HUGE, 0, 0, 0),  # type: ignore[arg-type]
+            m.KiwiPlay(0, 0, 0, HUGE), m.NinoxPlay(1, HUGE), m.NinoxPlay(HUGE, 0),
+            m.Answer("defend", "Y2" * 3000), m.Answer("x" * 5000, "Y2"), m.Answer("defend", None)]  # type: ignore[arg-type]
+
+
+def phases():  # type: ignore[no-untyped-def]
+    """A state in each phase: turn, defend, renew, place, assist (teams)."""
+    turn = position([["Y2", "Y2", "KI", "NI"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")}, kiwi=1, ninox=1)
+    defend = position([["Y2", "Y2", "B4", "B5"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")})
+    defend.apply(0, "Y2 1A")
+    renew = position([["Y2", "Y2", "B4", "B5"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")})
+    renew.apply(0, "Y2 1A")
+    renew.apply(1, "defend Y2")
+    place = position([["Y2", "B4", "B4", "B5"], FILL], {"0B": ([], "Y7")})
+    place.apply(0, "Y2 0B")
+    assist = position([["Y2", "B4", "B4", "B5"], ["G3"] * 4, ["G6"] * 4, ["B4"] * 4], {"1A": ([], "Y7")}, teams=True)
+    assist.apply(0, "Y2 1A")
+    assist.apply(1, "decline")
+    return {"turn": (turn, 0), "defend": (defend, 1), "renew": (renew, 0), "place": (place, 0),
+            "assist": (assist, 3)}
+
+
+@pytest.mark.parametrize("phase", ["turn", "defend", "renew", "place", "assist"])
+def test_a_malformed_move_object_is_refused_with_a_short_reason(phase: str) -> None:
+    from kiti_asserts import assert_rejected
+
+    from kiti.core.errors import IllegalMoveError
+
+    state, seat = phases()[phase]
+    assert state.phase == phase and state.to_act() == {seat}  # the premise
+    for move in malformed_moves():
+        error = assert_rejected(state, seat, move, error=IllegalMoveError)
+        assert len(str(error)) < 300, (move, str(error)[:300])
+        assert state.illegal_reason(seat, move) == str(error)
+
+
+def test_bad_notation_quotes_at_most_a_readable_piece() -> None:
+    from kiti.core.errors import NotationError
+
+    for text in ["place " + "Q" * 190, "KI " + "1" * 190, "NI " + "x" * 190, "R8 " + "z" * 190,
+                 "defend " + "y" * 190, "JK=" + "Q" * 190 + " 1A"]:
+        with pytest.raises(NotationError) as info:
+            G.parse_move(text)
+        assert len(str(info.value)) < 200 and "..." in str(info.value), str(info.value)
+
+
+def test_a_bad_setup_value_is_quoted_short() -> None:
+    from kiti.core.errors import SetupError
+
+    with pytest.raises(SetupError) as info:
+        G.new(2, None, 0, {"first": HUGE})
+    assert "digits" in str(info.value) and len(str(info.value)) < 200
+    with pytest.raises(SetupError) as info:
+        G.new(2, None, 0, {"deck": ["Z" * 5000] * 5})
+    assert len(str(info.value)) < 400

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
-from ...core.errors import NotationError, OptionError, SetupError
+from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
@@ -403,7 +403,7 @@ class MauwState(State):
 
     def _setup_first(self, first: Any) -> int:
         if type(first) is not int or not 0 <= first < self.players:
-            raise SetupError(f"setup first must be a seat 0-{self.players - 1}, not {first!r}")
+            raise SetupError(f"setup first must be a seat 0-{self.players - 1}, not {quoted(first)}")
         return first
 
     def _setup_cards(self, setup: dict[str, Any]) -> tuple[list[list[str]], list[str]]:
@@ -434,7 +434,7 @@ class MauwState(State):
             missing = sorted((self.counts - have).elements())
             extra = sorted((have - self.counts).elements())
             parts = ([f"missing {' '.join(missing[:12])}"] if missing else []) + (
-                [f"unexpected {' '.join(str(c)[:8] for c in extra[:12])}"] if extra else [])
+                [f"unexpected {quoted(' '.join(dict.fromkeys(extra)))}"] if extra else [])
             raise SetupError(f"setup cards must be every card of this game exactly once "
                              f"({'; '.join(parts)})")
 
@@ -452,23 +452,23 @@ class MauwState(State):
             return Answer(word, card, decl)
         if word == "place":
             if rest.upper() not in _SLOT:
-                raise NotationError(f"{text!r}: write 'place A' (a slot A-D)")
+                raise NotationError(f"{quoted(text)}: write 'place A' (a slot A-D)")
             return Place(_SLOT[rest.upper()])
         if word == "ki":
             m = re.fullmatch(r"([0-9])([a-d])\s*>\s*([0-9])([a-d])", rest)
             if not m:
-                raise NotationError(f"{text!r}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)")
+                raise NotationError(f"{quoted(text)}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)")
             return KiwiPlay(int(m[1]), _SLOT[m[2].upper()], int(m[3]), _SLOT[m[4].upper()])
         if word == "ni":
             m = _WHERE.fullmatch(rest)
             if not m:
-                raise NotationError(f"{text!r}: a Ninox is written 'NI 2C' (the Spirit on seat 2's C)")
+                raise NotationError(f"{quoted(text)}: a Ninox is written 'NI 2C' (the Spirit on seat 2's C)")
             return NinoxPlay(int(m[1]), _SLOT[m[2].upper()])
         m = _WHERE.fullmatch(rest)
         if m:
             card, decl = _parse_card(word, text)
             return Play(card, int(m[1]), _SLOT[m[2].upper()], decl)
-        raise NotationError(f"{text!r} is not a Mauw move (e.g. 'R8 0A', 'JK=Y2 1C', 'pass', "
+        raise NotationError(f"{quoted(text)} is not a Mauw move (e.g. 'R8 0A', 'JK=Y2 1C', 'pass', "
                             f"'defend Y2', 'decline', 'renew Y2', 'stop', 'place B')")
 
     @classmethod
@@ -573,7 +573,31 @@ class MauwState(State):
         return f"it is not seat {seat}'s turn: seat {who} is asked {asked}"
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        problem = self._field_problem(move)
+        if problem is not None:
+            return problem
         return None if self._allowed(seat, move) else self._why(seat, move)
+
+    def _field_problem(self, move: Move) -> str | None:
+        """A move built by hand whose fields name no seat, slot, card or word of this game
+        (any size of integer, any text): why, the bad value quoted short."""
+        n = self.players
+        for name, top, what in (("src_seat", n, "seat"), ("seat", n, "seat"),
+                                ("src_slot", len(SLOTS), "slot"), ("slot", len(SLOTS), "slot")):
+            value = getattr(move, name, 0)
+            if type(value) is not int or not 0 <= value < top:
+                return (f"there is no {what} {quoted(value)} ({what}s are 0-{top - 1}"
+                        f"{', A-D' if what == 'slot' else ''})")
+        if isinstance(move, (Play, Answer)):
+            if move.card not in ALL_CODES:
+                return f"{quoted(move.card)} is not a Mauw card ({' '.join(ALL_CODES)})"
+            if move.decl is not None and move.decl not in (*WARRIORS, SPIRIT):
+                return f"a Joker stands for a Warrior or a Spirit, not {quoted(move.decl)}"
+        if isinstance(move, Answer) and move.verb not in ("defend", "renew"):
+            return f"an answer to an attack is 'defend' or 'renew', not {quoted(move.verb)}"
+        if isinstance(move, Word) and move not in (PASS, DECLINE, STOP, TU):
+            return f"{quoted(move.word)} is not a Mauw move word (pass, decline, stop, TU)"
+        return None
 
     def _allowed(self, seat: int, move: Move) -> bool:
         """Whether ``move`` is one of :meth:`legal_moves` (without listing them all)."""
@@ -661,8 +685,6 @@ class MauwState(State):
         return self._play_problem(seat, move)
 
     def _play_problem(self, seat: int, move: Play) -> str:
-        if move.seat >= self.players:
-            return f"there is no seat {move.seat}"
         if move.card not in self.hands[seat]:
             return f"you have no {move.card} in your hand"
         if move.card in (KIWI, NINOX, TUATURA):
@@ -690,8 +712,6 @@ class MauwState(State):
         return f"here the Joker can only stand for {' or '.join(allowed)}"
 
     def _kiwi_problem(self, seat: int, move: KiwiPlay) -> str:
-        if move.src_seat >= self.players or move.seat >= self.players:
-            return "there is no such seat"
         warrior = self.tops[move.src_seat][move.src_slot]
         if warrior is None or not is_warrior(warrior):
             return f"Kiwi takes a Warrior, and column {_where(move.src_seat, move.src_slot)} has none on top"
@@ -1189,13 +1209,13 @@ def _without(hand: Iterable[str], known: Iterable[str]) -> list[str]:
 def _parse_card(text: str, whole: str) -> tuple[str, str | None]:
     m = _CARD.fullmatch(text.strip())
     if not m:
-        raise NotationError(f"{whole!r}: a card is written as its code (Y7, SP, JK=Y2)")
+        raise NotationError(f"{quoted(whole)}: a card is written as its code (Y7, SP, JK=Y2)")
     card = m[1].upper()
     decl = m[2].upper() if m[2] else None
     if card not in ALL_CODES:
-        raise NotationError(f"{whole!r}: {card} is not a Mauw card (R1 Y2 G3 B4 B5 G6 Y7 R8 JK SP KI NI TU)")
+        raise NotationError(f"{quoted(whole)}: {card} is not a Mauw card (R1 Y2 G3 B4 B5 G6 Y7 R8 JK SP KI NI TU)")
     if decl is not None and decl not in (*WARRIORS, SPIRIT):
-        raise NotationError(f"{whole!r}: a Joker stands for a Warrior or a Spirit, not {decl}")
+        raise NotationError(f"{quoted(whole)}: a Joker stands for a Warrior or a Spirit, not {decl}")
     return card, decl
 
 
