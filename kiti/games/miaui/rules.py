@@ -8,8 +8,9 @@ order k, k-1, k-2, ...; Shallow ties to the first in k+1, k+2, ...
 The rules live in small pure functions named as the rulebook names them
 (:func:`kiti_rank`, :func:`resolve_depths`, :func:`add_to_pile`,
 :func:`catch_needs_order`, :func:`remembered_piles`); the state class calls them, and
-so do the bots and the renderer.  Everything a viewer may see is produced by
-:meth:`MiauiState._view`, the one place views are made.
+so do the bots, the renderer and :mod:`.explain` (what ``why`` says of a legal move).
+Everything a viewer may see is produced by :meth:`MiauiState._view`, the one place views
+are made.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
-from ...core.errors import NotationError, OptionError, SetupError
+from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
@@ -34,6 +35,10 @@ DIVERS = tuple(range(1, ROUNDS + 1))
 SPACE_NAMES = ("Deepest", "Deep", "Shallow")
 #: Who wins each depth, in words (the renderer shows them).
 DEPTH_RULE = ("highest diver wins", "next highest wins", "lowest diver wins")
+#: What follows the last dive of a round, in words (``why`` quotes it).
+REVEAL_RULE = "the divers are shown together and the depths settled deepest first, one catch a seat at most"
+#: A tie with No Fighting, in words (the renderer and ``why`` show it).
+NO_FIGHTING_TIE = "a tie catches nothing; tied divers are out, the fish stay"
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,14 +325,14 @@ class MiauiState(State):
         word, _, arg = t.partition(" ")
         if word == "dive":
             if not (arg.isascii() and arg.isdigit()) or len(arg) > 3:
-                raise NotationError(f"{_plain(text)}: a dive is written 'dive N' with N a number 1-12")
+                raise NotationError(f"{_as_typed(text)}: a dive is written 'dive N' with N a number 1-12")
             return Dive(int(arg))
         if word == "take":
             code = arg.upper()
             if not code or " " in code:
-                raise NotationError(f"{_plain(text)}: a take is written 'take CODE', e.g. 'take T7'")
+                raise NotationError(f"{_as_typed(text)}: a take is written 'take CODE', e.g. 'take T7'")
             return _TAKE.get(code) or Take(code)
-        raise NotationError(f"{_plain(text)} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
+        raise NotationError(f"{_as_typed(text)} is not a Miaui move (write 'dive N', e.g. 'dive 9')")
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
@@ -377,16 +382,18 @@ class MiauiState(State):
                 return (f"seat {seat} must first choose which card of the {SPACE_NAMES[space]} "
                         f"catch joins the pile next (take {' / take '.join(sorted(set(cards)))})")
             if move.card not in cards:
-                return (f"{_plain(move.card)} is not among the cards seat {seat} is taking "
+                return (f"{_as_typed(move.card)} is not among the cards seat {seat} is taking "
                         f"({', '.join(cards)})")
             return None
         if isinstance(move, Take):
             return "there is no catch to order now (take is only used by a No Fighting taker)"
         n = move.n  # type: ignore[attr-defined]
         if type(n) is not int:
-            return f"a diver is a whole number 1-{ROUNDS}, not {_plain(n)}"
-        if not 1 <= n <= ROUNDS:
-            return f"diver {n} does not exist: divers are numbered 1 to {ROUNDS}"
+            return f"a diver is a whole number 1-{ROUNDS}, not {quoted(n)}"
+        if not 1 <= n <= ROUNDS:  # checked before n is written out: it may be huge
+            shown = quoted(n)
+            shown = shown if shown.lstrip("-").isdigit() else f"({shown})"
+            return f"diver {shown} does not exist: divers are numbered 1 to {ROUNDS}"
         if n not in self.hands[seat]:
             return f"seat {seat} has already played diver {n} (each diver dives once per game)"
         return None
@@ -705,6 +712,17 @@ class MiauiState(State):
             return f"add {card_name(move.card)} to your pile next"
         return str(move)
 
+    def explain_move(self, seat: int, move: Move) -> str:
+        """What a legal move would do, worded from the seat's own view and the events it saw
+        (so nothing hidden from it is told): see :mod:`.explain`."""
+        from .explain import explain_dive, explain_take  # it reads this module's rules
+
+        if isinstance(move, Take):
+            return explain_take(self.observation(seat), seat, move.card)
+        if isinstance(move, Dive):
+            return explain_dive(self.observation(seat), self.events(seat), seat, move.n)
+        return super().explain_move(seat, move)
+
 
 def _subsets(n: int) -> list[frozenset[int]]:
     return [frozenset(s for s in range(n) if mask >> s & 1) for mask in range(1 << n)]
@@ -715,11 +733,17 @@ _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
     sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)}
 
 
-def _plain(value: Any) -> str:
-    """A value for a message: text as typed, in quotes (repr only for unprintable text),
-    cut short after 20 characters."""
-    text = f"'{value}'" if isinstance(value, str) and value.isprintable() else repr(value)
-    return text if len(text) <= 20 else text[:17] + "..."
+class _Typed(str):
+    """Printable text whose repr is the text as typed, in quotes (no escaped backslash)."""
+
+    def __repr__(self) -> str:
+        return f"'{self}'"
+
+
+def _as_typed(value: Any) -> str:
+    """A bad value for a message, as :func:`quoted` cuts it (about 80 characters): text as
+    typed, in quotes; anything else, or unprintable text, as its repr."""
+    return quoted(_Typed(value) if isinstance(value, str) and value.isprintable() else value)
 
 
 def _setup_kiti(k: Any, players: int, no_fighting: bool) -> int | None:
@@ -728,7 +752,7 @@ def _setup_kiti(k: Any, players: int, no_fighting: bool) -> int | None:
             raise SetupError("setup kiti must be null with no_fighting=true (no Kiti)")
         return None
     if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < players:
-        raise SetupError(f"setup kiti must be a seat 0-{players - 1}, not {_plain(k)}")
+        raise SetupError(f"setup kiti must be a seat 0-{players - 1}, not {quoted(k)}")
     return k
 
 
@@ -743,7 +767,8 @@ def _setup_deck(deck: Any) -> list[str]:
         if missing:
             parts.append("missing " + " ".join(missing))
         if extra:
-            parts.append("unexpected " + " ".join(_plain(c) for c in extra[:10]))
+            more = f" and {len(extra) - 3} more" if len(extra) > 3 else ""
+            parts.append("unexpected " + " ".join(quoted(c) for c in extra[:3]) + more)
         raise SetupError(f"setup deck must hold the {DECK_SIZE} Miaui cards exactly once each "
                          f"({'; '.join(parts)})")
     return list(deck)
