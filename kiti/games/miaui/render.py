@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .cards import COUNT
-from .rules import DEPTH_RULE, SPACE_NAMES, remembered_dives, remembered_piles
+from .rules import DEPTH_RULE, NO_FIGHTING_TIE, SPACE_NAMES, remembered_dives, remembered_piles
 from .tell import (
     BACK,
     People,
@@ -91,34 +91,48 @@ def header(s: Sight) -> Text:
         short = f"{named[:12]} (seat {s.me})" if named else f"seat {s.me}"
     else:
         who = short = "whole table" if s.referee else "spectator"
+    plain = "whole table" if s.referee else "spectator" if s.me is None else f"seat {s.me}"
     return fit(s.width, [("Miaui", "bold"), f" · {rnd} · ", (who, "bold"), *tail],
-               [("Miaui", "bold"), f" · {short_rnd} · ", (short, "bold"), *tail])
+               [("Miaui", "bold"), f" · {short_rnd} · ", (short, "bold"), *tail],
+               [("Miaui", "bold"), f" · {short_rnd} · ", (plain, "bold"), *tail])
 
 
 def kiti_line(s: Sight) -> Text:
-    """Where Kiti stands and the tie orders it gives (rules: view keys kiti, tie_order)."""
+    """Where Kiti stands and the tie orders it gives (rules: view keys kiti, tie_order).
+
+    The full form (players' names, "you", Deepest/Deep) whenever it fits; narrower widths
+    drop the names first, then words, and keep "you" and Deepest/Deep as long as they can."""
     kiti = s.view.get("kiti")
     if kiti is None:
-        return fit(s.width, [("No Kiti: a tie catches nothing; tied divers are out, the fish stay.",
-                              "italic")])
+        return fit(s.width, [("No Kiti: " + NO_FIGHTING_TIE + ".", "italic")])
     order = s.view.get("tie_order") or {}
     deep, shallow = order.get("deep", []), order.get("shallow", [])
     left, right = kiti, (kiti + 1) % s.players
     p = s.people
+    kiti_word: Piece = ("Kiti", "bold green")
 
-    def chain(seats: list[int], mark: Any) -> Text:
+    def you(seat: int) -> str:
+        return p.short(seat)
+
+    def chain(mark: Any, seats: list[int]) -> Text:
         return Text(">".join(mark(x) for x in seats), style="bold")
 
-    named = p.mark
-    pair = f"{named(left)}|{named(right)}"
-    pair = f"seats {pair}" if pair == f"{left}|{right}" else pair
-    return fit(s.width,
-               [("Kiti", "bold green"), f" between {pair} · Deepest/Deep ties → ",
-                chain(deep, named), " · Shallow ties → ", chain(shallow, named)],
-               [("Kiti", "bold green"), f" between seats {left}|{right} · Deep ties → ",
-                chain(deep, str), " · Shallow ties → ", chain(shallow, str)],
-               [("Kiti", "bold green"), f" {left}|{right} · Deep ", chain(deep, str),
-                " · Shallow ", chain(shallow, str)])
+    def pair(mark: Any) -> str:
+        both = f"{mark(left)}|{mark(right)}"
+        return f"seats {both}" if both == f"{left}|{right}" else both
+
+    def between(mark: Any) -> list[Piece]:
+        return [kiti_word, f" between {pair(mark)} · Deepest/Deep ties → ", chain(mark, deep),
+                " · Shallow ties → ", chain(mark, shallow)]
+
+    def compact(mark: Any, deep_word: str) -> list[Piece]:
+        return [kiti_word, f" {mark(left)}|{mark(right)} · {deep_word} ", chain(mark, deep),
+                " · Shallow ", chain(mark, shallow)]
+
+    return fit(s.width, between(p.mark), between(you),
+               [kiti_word, f" between {pair(you)} · ties: Deepest/Deep ", chain(you, deep),
+                " · Shallow ", chain(you, shallow)],
+               compact(you, "Deepest/Deep"), compact(str, "Deepest/Deep"), compact(str, "Deep"))
 
 
 # ----------------------------------------------------------------- lagoon
@@ -262,13 +276,14 @@ def hand_line(s: Sight) -> Text | None:
     """The viewer's divers, and what a taker is asked to order."""
     if s.me is None or s.over:
         return None
-    hand = " ".join(map(str, s.view["hands"][s.me]))
+    mine: list[Piece] = [("Your divers: ", "bold"), (" ".join(map(str, s.view["hands"][s.me])), "bold")]
     pending = s.view.get("pending_take")
-    tail: list[Piece] = []
-    if pending and pending["seat"] == s.me:
-        tail = [(f" · order your {SPACE_NAMES[pending['space']]} catch: {' '.join(pending['cards'])}",
-                 "yellow")]
-    return fit(s.width, [("Your divers: ", "bold"), (hand, "bold"), *tail])
+    if not (pending and pending["seat"] == s.me):
+        return fit(s.width, mine)
+    order = f"order your {SPACE_NAMES[pending['space']]} catch:"
+    cards: list[Piece] = [(" " + c, "yellow") for c in pending["cards"]]  # a cut falls between cards
+    return fit(s.width, [*mine, (" · " + order, "yellow"), *cards],
+               [(order[0].upper() + order[1:], "yellow"), *cards])
 
 
 # ---------------------------------------------------------------- history
@@ -333,5 +348,5 @@ def input_help(view: dict[str, Any]) -> str:
 def prompt(view: dict[str, Any], seat: int) -> str:
     pending = view.get("pending_take")
     if pending and pending["seat"] == seat:
-        return f"which card of your {SPACE_NAMES[pending['space']]} catch joins your pile next?"
+        return "take which fish next?"  # short: the line above names the catch and its cards
     return "your move"

@@ -329,15 +329,23 @@ def tie_line(ev: dict[str, Any], dive: int, kiti: int, players: int, people: Peo
 def _seagull_line(ev: dict[str, Any], people: People, width: int) -> Text:
     ate = ev.get("ate")
     if ate is None:
-        return text((f"    Seagull! {people.whose(ev['seat']).capitalize()} pile is empty: "
-                     f"it flies off hungry", "blue"))
+        whose = people.whose(ev["seat"])
+        whose = whose[0].upper() + whose[1:]  # not capitalize(): a name keeps its letters
+        return fit(width, [(f"    Seagull! {whose} pile is empty: it flies off hungry", "blue")],
+                   [(f"    Seagull! {whose} pile is empty", "blue")],
+                   [("    Seagull! It flies off hungry", "blue")])
     return fit(width, [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {name(ate)}; "
                         f"both leave the game", "blue")],
                [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {ate}", "blue")])
 
 
 def round_line(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> Text:
-    """One short line for an older round: who caught what, depth by depth."""
+    """One short line for an older round: who caught what, depth by depth (seats by number
+    where players' names make it too long)."""
+    return fit(width, _round_pieces(events, start, people.who), _round_pieces(events, start, people.short))
+
+
+def _round_pieces(events: Sequence[dict[str, Any]], start: int, who: Any) -> list[Piece]:
     pieces: list[Piece] = [(f"R{events[start]['round']}: ", "dim")]
     first = True
     for ev in in_depth_order(round_events(events, start)):
@@ -346,7 +354,7 @@ def round_line(events: Sequence[dict[str, Any]], start: int, people: People, wid
             pieces.append("" if first else " · ")
             first = False
         if t == "catch":
-            pieces.append(f"{people.who(ev['seat'])} ")
+            pieces.append(f"{who(ev['seat'])} ")
             pieces.extend(cards_pieces(ev["cards"], False, "+"))
         elif t == "tie":
             pieces.append((f"{SPACES[ev['space']]} tied", "italic"))
@@ -354,4 +362,4 @@ def round_line(events: Sequence[dict[str, Any]], start: int, people: People, wid
             pieces.append((f" (ate {ev['ate']})" if ev.get("ate") else " (hungry)", "blue"))
         elif t == "jellyfish":
             pieces.append((" (3 Jellyfish out)", "red"))
-    return fit(width, pieces)
+    return pieces
