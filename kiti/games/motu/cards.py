@@ -17,18 +17,24 @@ from functools import cached_property
 from importlib import resources
 from typing import Any
 
+from ...core.errors import quoted
+
 Pos = tuple[int, int]
 
 WIDTH, HEIGHT = 3, 4  # columns x rows of an unrotated card
 CENTRE: Pos = (1, 1)  # a village's star cell: the middle column, the upper of the two middle rows
 TERRAIN_NAME = {"L": "Land", "B": "Beach", "S": "Sea"}
 DIRECTIONS: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))  # up, right, down, left
+SIDE_NAME: dict[Pos, str] = {(0, -1): "top", (1, 0): "right", (0, 1): "bottom", (-1, 0): "left"}
 PAIR_LEADERS = ("fisherman", "hunter", "canoe")
 COUNTS = {"islands": 58, "villages": 6, "travelers": 6, "destinies": 10}
 ID_FORMAT = {"islands": "I{:02d}", "villages": "V{}", "travelers": "T{}", "destinies": "D{:02d}"}
 #: Things a Traveler may score per, or a Destiny may ask for, beyond a single symbol kind.
 GROUPS = {"totem": "totems of every kind", "beach_card": "cards that show Beach",
-          "coconut": "banked coconuts"}
+          "coconut": "coconuts (banked, plus a played Traveler's)"}
+#: The coconuts that count for a player's points (the Coconut Source and bonus, a Destiny, the
+#: tie-break), in words: :meth:`.rules.MotuState.coconut_count` counts them.
+COCONUTS_COUNTED = "coconuts (banked, plus those printed on a played Traveler; not those left on row cards)"
 
 
 class CardDataError(ValueError):
@@ -125,10 +131,30 @@ def _card(raw: Mapping[str, Any], village: bool) -> IslandCard:
 
 # ------------------------------------------------------------------ beaches inside a card
 def beach_exits(rows: tuple[str, ...] | list[str], pos: Pos) -> list[Pos]:
-    """Directions in which the Beach cell ``pos`` leaves its card (none unless it is on an edge)."""
+    """Directions in which the Beach cell ``pos`` leaves its card: every edge it lies on (none
+    unless it is on an edge). The model takes a Beach cell on an edge to leave the card there, so
+    the validator refuses a beach that runs along an edge (see :func:`along_edge`)."""
     c, r = pos
     return [(dx, dy) for dx, dy in DIRECTIONS
             if not (0 <= c + dx < len(rows[0]) and 0 <= r + dy < len(rows))]
+
+
+def along_edge(rows: tuple[str, ...] | list[str]) -> tuple[Pos, Pos, Pos] | None:
+    """Two Beach cells side by side on the same edge of the card, and that edge's outward
+    direction (the first such pair in reading order), or None.
+
+    Such a beach runs along the edge instead of leaving the card through it, but the model
+    (:func:`beach_exits`) would take both cells to leave the card there and refuse any card laid
+    against that side; a card whose beaches meet its edges only end-on has no such pair.
+    """
+    cells = sorted(((c, r) for r, row in enumerate(rows) for c, t in enumerate(row) if t == "B"),
+                   key=reading_order)
+    for c, r in cells:
+        for d in beach_exits(rows, (c, r)):
+            nxt = (c + abs(d[1]), r + abs(d[0]))  # the next cell along that edge
+            if nxt in cells and d in beach_exits(rows, nxt):
+                return (c, r), nxt, d
+    return None
 
 
 def beaches(rows: tuple[str, ...] | list[str]) -> list[set[Pos]]:
@@ -212,7 +238,7 @@ def _check_card(raw: Mapping[str, Any], kinds: set[str], village: bool) -> None:
         raise _fail(where, f"'rows' must be {HEIGHT} rows of {WIDTH} terrain letters")
     bad = {t for row in rows for t in row} - set(TERRAIN_NAME)
     if bad:
-        raise _fail(where, f"unknown terrain letter {sorted(bad)[0]!r} (use L, B or S)")
+        raise _fail(where, f"unknown terrain letter {quoted(sorted(bad)[0])} (use L, B or S)")
     _check_card_symbols(where, raw.get("symbols"), kinds, village)
     _check_terrain(where, rows)
 
@@ -224,12 +250,13 @@ def _check_card_symbols(where: str, symbols: Any, kinds: set[str], village: bool
     for mark in symbols:
         if not isinstance(mark, dict):
             raise _fail(where, f"each symbol needs the form {{'at': [column, row], 'symbol': kind}}, "
-                               f"not {mark!r}")
+                               f"not {quoted(mark)}")
         at, kind = mark.get("at"), mark.get("symbol")
-        if not (isinstance(at, list) and len(at) == 2 and 0 <= at[0] < WIDTH and 0 <= at[1] < HEIGHT):
-            raise _fail(where, f"symbol {kind!r} at {at} is not a cell of the card")
-        if kind not in kinds:
-            raise _fail(where, f"unknown symbol kind {kind!r} at {at}")
+        if not (isinstance(at, list) and len(at) == 2 and _is_int(at[0], 0, WIDTH - 1)
+                and _is_int(at[1], 0, HEIGHT - 1)):
+            raise _fail(where, f"symbol {quoted(kind)} at {quoted(at)} is not a cell of the card")
+        if not isinstance(kind, str) or kind not in kinds:
+            raise _fail(where, f"unknown symbol kind {quoted(kind)} at {quoted(at)}")
         if (at[0], at[1]) in seen:
             raise _fail(where, f"two symbols on the cell {at}; a cell holds at most one")
         seen.add((at[0], at[1]))
@@ -249,6 +276,12 @@ def _check_terrain(where: str, rows: list[str]) -> None:
                     raise _fail(where, f"Sea at {[c, r]} touches Land at {list(n)}; put Beach between")
             if t == "B" and len(beach_exits(rows, (c, r))) > 1:
                 raise _fail(where, f"Beach in the corner {[c, r]}; corners are Land or Sea")
+    along = along_edge(rows)
+    if along is not None:
+        p, q, d = along
+        raise _fail(where, f"the Beach at {list(p)} and {list(q)} runs along the card's {SIDE_NAME[d]} edge; "
+                           "a beach may meet an edge only end-on (Kiti takes a Beach cell on an edge to "
+                           "leave the card there)")
     for beach in beaches(rows):
         if sum(len(beach_exits(rows, p)) for p in beach) < 2:
             first = min(beach, key=reading_order)
@@ -267,12 +300,12 @@ def _check_traveler(raw: Mapping[str, Any], kinds: set[str]) -> None:
         raise _fail(where, "'adds' must map symbol kinds to counts")
     for kind, n in adds.items():
         if kind not in kinds - {"star", "volcano"} or not _is_int(n, 1):
-            raise _fail(where, f"cannot add {n!r} x {kind!r}: adds are symbol kinds (not star or volcano), "
-                               "1 or more of each")
+            raise _fail(where, f"cannot add {quoted(n)} x {quoted(kind)}: adds are symbol kinds (not star or "
+                               "volcano), 1 or more of each")
     if not _is_int(raw.get("coconuts"), 0) or not _is_int(raw.get("points"), 1):
         raise _fail(where, "'coconuts' must be 0 or more and 'points' 1 or more")
-    if raw.get("per") not in (kinds - {"star"}) | {"totem", "beach_card"}:
-        raise _fail(where, f"'per' {raw.get('per')!r} must be a symbol kind, 'totem' or 'beach_card'")
+    if not isinstance(raw.get("per"), str) or raw["per"] not in (kinds - {"star"}) | {"totem", "beach_card"}:
+        raise _fail(where, f"'per' {quoted(raw.get('per'))} must be a symbol kind, 'totem' or 'beach_card'")
     if not adds and not raw["coconuts"]:
         raise _fail(where, "a Traveler must add symbols or coconuts")
 
@@ -281,11 +314,13 @@ def _check_destiny(raw: Mapping[str, Any], kinds: set[str]) -> None:
     where = f"destinies.json, destiny {raw['id']}"
     parts = raw.get("components")
     allowed = (kinds - {"star"}) | set(GROUPS)
-    if not (isinstance(parts, list) and 1 <= len(parts) <= 2 and all(p in allowed for p in parts)
+    if not (isinstance(parts, list) and 1 <= len(parts) <= 2
+            and all(isinstance(p, str) and p in allowed for p in parts)
             and len(set(parts)) == len(parts)):
-        raise _fail(where, f"'components' must be one or two of {sorted(allowed)}, got {parts!r}")
+        raise _fail(where, f"'components' must be one or two of {sorted(allowed)}, got {quoted(parts)}")
     if not _is_int(raw.get("price"), 1):
-        raise _fail(where, f"'price' must be a whole number of coconuts, 1 or more, got {raw.get('price')!r}")
+        raise _fail(where, "'price' must be a whole number of coconuts, 1 or more, got "
+                           f"{quoted(raw.get('price'))}")
     if not _is_int(raw.get("most"), 1) or not _is_int(raw.get("otherwise"), None, -1):
         raise _fail(where, "'most' must be positive and 'otherwise' negative")
     small = raw.get("most_of_one")
@@ -325,7 +360,7 @@ def _check_ruler(bands: Any) -> None:
     limits = [b.get("up_to") for b in bands]
     if (not all(isinstance(u, int | float) and not isinstance(u, bool) and u > 0 for u in limits)
             or limits != sorted(set(limits))):
-        raise _fail(where, f"band limits 'up_to' must be positive and rise strictly, got {limits}")
+        raise _fail(where, f"band limits 'up_to' must be positive and rise strictly, got {quoted(limits)}")
 
 
 # ------------------------------------------------------------------ the parsed data
@@ -375,7 +410,7 @@ def card(card_id: str) -> IslandCard:
     try:
         return CARDS[card_id]
     except KeyError:
-        raise KeyError(f"no MOTU island or village card {card_id!r}") from None
+        raise KeyError(f"no MOTU island or village card {quoted(card_id)}") from None
 
 
 def iter_islands() -> Iterator[IslandCard]:
