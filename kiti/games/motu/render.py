@@ -28,17 +28,19 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...core.errors import NotationError
 from ...core.words import Names
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import DESTINIES
 from .draw import LABEL, SCREEN, draw_any, draw_card, draw_island, island_window
 from .island import EMPTY, ROTATIONS, Island, bounds, lay_card
-from .rules import PICKS, PILES, SOLO_DISCARD, SOURCE_WORDS
-from .sources import SOURCES
+from .rules import PICKS, PILES, SOLO_DISCARD, source_names
+from .sources import SOURCE_NAME, SOURCES
 
 SCREEN_LINES = 24
-SHORT = {"fisherman": "fish", "hunter": "hunt", "canoe": "canoe", "coconut": "coco", "totem": "totem",
+#: Sources in the seats' table, where room is short (never "fish": that is a partner, not a Source).
+SHORT = {"fisherman": "fisher", "hunter": "hunt", "canoe": "canoe", "coconut": "coco", "totem": "totem",
          "volcano": "volc"}
 INPUT_HELP = ("Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
               "Placing: 90 marks where the card turned 90 fits (+), 90 2 -1 places it, aim 90 2 -1 "
@@ -382,7 +384,7 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
     if t == "discard":
         return f"{w} paid {event['paid']} to discard {event['card']}."
     if t == "chose":
-        return f"{w} chose {' and '.join(event['sources'])} (secret until everyone has chosen)."
+        return f"{w} chose {' and '.join(SOURCE_NAME[x] for x in event['sources'])} (secret until everyone has chosen)."
     if t == "interim":
         return interim_story(event, viewer, names)
     if t == "pile_empty":
@@ -395,13 +397,15 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
 
 
 def interim_story(event: dict[str, Any], viewer: Any, names: Names = None) -> str:
-    parts = [f"{who(s, viewer, names)}: {'+'.join(SHORT[x] for x in src)} {sum(pts)}"
+    """Every seat's Sources (named as the rulebook names them) and points at an interim total."""
+    parts = [f"{who(s, viewer, names)}: {' + '.join(SOURCE_NAME[x] for x in src)} {sum(pts)}"
              for s, (src, pts) in enumerate(zip(event["sources"], event["points"]))]
     return f"Interim total {event['pile']}: " + ", ".join(parts) + "."
 
 
 def expand_input(text: str, seat: int | None = None) -> str | None:
-    """Shorthand: ``2`` take 2, ``left``, ``D03``, ``90 2 -1`` a placement, ``totem`` score."""
+    """Shorthand: ``2`` take 2, ``left``, ``D03``, ``90 2 -1`` a placement, ``totem`` or
+    ``Canoe/Palm Tree`` (Source names) score."""
     words = text.strip().lower().split()
     if len(words) == 1 and words[0] in ("1", "2", "3", "4", "left", "right"):
         return f"take {words[0]}"
@@ -409,12 +413,17 @@ def expand_input(text: str, seat: int | None = None) -> str | None:
         return f"buy {words[0].upper()}"
     if len(words) == 3 and all(_is_int(w) for w in words):
         return "place " + " ".join(words)
-    if words and all(w in _SOURCE_WORDS for w in words):
+    if words and _names_sources(text):
         return "score " + " ".join(words)
     return None
 
 
-_SOURCE_WORDS = {w for words in SOURCE_WORDS.values() for w in words}
+def _names_sources(text: str) -> bool:
+    """Whether the text is only Source names (``totem``, ``Canoe/Palm Tree``; the rules read them)."""
+    try:
+        return bool(source_names(text))
+    except NotationError:
+        return False
 
 
 def _is_int(word: str) -> bool:

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
-from ...core.errors import NotationError, OptionError, SetupError
+from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
@@ -164,13 +165,23 @@ TAKES = tuple(Take(i) for i in range(ROW))
 SOLO_TAKES = {side: SoloTake(side) for side in ("left", "right")}
 BUYS = {d: Buy(d) for d in DESTINIES}
 SCORES = {combo: Score(combo) for k in (1, 2, 3) for combo in itertools.combinations(SOURCES, k)}
-#: Words a player may use for each Source (the Source's own name first: the notation).
+#: Names a player may give each Source in ``score`` (any case): the Source's own word first (the
+#: notation), then today's short words, the rulebook's name (:data:`.sources.SOURCE_NAME`,
+#: ``Fisherman/Fish``, ``Canoe/Palm Tree``) and the Palm Tree's own name. A name of two words is
+#: read as one Source: no second word of a name is a name by itself (see :func:`source_names`).
 SOURCE_WORDS = {
-    "fisherman": ("fisherman", "fishermen", "fish"), "hunter": ("hunter", "hunters", "bird", "birds"),
-    "canoe": ("canoe", "canoes", "palm", "palms"), "coconut": ("coconut", "coconuts"),
-    "totem": ("totem", "totems"), "volcano": ("volcano", "volcanoes", "village"),
+    "fisherman": ("fisherman", "fishermen", "fish", "fisherman/fish"),
+    "hunter": ("hunter", "hunters", "bird", "birds", "hunter/bird"),
+    "canoe": ("canoe", "canoes", "palm", "palms", "palm tree", "palm trees", "canoe/palm tree"),
+    "coconut": ("coconut", "coconuts"),
+    "totem": ("totem", "totems"),
+    "volcano": ("volcano", "volcanoes", "village", "volcano/village"),
 }
+assert all(SOURCE_NAME[s].lower() in words for s, words in SOURCE_WORDS.items()), "a rulebook name is missing"
 _SOURCE_OF = {w: source for source, words in SOURCE_WORDS.items() for w in words}
+#: Between Source names in ``score``: spaces, and these (a list as the interim summary writes it).
+SOURCE_SEPARATORS = (",", "+", "and")
+_SLASH = re.compile(r"\s*/\s*")
 
 # ------------------------------------------------------------------ declarations
 OPTIONS = (
@@ -271,6 +282,56 @@ def interim_choices(scored: Sequence[str], picks: int) -> list[tuple[str, ...]]:
     return list(itertools.combinations(left, picks))
 
 
+#: Per move class with one text field: the field, its allowed values, and what it must be.
+_TEXT_FIELDS: dict[type, tuple[str, Mapping[Any, Move], str]] = {
+    SoloTake: ("side", SOLO_TAKES, "a solo take's side is left or right"),
+    Buy: ("destiny", BUYS, "a Destiny is one of D01-D10"),
+    Word: ("word", WORDS, f"a one-word move is one of {', '.join(WORDS)}"),
+    Score: ("sources", SCORES, "a score names 1-3 different Sources, in the order " + " ".join(SOURCES)),
+}
+
+
+def move_fields_problem(move: Move) -> str | None:
+    """Why a Move object's fields make no MOTU move at all, or None: a field of the wrong type or
+    out of range (what a hand-made Move may hold and notation never does). A placement's x and y
+    are any whole numbers here; :func:`out_of_reach` bounds them."""
+    kind = type(move)
+    if kind is Take:
+        p = move.position  # type: ignore[attr-defined]
+        return None if type(p) is int and 0 <= p < ROW else (
+            f"a take's position is a row position 0-{ROW - 1} (take 1 is 0), not {quoted(p)}")
+    if kind is Place:
+        return _place_fields_problem(move)  # type: ignore[arg-type]
+    if kind not in _TEXT_FIELDS:  # a subclass of a MOTU move is none
+        return f"{quoted(move)} is not a MOTU move"
+    field, allowed, what = _TEXT_FIELDS[kind]
+    value = getattr(move, field)
+    if kind is Score:
+        ok = type(value) is tuple and all(type(v) is str for v in value) and value in allowed
+    else:
+        ok = type(value) is str and value in allowed
+    return None if ok else f"{what}, not {quoted(value)}"
+
+
+def _place_fields_problem(move: Place) -> str | None:
+    if type(move.rotation) is not int or move.rotation not in ROTATIONS:
+        return f"a placement's rotation is 0, 90, 180 or 270, not {quoted(move.rotation)}"
+    for name, value in (("x", move.x), ("y", move.y)):
+        if type(value) is not int:
+            return f"a placement's {name} is a whole number, not {quoted(value)}"
+    return None
+
+
+def out_of_reach(move: Place, bound: tuple[range, range]) -> str | None:
+    """Why a placement lies beyond every card of the island (``bound``: :func:`placement_bound`),
+    or None: there it can cover no symbol."""
+    for name, value, span in (("x", move.x, bound[0]), ("y", move.y, bound[1])):
+        if value not in span:
+            return (f"it covers no symbol: no card of this game reaches that far from the village "
+                    f"({name} runs from {span.start} to {span.stop - 1}, not {quoted(value)})")
+    return None
+
+
 def solo_take_price(side: str, hut: int) -> int:
     """Coconuts a solo take changes in the bank: -1 for the left card, +1 for the right one
     while the Beach Hut has any."""
@@ -279,18 +340,38 @@ def solo_take_price(side: str, hut: int) -> int:
     return 1 if hut else 0
 
 
-def parse_source(word: str, text: str) -> str:
-    try:
-        return _SOURCE_OF[word]
-    except KeyError:
-        raise NotationError(f"{text!r}: {word!r} is not a Source (the Sources: "
-                            f"{', '.join(SOURCES)})") from None
+def source_names(text: str) -> list[str]:
+    """The Sources named in ``text`` (the words after ``score``), in the order named.
+
+    Any case; spaces around "/" are optional (``Fisherman / Fish``); names are separated by
+    spaces, commas, "+" or "and". Read left to right, two words that together make a name
+    (``palm tree``, ``canoe/palm tree``) are one Source, else one word is; since no second word
+    of a name names a Source by itself ("tree" does not), a list is read only one way.
+    NotationError names the first word that is no Source.
+    """
+    spaced = _SLASH.sub("/", text.lower())
+    for sep in SOURCE_SEPARATORS[:2]:
+        spaced = spaced.replace(sep, " ")
+    words = [w for w in spaced.split() if w not in SOURCE_SEPARATORS]
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        two = " ".join(words[i:i + 2])
+        size = 2 if i + 1 < len(words) and two in _SOURCE_OF else 1
+        name = " ".join(words[i:i + size])
+        if name not in _SOURCE_OF:
+            raise NotationError(f"{quoted(name)} is not a Source (the Sources: "
+                                f"{', '.join(SOURCE_NAME[s] for s in SOURCES)}; or one word each: "
+                                f"{', '.join(SOURCES)})")
+        found.append(_SOURCE_OF[name])
+        i += size
+    return found
 
 
 def _parse_int(word: str, text: str, what: str) -> int:
     body = word[1:] if word[:1] in "+-" else word
     if not (body.isascii() and body.isdigit()) or len(body) > 4:
-        raise NotationError(f"{text!r}: {what} must be a whole number, not {word!r}")
+        raise NotationError(f"{quoted(text)}: {what} must be a whole number, not {quoted(word)}")
     return int(word)
 
 
@@ -436,20 +517,20 @@ class MotuState(State):
             return _parse_take(args[0], text)
         if word == "place":
             if len(args) != 3:
-                raise NotationError(f"{text!r}: a placement is written 'place ROTATION X Y', "
+                raise NotationError(f"{quoted(text)}: a placement is written 'place ROTATION X Y', "
                                     "e.g. 'place 90 2 -1'")
             rotation = _parse_int(args[0], text, "the rotation")
             if rotation not in ROTATIONS:
-                raise NotationError(f"{text!r}: the rotation is 0, 90, 180 or 270, not {rotation}")
+                raise NotationError(f"{quoted(text)}: the rotation is 0, 90, 180 or 270, not {rotation}")
             return Place(rotation, _parse_int(args[1], text, "x"), _parse_int(args[2], text, "y"))
         if word == "buy" and len(args) == 1:
             code = args[0].upper()
             if code not in BUYS:
-                raise NotationError(f"{text!r}: {code} is not a Destiny (D01-D10)")
+                raise NotationError(f"{quoted(text)}: {quoted(code)} is not a Destiny (D01-D10)")
             return BUYS[code]
-        if word == "score" and 1 <= len(args) <= 3:
-            return _parse_score(args, text)
-        raise NotationError(f"{text!r} is not a MOTU move (e.g. 'take 2', 'place 90 2 -1', 'buy D03', "
+        if word == "score" and args:
+            return _parse_score(rest, text)
+        raise NotationError(f"{quoted(text)} is not a MOTU move (e.g. 'take 2', 'place 90 2 -1', 'buy D03', "
                             "'travel', 'done', 'score totem', 'scrap'; solo 'take left', 'give')")
 
     @classmethod
@@ -573,15 +654,17 @@ class MotuState(State):
         return f"it is not seat {seat}'s turn: seat {self.turn} is asked to {PHASE_WORDS[self.phase]}"
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        malformed = move_fields_problem(move)
+        if malformed is not None:
+            return malformed
         phase = self.phase
         if phase == "place":
             if type(move) is not Place:
                 return (f"first place {self.holding} on your island: place ROTATION X Y "
                         "(e.g. place 90 2 -1)")
             assert self.holding is not None
-            if move.rotation not in ROTATIONS or type(move.x) is not int or type(move.y) is not int:
-                return "a placement is a rotation (0, 90, 180, 270) and two whole numbers"
-            return placement_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
+            far = out_of_reach(move, placement_bound(placements_per_seat(self.players, self.options["solo_piles"])))
+            return far or placement_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
         if type(move) is Place:
             return f"there is no card to place now: {PHASE_WORDS[phase]}"
         if phase == "take":
@@ -647,8 +730,6 @@ class MotuState(State):
             return (f"interim total (pile {PILES[self.pile]}): choose {picks} Source(s) to score, "
                     f"e.g. {self._example(seat)}")
         chosen = move.sources
-        if not isinstance(chosen, tuple) or chosen not in SCORES:
-            return "name each Source once, in the order fisherman hunter canoe coconut totem volcano"
         if len(chosen) != picks:
             return f"this interim total (pile {PILES[self.pile]}) scores {picks} Source(s), not {len(chosen)}"
         again = [s for s in chosen if s in self.scored(seat)]
@@ -916,11 +997,8 @@ class MotuState(State):
         n = self.players
         zero = self.options["zero_is_most"]
         beach = beach_bonuses([longest_beach(isl) for isl in self.islands], zero)
-        counted = [self.coconut_count(s) for s in range(n)]
-        coconut = coconut_bonuses(counted, zero)
-        parts = {p for owned in self.owned for d in owned for p in DESTINIES[d].components}
-        counts = {p: [component_count(p, self.islands[s], self.extra(s), counted[s]) for s in range(n)]
-                  for p in parts}
+        coconut = coconut_bonuses([self.coconut_count(s) for s in range(n)], zero)
+        counts = self.component_counts({p for owned in self.owned for d in owned for p in DESTINIES[d].components})
         self.final = []
         for s in range(n):
             row = {"interims": self.interim_total(s), "traveler": self.traveler_points[s],
@@ -947,6 +1025,17 @@ class MotuState(State):
         parts = {"start": SOLO_START_SCORES[self.options["difficulty"]]}
         parts.update(opponent_points(self.opponent, self.hut, volcanoes))
         return parts
+
+    def component_counts(self, parts: Iterable[str]) -> dict[str, list[int]]:
+        """Every seat's count of each Destiny component (:func:`.sources.component_count`; the
+        coconuts that count: the bank and a played Traveler's)."""
+        return {p: [component_count(p, self.islands[s], self.extra(s), self.coconut_count(s))
+                    for s in range(self.players)] for p in parts}
+
+    def destiny_value(self, seat: int, destiny: str) -> int:
+        """What ``destiny`` would give ``seat`` if the game ended now."""
+        counts = self.component_counts(DESTINIES[destiny].components)
+        return destiny_points(DESTINIES[destiny], seat, counts, self.options["zero_is_most"])
 
     def interim_total(self, seat: int) -> int:
         return sum(sum(points) for _, _, points in self.interims[seat])
@@ -1130,6 +1219,12 @@ class MotuState(State):
     def describe_move(self, seat: int, move: Move) -> str:
         return describe(self, seat, move)
 
+    def explain_move(self, seat: int, move: Move) -> str:
+        """What legal ``move`` would do, worked out on a copy by the rule functions (:mod:`.explain`)."""
+        from .explain import explain  # imported here: it reads this module
+
+        return explain(self, seat, move)
+
 
 PHASE_WORDS = {"take": "take a card", "place": "place a card", "extras": "finish a turn",
                "other": "say what becomes of the other card", "interim": "score an interim total",
@@ -1181,7 +1276,7 @@ def _check_options(options: Mapping[str, Any], solo: bool) -> None:
 
 def _setup_seat(first: Any, players: int) -> int:
     if type(first) is not int or not 0 <= first < players:
-        raise SetupError(f"setup first must be a seat 0-{players - 1}, not {first!r}")
+        raise SetupError(f"setup first must be a seat 0-{players - 1}, not {quoted(first)}")
     return first
 
 
@@ -1190,10 +1285,10 @@ def _check_island_ids(cards: Any, what: str) -> list[str]:
         raise SetupError(f"setup {what} must be a list of island card ids (I01-I58)")
     bad = [c for c in cards if c not in ISLAND_IDS]
     if bad:
-        raise SetupError(f"setup {what}: {str(bad[0])[:12]!r} is not an island card (I01-I58)")
+        raise SetupError(f"setup {what}: {quoted(bad[0])} is not an island card (I01-I58)")
     twice = [c for c, k in Counter(cards).items() if k > 1]
     if twice:
-        raise SetupError(f"setup {what}: {twice[0]} appears twice")
+        raise SetupError(f"setup {what}: {quoted(twice[0])} appears twice")
     return list(cards)
 
 
@@ -1232,11 +1327,17 @@ def _parse_take(arg: str, text: str) -> Move:
         return SOLO_TAKES[arg]
     if arg.isascii() and arg.isdigit() and len(arg) == 1 and 1 <= int(arg) <= ROW:
         return TAKES[int(arg) - 1]
-    raise NotationError(f"{text!r}: take a row position 1-4 (take 2), or solo take left / take right")
+    raise NotationError(f"{quoted(text)}: take a row position 1-4 (take 2), or solo take left / take right")
 
 
-def _parse_score(words: list[str], text: str) -> Score:
-    chosen = [parse_source(w, text) for w in words]
+def _parse_score(names: str, text: str) -> Score:
+    try:
+        chosen = source_names(names)
+    except NotationError as exc:
+        raise NotationError(f"{quoted(text)}: {exc}") from None
     if len(set(chosen)) != len(chosen):
-        raise NotationError(f"{text!r} names a Source twice")
+        raise NotationError(f"{quoted(text)} names a Source twice")
+    if len(chosen) > max(PICKS):
+        raise NotationError(f"{quoted(text)} names {len(chosen)} Sources; an interim total scores at most "
+                            f"{max(PICKS)}")
     return SCORES[tuple(s for s in SOURCES if s in chosen)]

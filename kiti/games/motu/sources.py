@@ -3,10 +3,15 @@
 number comes from the data files through :mod:`.cards`.
 
 A played Traveler's symbols join the island's count through ``extra`` (see ``Traveler.adds``);
-they have no place on the island, so they never score as volcanoes.
+they have no place on the island, so they never score as volcanoes. Its printed coconuts count
+with the bank's: the callers pass that sum as ``coconuts`` or ``bank``.
 
-"The most" (Destinies and both bonuses) is decided by :func:`most`: ties all count as the most,
-and nobody has the most of something nobody has (a count of 0 never wins).
+"The most" (Destinies, the Beach and Coconut bonuses) is decided by :func:`most`: every seat tied
+for the highest count has the most. When that count is 0 (nobody has any), ``zero_counts`` (the
+option ``zero_is_most``) decides: true, the default, and all tie for the most (every Destiny on
+that component pays its points, the bonus goes to everyone); false, and nobody has the most (each
+such Destiny's penalty applies, nobody gets the bonus). The solo player's Coconut bonus always
+needs a coconut: the rules pass ``zero_counts=False`` there.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from .island import Island, star_position
 
 SOURCES = ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
 SOURCE_NAME = {"fisherman": "Fisherman/Fish", "hunter": "Hunter/Bird", "canoe": "Canoe/Palm Tree",
-               "coconut": "Coconuts", "totem": "Totems", "volcano": "Volcano/Village"}
+               "coconut": "Coconut", "totem": "Totems", "volcano": "Volcano/Village"}
 
 
 def symbol_counts(island: Island, extra: Mapping[str, int] | None = None) -> Counter[str]:
@@ -181,7 +186,8 @@ def most(values: Sequence[int], zero_counts: bool = True) -> set[int]:
 def component_count(component: str, island: Island, extra: Mapping[str, int] | None, bank: int) -> int:
     """How many of a Destiny's component a player has: a symbol kind (visible, plus a played
     Traveler's), ``totem`` (every kind together), ``beach_card`` (cards showing Beach) or
-    ``coconut`` (banked coconuts)."""
+    ``coconut`` (``bank``: the caller passes the coconuts that count, banked plus a played
+    Traveler's; see :meth:`.rules.MotuState.coconut_count`)."""
     if component == "coconut":
         return bank
     if component == "beach_card":
