@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .cards import (
+    COCONUTS_COUNTED,
     DESTINIES,
     ISLAND_IDS,
     SYMBOL_MARK,
@@ -130,7 +131,7 @@ def legend() -> Text:
 def most_of(kind: str) -> str:
     """What a Destiny asks for, in words: a symbol kind or a group."""
     return {"totem": "totems (all kinds together)", "beach_card": "cards showing Beach",
-            "coconut": "banked coconuts"}.get(kind) or f"{SYMBOL_NAME[kind]} symbols"
+            "coconut": COCONUTS_COUNTED}.get(kind) or f"{SYMBOL_NAME[kind]} symbols"
 
 
 def per_one(kind: str) -> str:
