@@ -23,23 +23,21 @@ def test_a_dive_names_each_depth_its_catch_and_kitis_tie_orders():
     said = why(s, 0, "dive 9")
     assert said != s.describe_move(0, Dive(9))  # no longer "dive with diver 9"
     assert "Deepest (highest diver wins): E13, +13 for seat 0" in said
-    assert "Deep (next highest wins): T7, +7 for seat 0" in said
-    assert "Shallow (lowest diver wins): K2, +2 for seat 0" in said
+    assert "Deep (next highest wins): T7, +7;" in said
+    assert "Shallow (lowest diver wins): K2, +2." in said
     assert "at most" in said  # one catch a seat
-    assert ("at Deepest or Deep to the first of seat 1, seat 0, seat 3, seat 2 (Kiti, counterclockwise)"
-            in said)
-    assert "at Shallow to the first of seat 2, seat 3, seat 0, seat 1 (Kiti, clockwise)" in said
+    assert ("A tie goes to the first in Kiti's order, at Deepest/Deep: seat 1, seat 0, seat 3, seat 2 "
+            "(counterclockwise); at Shallow: seat 2, seat 3, seat 0, seat 1 (clockwise)") in said
     assert "Every other seat may still dive higher, a 9 or lower" in said
 
     play_round(s, [12, 1, 5, 6])  # seat 0 takes E13, seat 3 T7, seat 1 K2; Kiti moves to 2
     assert s.piles[0] == ["E13"] and s.kiti == 2
     said = why(s, 0, "dive 1")
-    assert "Deepest (highest diver wins): a Seagull, -13 for seat 0, the Seagull eats E13" in said
-    assert "Deep (next highest wins): J10, -10 for seat 0" in said
-    assert ("Shallow (lowest diver wins): L5, +5 for seat 0, the next card stocked there lies face "
-            "down for seat 0") in said
-    assert "first of seat 2, seat 1, seat 0, seat 3" in said  # Kiti at k = 2 now
-    assert "first of seat 3, seat 0, seat 1, seat 2" in said
+    assert "Deepest (highest diver wins): a Seagull, -13 for seat 0, the Seagull eats E13, both leave" in said
+    assert "Deep (next highest wins): J10, -10;" in said
+    assert "Shallow (lowest diver wins): L5, +5, the next card there comes face down, for seat 0 only" in said
+    assert "Deepest/Deep: seat 2, seat 1, seat 0, seat 3" in said  # Kiti at k = 2 now
+    assert "Shallow: seat 3, seat 0, seat 1, seat 2" in said
     # Seat 1 has played its 1: nobody else can go lower; seats 2 and 3 still hold a 1.
     assert "Every other seat may still dive higher; seat 2 and seat 3 may still dive a 1; " \
            "no other seat can dive lower" in said
@@ -73,7 +71,7 @@ def test_no_fighting_piled_spaces_and_no_kiti():
     assert s.lagoon[0] == ["T8", "S"] and s.lagoon[2] == ["K2", "K3"]
     said = why(s, 0, "dive 12")
     assert "Deepest (highest diver wins): T8, a Seagull, +0 for seat 0, the Seagull eats T8" in said
-    assert "Shallow (lowest diver wins): K2, K3, +5 for seat 0" in said
+    assert "Shallow (lowest diver wins): K2, K3, +5." in said
     assert "No Fighting: a tie catches nothing" in said and "Kiti" not in said
     assert "No other seat can dive higher; every other seat may still dive a 12 or lower" in said
 
@@ -89,7 +87,7 @@ def test_taker_orders_a_catch_and_each_take_is_explained():
     assert why(s, 0, "take S") == ("a Seagull joins seat 0's pile next: +0 for seat 0, the Seagull "
                                    "flies off from an empty pile; then T8 joins on its own: +8")
     assert why(s, 0, "take T8") == ("T8 joins seat 0's pile next: +8 for seat 0; then a Seagull joins "
-                                    "on its own: -8, the Seagull eats T8 and both leave the game")
+                                    "on its own: -8, the Seagull eats T8, both leave the game")
     assert s.explain_move(0, Take("T8")) != s.describe_move(0, Take("T8"))
 
 

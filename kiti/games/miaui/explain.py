@@ -36,9 +36,11 @@ View = Mapping[str, Any]
 def explain_dive(view: View, events: Sequence[Mapping[str, Any]], seat: int, n: int) -> str:
     """``dive n`` by ``seat``: what each depth offers it now, how ties are broken, and which
     divers the others may still play against it."""
-    offers = "; ".join(offer(view, seat, space) for space in (0, 1, 2))
-    return (f"diver {n} stays face down until every seat has dived; then {REVEAL_RULE}. "
-            f"{offers}. {ties(view)}. {rivals(view, events, seat, n)}")
+    offers: list[str] = []
+    for space in (0, 1, 2):  # the seat is named once, at the first catch worked out
+        offers.append(offer(view, seat, space, not any("for seat" in o for o in offers)))
+    return (f"diver {n} stays secret until every seat has dived; then {REVEAL_RULE}. "
+            f"{'; '.join(offers)}. {ties(view)}. {rivals(view, events, seat, n)}")
 
 
 def explain_take(view: View, seat: int, code: str) -> str:
@@ -58,15 +60,15 @@ def explain_take(view: View, seat: int, code: str) -> str:
     return f"{said}; then {', '.join(map(named, rest))} {verb}: {then}"
 
 
-def offer(view: View, seat: int, space: int) -> str:
-    """'Deepest (highest diver wins): E13, +13 for seat 0'."""
+def offer(view: View, seat: int, space: int, whose: bool) -> str:
+    """'Deepest (highest diver wins): E13, +13 for seat 0' (``whose``: name the seat)."""
     cards = view["lagoon"][space]
     head = f"{SPACE_NAMES[space]} ({DEPTH_RULE[space]}): {', '.join(map(named, cards)) or 'nothing'}"
     if "?" in cards:
         return f"{head}, unknown to seat {seat}"
     if view["options"].get("taker_chooses_order") and catch_needs_order(cards, True):
         return f"{head}, in the order seat {seat} would choose"
-    return f"{head}, {catch_effects(view['piles'][seat], cards, view['round'], seat, True)}"
+    return f"{head}, {catch_effects(view['piles'][seat], cards, view['round'], seat, whose)}"
 
 
 def catch_effects(pile: Sequence[str], cards: Sequence[str], rnd: int | None, seat: int,
@@ -79,12 +81,12 @@ def catch_effects(pile: Sequence[str], cards: Sequence[str], rnd: int | None, se
     for code in cards:
         eaten, jellies = add_to_pile(new, code)
         if code == "S":
-            notes.append(f"the Seagull eats {eaten} and both leave the game" if eaten
+            notes.append(f"the Seagull eats {eaten}, both leave the game" if eaten
                          else "the Seagull flies off from an empty pile")
         if jellies:
             notes.append(f"{' '.join(jellies)} leave the pile together")
     if rnd is not None and lantern_hides_next(cards, rnd):
-        notes.append(f"the next card stocked there lies face down for seat {seat} only")
+        notes.append(f"the next card there comes face down, for seat {seat} only")
     gain = pile_score(new) - pile_score(pile)
     return ", ".join([f"{gain:+d}" + (f" for seat {seat}" if whose else ""), *notes])
 
@@ -100,10 +102,10 @@ def ties(view: View) -> str:
         groups.setdefault(tuple(kiti_order(kiti, players, space)), []).append(space)
     parts = []
     for order, spaces in groups.items():
-        where = " or ".join(SPACE_NAMES[space] for space in spaces)
+        where = "/".join(SPACE_NAMES[space] for space in spaces)
         first = ", ".join(f"seat {s}" for s in order)
-        parts.append(f"at {where} to the first of {first} (Kiti, {tie_direction(spaces[0])})")
-    return "A tie goes " + "; ".join(parts)
+        parts.append(f"at {where}: {first} ({tie_direction(spaces[0])})")
+    return "A tie goes to the first in Kiti's order, " + "; ".join(parts)
 
 
 def rivals(view: View, events: Sequence[Mapping[str, Any]], seat: int, n: int) -> str:
@@ -123,7 +125,9 @@ def rivals(view: View, events: Sequence[Mapping[str, Any]], seat: int, n: int) -
         if not who:
             parts.append(f"no other seat can dive {dives}")
             continue
-        subject = "every other seat" if len(who) == len(left) > 1 else seats(who)
+        missing = [s for s in left if s not in who]
+        but = f"every other seat but {seats(missing)}" if missing else "every other seat"
+        subject = min(seats(who), but, key=len)
         parts.append(f"{subject} may still dive {dives}")
     text = "; ".join(parts)
     return text[0].upper() + text[1:]

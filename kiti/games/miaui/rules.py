@@ -36,7 +36,7 @@ SPACE_NAMES = ("Deepest", "Deep", "Shallow")
 #: Who wins each depth, in words (the renderer shows them).
 DEPTH_RULE = ("highest diver wins", "next highest wins", "lowest diver wins")
 #: What follows the last dive of a round, in words (``why`` quotes it).
-REVEAL_RULE = "the divers are shown together and the depths settled deepest first, one catch a seat at most"
+REVEAL_RULE = "the depths are settled deepest first, one catch a seat at most"
 #: A tie with No Fighting, in words (the renderer and ``why`` show it).
 NO_FIGHTING_TIE = "a tie catches nothing; tied divers are out, the fish stay"
 
