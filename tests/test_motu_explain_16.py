@@ -222,3 +222,20 @@ def test_every_legal_move_of_a_game_is_explained_for_its_seat(players: int) -> N
         s.apply(seat, s.random_move(seat, rng))
     expected = {"Place", "Score"} | ({"SoloTake", "Wordgive"} if players == 1 else {"Take", "Worddone"})
     assert expected <= kinds, kinds
+
+
+def test_solo_other_card_goes_by_itself_when_the_discard_cannot_be_paid() -> None:
+    s = game(1, piles={"A": ["I01", "I02"]}, villages=["V1"])
+    s.supply += s.banks[0] - 3
+    s.banks[0] = 3  # after paying 1 for the left card, 2: too few to discard the other
+    s.check_invariants()
+    said = explained(s, 0, "take left")
+    assert "the other card, I02, then goes face down to the Opponent (seat 0's coconuts cannot pay" in said
+    assert "None" not in said
+    s = game(1, piles={"A": SEA[:2]}, villages=["V5"])
+    s.supply += s.banks[0] - 2
+    s.banks[0] = 2
+    s.check_invariants()
+    said = explained(s, 0, "scrap")
+    assert f"the other card, {SEA[1]}, then goes face down to the Opponent (seat 0's coconuts cannot pay" in said
+    assert "None" not in said

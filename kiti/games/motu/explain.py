@@ -56,15 +56,16 @@ def _solo_take(before: MotuState, after: MotuState, seat: int, move: Move) -> st
                f"{gained} coconut comes from the Beach Hut to seat {seat}'s bank" if gained else
                "the Beach Hut is empty, so no coconut comes with it")
     money = f"{_bank(before, after, seat)}, the Beach Hut {_change(before.hut, after.hut)}"
+    other = before.shown[1] if side == "left" else before.shown[0]
     return (f"take the {side} card, {name}: {coconut} ({money}); {_to_place(after, seat)}; "
-            f"{_other_card(after, seat)}")
+            f"{_other_card(after, seat, other)}")
 
 
 def _scrap(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, name, gained = _event(before, after, "scrap")
     if before.solo:
         return (f"neither card can be taken and placed: the left card, {name}, is discarded; "
-                f"{_other_card(after, seat)}")
+                f"{_other_card(after, seat, before.shown[1])}")
     gain = f", and the {gained} coconut(s) on it go to seat {seat} ({_bank(before, after, seat)})" if gained else ""
     return (f"no card seat {seat} can afford fits on seat {seat}'s island: the leftmost card of the "
             f"row, {name}, is discarded{gain}; the row is refilled")
@@ -208,16 +209,17 @@ def _to_place(after: MotuState, seat: int) -> str:
     return f"it then goes on seat {seat}'s island ({len(after.legal_moves(seat))} legal placements)"
 
 
-def _other_card(after: MotuState, seat: int) -> str:
-    """Solo: what becomes of the card not taken, worked out by placing the taken one on a copy."""
+def _other_card(after: MotuState, seat: int, name: str) -> str:
+    """Solo: what becomes of ``name``, the card not taken, worked out by placing the taken one on a
+    copy (the discard is offered, or the card goes to the Opponent by itself)."""
     placed = after.clone()
     assert isinstance(placed, MotuState)
     if placed.phase == "place":
         placed.apply(seat, placed.legal_moves(seat)[0], check=False)
     if placed.phase == "other":
-        return (f"the other card, {placed.other}, then goes face down to the Opponent unless {SOLO_DISCARD} "
+        return (f"the other card, {name}, then goes face down to the Opponent unless {SOLO_DISCARD} "
                 f"of seat {seat}'s coconuts pay to discard it")
-    return (f"the other card, {after.other}, then goes face down to the Opponent (seat {seat}'s "
+    return (f"the other card, {name}, then goes face down to the Opponent (seat {seat}'s "
             f"coconuts cannot pay the {SOLO_DISCARD} to discard it)")
 
 

@@ -223,7 +223,7 @@ def _edge_fault(cells: Mapping[Pos, Cell], s: Shape, x: int, y: int) -> Fault | 
         if old is None or old.terrain == spec.terrain:
             continue
         p, q = (x + cx, y + cy), (x + cx + dx, y + cy + dy)
-        if spec.terrain == "B":  # a Beach cell on a card's edge always leaves the card there
+        if spec.terrain == "B":  # an edge Beach cell leaves the card there (cards.along_edge: never along it)
             return ("new beach", p, q, old.terrain)
         if old.terrain != "B":
             return ("sea land", p, spec.terrain, q, old.terrain)
