@@ -424,8 +424,9 @@ function interimTable(ctx) {
         const it = v.interims[seat].find((x) => x.pile === p);
         if (!it) return h("td", {}, "");
         if (!Array.isArray(it.sources)) return h("td", {}, "chosen (secret)");
-        return h("td", {title: it.sources.map((x, i) => `${x} ${it.points[i]}`).join(", ")},
-          `${it.total} (${it.sources.map((x) => ctx.catalog?.sources?.[x] || x).join(", ")})`);
+        const named = it.sources.map((x) => ctx.catalog?.sources?.[x] || x);  // the rulebook's names
+        return h("td", {title: named.map((x, i) => `${x} ${it.points[i]}`).join(", ")},
+          `${it.total} (${named.join(", ")})`);
       })))));
 }
 
