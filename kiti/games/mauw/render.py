@@ -20,7 +20,7 @@ from rich.text import Text
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import COLOUR
-from .rules import DECLINE, SLOTS, STOP, TU, Answer, Place, answer_cards, gain_destinations, tuatura_allowed
+from .rules import DECLINE, SLOTS, STOP, TU, Answer, answer_cards, gain_destinations, tuatura_allowed
 
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
 INPUT_HELP = ("Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker standing for Y2), "
@@ -254,7 +254,7 @@ def prompt(view: dict[str, Any], seat: int) -> str:
         area = view["columns"][seat]
         slots = gain_destinations([c["nines"] for c in area], [c["top"] for c in area])
         gain = "a nine" + (f" with {view['gain']['top']} on top" if view["gain"]["top"] else "")
-        return f"place your gain ({gain}): {either([str(Place(s)) for s in slots])}"
+        return f"place your gain ({gain}): place {either([SLOTS[s] for s in slots])}"
     return "your move"
 
 

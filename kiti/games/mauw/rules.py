@@ -233,6 +233,12 @@ def combo_kind(played: str, target: str) -> str:
     return "twins" if VALUE[played] == VALUE[target] else "pair"
 
 
+def twins_gain(card: str, target: str) -> tuple[str, str]:
+    """A same-value combo's gain: (the card turned face down as its nine, the Warrior on top).
+    The card played is the one turned (a Joker always is); a Warrior of that value stays on top."""
+    return card, (target if card == JOKER else card)
+
+
 def play_effect(card: str, mine: bool, nines: int, top: str | None,
                 open_slot_block: bool = False) -> str | None:
     """What playing ``card`` (a declared code) on a column does, or None if not allowed.
@@ -794,8 +800,9 @@ class MauwState(State):
             nine = self._draw_one()
             if nine is not None:
                 self._gain(seat, [nine], None, hidden=True)
-        else:  # the Joker, if any, is the card flipped; the other goes on top
-            self._gain(seat, [card], target if card == JOKER else card, hidden=False)
+        else:
+            nine, top = twins_gain(card, target)
+            self._gain(seat, [nine], top, hidden=False)
 
     def _gain(self, seat: int, nine_cards: list[str], top: str | None, hidden: bool) -> None:
         """A gain for ``seat``: placed at once if it has one place, asked if several, lost if none."""
@@ -1156,6 +1163,13 @@ class MauwState(State):
     # ------------------------------------------------------------- for people
     def describe_move(self, seat: int, move: Move) -> str:
         return describe(move)
+
+    def explain_move(self, seat: int, move: Move) -> str:
+        """What legal ``move`` would do now, worded from the seat's own view (so nothing
+        hidden from it is told) and this module's rules: see :mod:`.explain`."""
+        from .explain import explain  # it reads this module's rules
+
+        return explain(self.observation(seat), seat, move)
 
 
 _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
