@@ -170,19 +170,28 @@ def face_down_marks(s: Sight, space: int) -> list[str]:
     (the short form keeps what follows '; ')."""
     cards = s.view["lagoon"][space]
     rnd = s.view["round"]
-    peeked = {(e["round"], e["space"]) for e in s.events if e.get("type") == "peek"}
+    peeked = {(e["round"], e["space"]): e.get("to") for e in s.events if e.get("type") == "peek"}
     hidden = {(e["round"], sp) for e in s.events if e.get("type") == "stock"
               for sp, c in enumerate(e["cards"]) if c == "?"}
     out = []
     for i, c in enumerate(cards):
         stocked = (rnd - (len(cards) - 1 - i), space)
         if c != "?" and stocked in peeked:
-            out.append("face down; only you see it")
+            out.append(peek_note(s, peeked[stocked]))
         elif c != "?" and stocked in hidden and s.referee:
             out.append("face down")
         else:
             out.append("")
     return out
+
+
+def peek_note(s: Sight, seers: list[int] | None) -> str:
+    """A face-down card this viewer sees: its own peek ("only you see it"), or, for the
+    referee, whose peek it is (the referee's events name the seats that saw it)."""
+    if not seers or not s.referee:
+        return "face down; only you see it"
+    who = " and ".join(s.people.who(x) for x in seers)
+    return f"face down; only {who} see{'s' if len(seers) == 1 else ''} it"
 
 
 # ------------------------------------------------------------------ seats

@@ -1,0 +1,59 @@
+"""``kiti replay`` as the checks found it: the whole table never says "you", and a finished
+game's seat view shows what the end reveals to everyone."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from play_helpers import kiti
+
+from kiti.core.events import REFEREE
+from kiti.core.game import State
+from kiti.games import game_ids, get_game
+
+SEATS = {"miaui": 4, "mauw": 4, "motu": 3}
+
+
+def random_game(game: str, seed: int, moves: int | None = None) -> State:
+    state = get_game(game).new(SEATS.get(game, get_game(game).info.min_seats), None, seed)
+    rng = random.Random(seed)
+    while not state.is_over() and (moves is None or len(state.history) < moves):
+        seat = min(state.to_act())
+        state.apply(seat, state.random_move(seat, rng))
+    return state
+
+
+def saved(tmp_path: Path, state: State) -> Path:
+    path = tmp_path / f"{state.info.id}.json"
+    path.write_text(json.dumps(state.record()))
+    return path
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_stepping_through_the_whole_table_never_says_you(tmp_path: Path, game: str) -> None:
+    state = random_game(game, 11)
+    path = saved(tmp_path, state)
+    out = kiti("replay", str(path), "--step", cwd=tmp_path, stdin="\n" * (len(state.history) + 2))
+    assert out.returncode == 0, out.stderr
+    assert "(the end of the record)" in out.stdout  # the premise: every move was shown
+    said = [line for line in out.stdout.splitlines() if re.search(r"\b(you|your|yours)\b", line, re.I)]
+    assert said == []
+
+
+def test_a_peek_is_named_by_its_seat_for_the_referee(tmp_path: Path) -> None:
+    """Miaui: a face-down card someone peeked at says whose peek it is."""
+    state = random_game("miaui", 11)
+    peekers = {e["to"][0] for e in state.events(REFEREE) if e["type"] == "peek"}
+    assert peekers  # the premise: somebody peeked
+    path = saved(tmp_path, state)
+    out = kiti("replay", str(path), "--step", cwd=tmp_path, stdin="\n" * (len(state.history) + 2))
+    named = set(map(int, re.findall(r"face down; only seat (\d) sees it", out.stdout)))
+    assert named and named <= peekers
+
+
+def test_every_registered_game_is_covered() -> None:
+    assert set(SEATS) == set(game_ids())
