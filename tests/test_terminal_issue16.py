@@ -5,11 +5,12 @@ Each test drives ``kiti play`` as a person would (a pseudo-terminal at 80x24, or
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
 
-from play_helpers import finish, kiti, plain, spawn
+from play_helpers import dive_and_reveal, finish, kiti, plain, spawn
 
 from kiti.core.game import State
 from kiti.core.turns import forced_move
@@ -107,3 +108,25 @@ def test_the_record_path_is_on_a_line_of_its_own_never_wrapped(tmp_path: Path) -
     lines = [line.strip() for line in plain(child.before or "").splitlines()]
     assert len(str(save)) > 80  # the premise: the path is longer than the screen is wide
     assert str(save) in lines, lines[-5:]
+
+
+def test_a_long_why_answer_keeps_the_table_header_on_an_80x24_screen(tmp_path: Path) -> None:
+    """``why`` for a legal move may take several lines: the table drawn again above it
+    leaves room for them, so that its header stays on the 24-line screen."""
+    child = spawn("miaui", "--players", "6", "--seed", "4", cwd=tmp_path)
+    seen = io.StringIO()
+    child.logfile_read = seen
+    for diver in (12, 11, 10, 9):  # a few rounds, so that the table fills its room with events
+        dive_and_reveal(child, f"dive {diver}")
+    for _ in range(2):
+        child.expect(PROMPT)
+        child.sendline("why dive 5")
+    child.expect(PROMPT)
+    screen = plain(seen.getvalue().rsplit("\x1b[2J", 1)[-1])  # what the last clear left
+    lines = screen.split("\n")
+    assert "dive 5 is legal now" in screen  # the premise: the answer is on screen
+    assert sum(max(1, -(-len(line) // 80)) for line in lines) <= 24, lines
+    assert lines[0].startswith("Miaui"), lines[:3]
+    child.sendline("quit")
+    child.sendline("")
+    finish(child)

@@ -233,7 +233,7 @@ class Session:
         screen = self.screen
         if self.shown == seat and not self.stale and screen.full(lines):
             last = screen.last
-            self.draw(seat)
+            self.draw(seat, spare=3 if last is None else screen.lines_of(last) + lines + 1)
             if last is not None:
                 screen.say(last)
 
