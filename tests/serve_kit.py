@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+import waits
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,9 +26,9 @@ def free_port() -> int:
 
 class ServeProcess:
     """``kiti serve --port P ARGS`` writing to ``log`` (appended: a restart keeps the story);
-    ready once ``/api/health`` answers."""
+    ready once ``/api/health`` answers (within ``timeout`` seconds, ``waits.START`` by default)."""
 
-    def __init__(self, args: list[str], log: Path, timeout: float = 60.0) -> None:
+    def __init__(self, args: list[str], log: Path, timeout: float = waits.START) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
@@ -39,7 +40,7 @@ class ServeProcess:
         end = time.monotonic() + timeout
         while True:
             try:
-                urllib.request.urlopen(self.base + "/api/health", timeout=1)
+                urllib.request.urlopen(self.base + "/api/health", timeout=waits.seconds(2))
                 return
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > end:
@@ -49,13 +50,13 @@ class ServeProcess:
 
     def kill9(self) -> None:
         os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(waits.seconds(30))
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(20)
+                self.proc.wait(waits.seconds(30))
             except subprocess.TimeoutExpired:
                 self.kill9()
         self.log.close()

@@ -1,5 +1,6 @@
 """Helpers for the server tests: an app on a temporary SQLite file, lobby calls, WebSocket
-reads with a timeout (a test never hangs on a message that does not come)."""
+reads with a timeout (a test never hangs on a message that does not come: ``waits.MESSAGE``
+seconds by default, returning as soon as the message is there)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import waits
 
 pytest.importorskip("starlette", reason="the server tests need the [server] extra")
 pytest.importorskip("sqlalchemy", reason="the server tests need the [server] extra")
@@ -50,7 +52,7 @@ def tokens(created: dict[str, Any]) -> dict[int, str]:
     return {s["seat"]: s["token"] for s in created["seats"]}
 
 
-def recv(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
+def recv(ws: Any, timeout: float = waits.MESSAGE) -> dict[str, Any]:
     """The next message, or a test failure after ``timeout`` seconds."""
     async def get() -> Any:
         with anyio.fail_after(timeout):
@@ -58,7 +60,7 @@ def recv(ws: Any, timeout: float = 10.0) -> dict[str, Any]:
     try:
         message = ws.portal.call(get)
     except TimeoutError:
-        pytest.fail(f"no message within {timeout} s")
+        pytest.fail(f"no message within {timeout:.0f} s")
     ws._raise_on_close(message)
     return json.loads(message["text"])
 
@@ -78,7 +80,7 @@ def quiet(ws: Any, wait: float = 0.3) -> list[dict[str, Any]]:
         out.append(json.loads(message["text"]))
 
 
-def until(ws: Any, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+def until(ws: Any, pred: Any, timeout: float = waits.MESSAGE) -> dict[str, Any]:
     """The first message satisfying ``pred`` (the others are skipped)."""
     end = time.monotonic() + timeout
     while True:
@@ -117,7 +119,7 @@ def play_out(ws: Any, rng: random.Random, state: dict[str, Any]) -> dict[str, An
     n = 0
     while not state["over"]:
         if not state["your_turn"]:
-            state = until(ws, lambda m: m["type"] == "state", timeout=20)
+            state = until(ws, lambda m: m["type"] == "state", timeout=waits.GAME)
             continue
         ident = f"p{n}"
         n += 1

@@ -9,7 +9,6 @@ Screenshots are kept under tests/artifacts/browser/ (desktop and phone) for a pe
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -59,7 +58,7 @@ def phone_url(link: str) -> str:
     return link.replace("/#", "/?anim=fast#")
 
 
-def mine(page: Any, timeout: float = 30_000) -> None:
+def mine(page: Any, timeout: float | None = None) -> None:  # None: the page's default (waits.PAGE)
     page.locator(".turnbar.mine").wait_for(timeout=timeout)
 
 
@@ -278,7 +277,7 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
     for _ in range(200):
         seat, page = next(((s, p) for s, p in pages.items() if p.locator(".turnbar.mine").count()), (None, None))
         if page is None:
-            time.sleep(0.05)
+            browser.turn_on(pages.values())
             continue
         text = turn_text(page)
         if "attacked" in text or "defend your teammate" in text:
@@ -311,7 +310,7 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
             mauw_play(page, move)
         if refused and attacked and defended and joker:
             break
-        time.sleep(0.1)
+        browser.answered(page)
     assert refused and attacked and defended and joker, (refused, attacked, defended, joker)
     # The last move may still be on its way to Ana's page: wait for it to be told.
     expect(ana.locator(".log")).to_contain_text(re.compile(r"JK as|Joker"))

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import waits
 from miaui_helpers import G, make_deck, new, play_round, rounds_deck
 from test_miaui_scenarios import FULL_ROUNDS
 
@@ -22,7 +23,7 @@ def kiti(*args: str) -> subprocess.CompletedProcess:
     env["COLUMNS"] = "200"
     return subprocess.run(
         [sys.executable, "-m", "kiti.cli.main", *args],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=waits.COMMAND,
     )
 
 

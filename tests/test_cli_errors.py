@@ -7,11 +7,12 @@ import subprocess
 import sys
 
 import pytest
+import waits
 
 
 def kiti(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "kiti", *args], capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL, **kw)
+                          timeout=waits.COMMAND, stdin=subprocess.DEVNULL, **kw)
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess, *words: str) -> None:

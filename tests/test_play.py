@@ -266,6 +266,7 @@ def test_a_closed_output_still_saves_the_game_and_says_so(tmp_path: Path) -> Non
     import subprocess
     import sys
 
+    import waits
     from play_helpers import env
 
     data = data_dir(tmp_path)
@@ -279,7 +280,7 @@ def test_a_closed_output_still_saves_the_game_and_says_so(tmp_path: Path) -> Non
     proc.stdin.write("5\n\n9\n\nquit\n\n")
     proc.stdin.close()
     err = proc.stderr.read()
-    assert proc.wait(timeout=60) == 1
+    assert proc.wait(timeout=waits.COMMAND) == 1
     assert "Traceback" not in err
     assert "the output was closed; the game is saved" in err
     saved = list((data / "games").glob("miaui-*.json"))

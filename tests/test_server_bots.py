@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import waits
 from server_kit import client, create, hello, hub, recv, tokens, until
 
 from kiti.games import replay
@@ -24,7 +25,7 @@ def test_a_timed_out_human_is_replaced_by_a_bot_until_back(tmp_path) -> None:
             away = until(ws0, lambda m: m["type"] == "state" and seat0(m)["away"])
             assert seat0(away)["bot_plays"] and not away["your_turn"]
             table = hub(c).tables[tid]
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + waits.MESSAGE
             while not any(s == 0 for s, _ in table.state.history):  # the bot moves for seat 0
                 assert time.monotonic() < deadline
                 recv(ws0)
@@ -64,7 +65,7 @@ def test_a_human_who_leaves_is_played_by_a_bot_and_takes_the_seat_back(tmp_path)
             ws1.send_json({"type": "move", "move": state["legal"][0], "id": 1})
             until(ws1, lambda m: m.get("re") == 1)
             table = hub(c).tables[tid]
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + waits.MESSAGE
             while not any(s == 0 for s, _ in table.state.history):
                 assert time.monotonic() < deadline
                 recv(ws1)
@@ -84,7 +85,7 @@ def test_bots_think_in_worker_processes_and_play_a_whole_game(tmp_path) -> None:
         with c.websocket_connect("/ws") as ws:
             state = hello(ws, tid)
             while not state["over"]:
-                state = until(ws, lambda m: m["type"] == "state", timeout=60)
+                state = until(ws, lambda m: m["type"] == "state", timeout=waits.GAME)
         record = c.get(f"/api/tables/{tid}/record").json()
         assert replay(record).table() == state["reveal"]
 
@@ -94,7 +95,7 @@ def test_a_bot_over_its_time_is_replaced_by_a_legal_move(tmp_path) -> None:
         made = create(c, seats=("ismcts:iters=1500", "random", "random"))
         tid = made["table"]["id"]
         table = hub(c).tables[tid]
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + waits.MESSAGE
         while not any(s == 0 for s, _ in table.state.history):
             assert time.monotonic() < deadline
             time.sleep(0.02)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import waits
 from server_kit import client, create, hello, tokens
 
 from kiti.core.records import start
@@ -12,7 +13,7 @@ from kiti.games import get_game, replay
 from kiti.server.replays import MAX_FRAMES
 
 
-def wait_over(c, tid: str, limit: float = 30.0) -> None:
+def wait_over(c, tid: str, limit: float = waits.GAME) -> None:
     end = time.monotonic() + limit
     while c.get(f"/api/tables/{tid}").json()["table"]["status"] != "over":
         assert time.monotonic() < end, "the bots did not finish"

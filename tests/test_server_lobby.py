@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import waits
 from server_kit import client, create, hello, hub, recv, tokens
 
 from kiti.server.tokens import token_hash
@@ -178,7 +179,7 @@ def test_kiti_serve_refuses_a_database_it_cannot_use() -> None:
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([sys.executable, "-m", "kiti", "serve", "--db", "mysql://x/y"], cwd=root, env=env,
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=waits.COMMAND)
     assert out.returncode == 2 and "--db must be a file path, an sqlite:/// URL or a postgresql:// URL" in out.stderr
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import server_kit  # noqa: F401  (skips without the [server] extra)
+import waits
 from pg_kit import postgres_server
 from serve_kit import ServeProcess
 
@@ -48,7 +49,7 @@ class Player:
 
     def connect(self, url: str, table: str) -> None:
         self.ws = self.sockets.enter_context(ws_client.connect(url.replace("http", "ws") + "/ws",
-                                                               open_timeout=10))
+                                                               open_timeout=waits.MESSAGE))
         self.ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": self.token,
                                  "since": self.cursor}))
         self.pending = None  # a move in flight when the server died may or may not be stored
@@ -80,7 +81,7 @@ class Player:
             self.ws.send(json.dumps({"type": "move", "move": move, "id": self.n}))
 
 
-def play(players: list[Player], rng: random.Random, until: Any, timeout: float = 60) -> None:
+def play(players: list[Player], rng: random.Random, until: Any, timeout: float = waits.GAME) -> None:
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, "the game stalled"
@@ -102,7 +103,7 @@ def kill_and_resume(db: str, tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     server = Server(db, log)
     try:
-        made = httpx.post(server.url + "/api/tables",
+        made = httpx.post(server.url + "/api/tables", timeout=waits.MESSAGE,
                           json={"game": "miaui", "seats": ["human", "human", "random"]}).json()
         tid = made["table"]["id"]
         players = [Player(s["seat"], s["token"]) for s in made["seats"]]
@@ -115,7 +116,7 @@ def kill_and_resume(db: str, tmp_path: Path) -> None:
         for p in players:
             p.connect(server.url, tid)
         play(players, rng, lambda: all(p.state and p.state["over"] for p in players))
-        record = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+        record = httpx.get(f"{server.url}/api/tables/{tid}/record", timeout=waits.MESSAGE).json()
         for p in players:
             p.sockets.close()
     finally:
