@@ -20,6 +20,7 @@ from rich.text import Text
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import COLOUR
+from .explain import either
 from .rules import DECLINE, SLOTS, STOP, TU, Answer, answer_cards, gain_destinations, tuatura_allowed
 
 STYLE = {"R": "bold red", "Y": "bold yellow", "G": "bold green", "B": "bold blue"}
@@ -256,11 +257,6 @@ def prompt(view: dict[str, Any], seat: int) -> str:
         gain = "a nine" + (f" with {view['gain']['top']} on top" if view["gain"]["top"] else "")
         return f"place your gain ({gain}): place {either([SLOTS[s] for s in slots])}"
     return "your move"
-
-
-def either(options: Sequence[str]) -> str:
-    """'A', 'A or B', 'A, B or C'."""
-    return options[0] if len(options) == 1 else f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def input_help(view: dict[str, Any]) -> str:
