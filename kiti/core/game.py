@@ -46,7 +46,7 @@ from .errors import (
     quoted,
 )
 from .events import REFEREE, Entry, Viewer, count_visible, seen_by_others, visible
-from .moves import ActionCodec, Move, Step, steps_from_moves
+from .moves import MAX_NOTATION, ActionCodec, Move, Step, field_problem, steps_from_moves
 from .options import OptionSpec, resolve_options
 from .results import Party, Result, make_result, seat_parties
 
@@ -107,7 +107,7 @@ class State(ABC):
         """A new game: ``players`` seats, validated ``options``, a seed (random if None)."""
         info = cls.info
         if isinstance(players, bool) or not isinstance(players, int):
-            raise SetupError(f"players must be an integer, not {players!r}")
+            raise SetupError(f"players must be an integer, not {quoted(players)}")
         if not info.min_seats <= players <= info.max_seats:
             raise SetupError(
                 f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {players}")
@@ -115,7 +115,7 @@ class State(ABC):
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise SetupError(f"seed must be an integer, not {seed!r}")
+            raise SetupError(f"seed must be an integer, not {quoted(seed)}")
         if not 0 <= seed < MAX_SEED:
             raise SetupError(f"seed must be an integer 0 to 2**63-1, not {quoted(seed)}")
         if setup is not None and not isinstance(setup, Mapping):
@@ -212,6 +212,9 @@ class State(ABC):
             return GameOverError, f"the game is over{end}: no more moves"
         if not isinstance(move, self.info.move_types):
             return IllegalMoveError, f"{quoted(move)} is not a {self.info.name} move"
+        problem = field_problem(move)
+        if problem is not None:
+            return IllegalMoveError, f"not a {self.info.name} move: {problem}"
         if seat not in self.acting:
             return NotYourTurnError, self._not_to_act_reason(seat)
         reason = self._illegal_reason(seat, cast(Move, move))
@@ -266,18 +269,23 @@ class State(ABC):
         first refusal is raised and nothing changes.  ``check=False`` is the fast path for
         callers holding a legal Move for every seat to act (no notation there).
         """
-        pairs = sorted(moves.items())
         if check:
-            pairs = self._checked_choice(pairs)  # type: ignore[assignment]  # Moves from here on
+            pairs = self._checked_choice(moves)
+        else:
+            pairs = sorted(moves.items())  # type: ignore[arg-type]  # Moves here
         history = self.history
         if len(history) + len(pairs) >= self.limit:
             for seat, move in pairs:  # the limit falls inside the choice: move by move
                 self.apply(seat, move, False)
             return
-        history.extend(pairs)  # type: ignore[arg-type]  # Moves here
-        self._apply_all(pairs)  # type: ignore[arg-type]
+        history.extend(pairs)
+        self._apply_all(pairs)
 
-    def _checked_choice(self, pairs: list[tuple[int, Move | str]]) -> list[tuple[int, Move]]:
+    def _checked_choice(self, moves: Any) -> list[tuple[int, Move]]:
+        if not isinstance(moves, Mapping):
+            raise IllegalMoveError(None, moves, "a simultaneous choice is a mapping of seat to move, "
+                                                f"not {quoted(moves)}")
+        pairs = sorted(moves.items(), key=_seat_order)  # a seat that is no seat last, and refused
         parsed = [(seat, self.parse_move(m) if type(m) is str else m) for seat, m in pairs]
         for seat, move in parsed:
             refusal = self._refusal(seat, move)
@@ -506,12 +514,13 @@ class State(ABC):
         if mark is None or mark[0] != len(self.history) - 1:
             return f"{move} was not made at this table"
         if self._chance_at > mark[0]:
-            return f"{move} brought chance into play (a card was drawn or shuffled)"
+            return f"{move} brought chance into play (a card was drawn or the cards were shuffled)"
         if self.over:
             return "the game is over"
         shown = seen_by_others(self.log, seat, mark[1])
         if shown is not None:
-            return f"what {move} led to has been shown to others (the {shown[1]} event)"
+            others = "another player" if shown[0] & ((1 << self.players) - 1) & ~(1 << seat) else "the spectators"
+            return f"what {move} led to has already been shown to {others}"
         return None
 
     def undo(self, seat: int) -> Move:
@@ -536,6 +545,11 @@ class State(ABC):
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
+
+
+def _seat_order(pair: tuple[Any, Any]) -> tuple[bool, int]:
+    seat = pair[0]
+    return (False, seat) if type(seat) is int else (True, 0)
 _ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
 
 
@@ -552,7 +566,7 @@ def check_notation(text: object) -> str:
     """Normalise move text (strip, lower-case, single spaces)."""
     if not isinstance(text, str):
         raise NotationError(f"a move must be text, not {quoted(text)}")
-    if len(text) > 200:
+    if len(text) > MAX_NOTATION:
         raise NotationError(f"move text is {len(text)} characters long: no move is")
     out = " ".join(text.split()).lower()
     if not out:
