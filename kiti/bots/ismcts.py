@@ -36,7 +36,9 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   default: at 3 seats of Miaui with No Fighting, 0.43 of the wins against two heuristics,
   against 0.35 with plain visit counts, ``mix=1``): a fixed choice there is easy to read and
   ties with its own copies, so the bot mixes, leaning on its best moves.  **Budget**: ``iters=N`` iterations (deterministic
-  for a bot seed) or ``time=S`` seconds per move.
+  for a bot seed) or ``time=S`` seconds per move, at most :data:`MAX_ITERS` and
+  :data:`MAX_SECONDS`: declared with the parameters, so a spec from the command line, a
+  record's lineup or a server request is refused above them (a server may allow less time).
 * **Priors**: where the game's heuristic offers ``priors(view, rng)`` (what it expects each
   seat to play at the current decision), those seats' roots select by PUCT (mean reward plus
   ``prior * P(move) * sqrt(visits) / (1 + n)``), so the search starts from the heuristic's
@@ -51,6 +53,7 @@ import random
 import time
 from typing import Any
 
+from ..core.errors import quoted
 from ..core.events import key_since
 from ..core.game import State
 from ..core.moves import Move
@@ -59,10 +62,15 @@ from ..core.registry import has_part
 from ..core.seatview import SeatView
 from ..core.turns import turns
 
+#: The most iterations and seconds a move may be given (a bigger budget would seem to hang).
+MAX_ITERS = 100_000
+MAX_SECONDS = 120.0
+
 PARAMS = (
-    OptionSpec("iters", int, 1000, "iterations per move", minimum=1, what="bot ismcts parameter"),
+    OptionSpec("iters", int, 1000, "iterations per move", minimum=1, maximum=MAX_ITERS,
+               what="bot ismcts parameter"),
     OptionSpec("time", float, None, "seconds per move (instead of iters)", minimum=0.0,
-               above_minimum=True, what="bot ismcts parameter"),
+               maximum=MAX_SECONDS, above_minimum=True, what="bot ismcts parameter"),
     OptionSpec("rollout", str, "auto", "rollout policy: the game heuristic's cheap policy (auto: "
                "when the game has one), or random", choices=("auto", "random", "heuristic"),
                what="bot ismcts parameter"),
@@ -113,9 +121,9 @@ class ISMCTSBot:
         if seconds is not None and seconds <= 0:
             raise ValueError("time must be positive")
         if rollout not in ("auto", "random", "heuristic"):
-            raise ValueError(f"rollout must be auto, random or heuristic, not {rollout!r}")
+            raise ValueError(f"rollout must be auto, random or heuristic, not {quoted(rollout)}")
         if reward not in ("win", "margin"):
-            raise ValueError(f"reward must be win or margin, not {reward!r}")
+            raise ValueError(f"reward must be win or margin, not {quoted(reward)}")
         self.rng = random.Random(seed)
         self.iters = iters
         self.seconds = seconds

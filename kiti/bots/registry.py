@@ -4,6 +4,11 @@ Every bot declares its parameters as :class:`~kiti.core.options.OptionSpec` valu
 spec is checked the same way game options are: unknown names and bad values are refused
 with a message naming the bot and the parameter.  The heuristic's parameters are the
 game's own (its strategy's ``params``).
+
+Budgets are declared the same way (``ismcts``: at most ``MAX_ITERS`` iterations or
+``MAX_SECONDS`` seconds a move), so :func:`make_bot` refuses a bigger one wherever a spec
+comes from: the command line, a record's lineup (:func:`check_lineup`, which names the
+seat) or a server request.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import KitiError, OptionError
+from ..core.errors import KitiError, OptionError, quoted
 from ..core.game import State
 from ..core.options import OptionSpec
 from .base import Bot
@@ -19,6 +24,11 @@ from .base import Bot
 
 class BotSpecError(KitiError, ValueError):
     """A bot name or parameter that Kiti does not know."""
+
+
+#: The longest bot spec (characters) a record or a server request may give a seat.
+MAX_SPEC = 200
+HUMAN = "human"
 
 
 def ismcts_params() -> tuple[OptionSpec, ...]:
@@ -72,7 +82,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
             if not part.strip():
                 continue
             if "=" not in part:
-                raise BotSpecError(f"bot parameter {part!r} in {spec!r} must be written key=value")
+                raise BotSpecError(f"bot parameter {quoted(part.strip())} in {quoted(spec)} "
+                                  "must be written key=value")
             k, v = part.split("=", 1)
             params[k.strip().lower()] = v.strip()
     return name, params
@@ -105,7 +116,7 @@ def check_bot_params(name: str, specs: tuple[OptionSpec, ...], params: dict[str,
         spec = by_name.get(key)
         if spec is None:
             have = ", ".join(by_name) or "none"
-            raise BotSpecError(f"bot {name} has no parameter {key!r} (its parameters: {have})")
+            raise BotSpecError(f"bot {name} has no parameter {quoted(key)} (its parameters: {have})")
         try:
             out[key] = spec.coerce(value)
         except OptionError as exc:
@@ -117,7 +128,7 @@ def make_bot(spec: str, game: type[State], seed: int | None = None) -> Bot:
     """Build a bot for ``game`` from its text spec; raise BotSpecError naming what is wrong."""
     name, raw = parse_bot_spec(spec)
     if name not in BOTS:
-        raise BotSpecError(f"unknown bot {name!r} (known bots: {', '.join(sorted(BOTS))})")
+        raise BotSpecError(f"unknown bot {quoted(name)} (known bots: {', '.join(sorted(BOTS))})")
     params_for, factory = BOTS[name]
     try:
         specs = params_for(game)
@@ -128,3 +139,19 @@ def make_bot(spec: str, game: type[State], seed: int | None = None) -> Bot:
         return factory(game, seed, params)
     except KitiError as exc:
         raise BotSpecError(f"bot {name} cannot play {game.info.name}: {exc}") from None
+
+
+def check_lineup(specs: list[str], game: type[State]) -> None:
+    """Check a lineup that came from elsewhere (a record): each seat ``"human"`` or a bot
+    spec of at most :data:`MAX_SPEC` characters that :func:`make_bot` accepts, within the
+    bots' declared budgets.  BotSpecError naming the seat, its spec and what is wrong."""
+    for seat, spec in enumerate(specs):
+        if spec.strip().lower() == HUMAN:
+            continue
+        if not spec.strip() or len(spec) > MAX_SPEC:
+            raise BotSpecError(f"seat {seat} must be \"human\" or a bot spec of 1-{MAX_SPEC} "
+                               f"characters, not {quoted(spec)}")
+        try:
+            make_bot(spec, game, 0)
+        except BotSpecError as exc:
+            raise BotSpecError(f"seat {seat}'s bot {spec.strip()}: {exc}") from None

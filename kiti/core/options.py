@@ -97,11 +97,11 @@ class OptionSpec:
 
     def _check_range(self, label: str, out: float) -> None:
         if self.above_minimum and self.minimum is not None and out <= self.minimum:
-            raise OptionError(f"{label} must be greater than {self.minimum:g}, not {out:g}")
+            raise OptionError(f"{label} must be greater than {_number(self.minimum)}, not {_number(out)}")
         if self.minimum is not None and out < self.minimum:
-            raise OptionError(f"{label} must be at least {self.minimum:g}, not {out:g}")
+            raise OptionError(f"{label} must be at least {_number(self.minimum)}, not {_number(out)}")
         if self.maximum is not None and out > self.maximum:
-            raise OptionError(f"{label} must be at most {self.maximum:g}, not {out:g}")
+            raise OptionError(f"{label} must be at most {_number(self.maximum)}, not {_number(out)}")
 
     def samples(self) -> tuple[Any, ...]:
         """Values worth testing every combination of (the conformance suite uses them)."""
@@ -120,6 +120,14 @@ class OptionSpec:
     def default_text(self) -> str:
         return str(self.default).lower() if self.type is bool else str(self.default)
 
+
+
+def _number(value: float) -> str:
+    """A bound or a value as an error message writes it: whole numbers in full (100000, not
+    1e+05), others short (0.5, 1e+30)."""
+    if isinstance(value, int) or value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:g}"
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: Any) -> dict[str, Any]:
@@ -144,10 +152,10 @@ def parse_option_args(args: list[str] | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for arg in args or []:
         if "=" not in arg:
-            raise OptionError(f"option {arg!r} must be written name=value")
+            raise OptionError(f"option {quoted(arg)} must be written name=value")
         key, value = arg.split("=", 1)
         key = key.strip().replace("-", "_")
         if not key:
-            raise OptionError(f"option {arg!r} has no name")
+            raise OptionError(f"option {quoted(arg)} has no name")
         out[key] = value
     return out
