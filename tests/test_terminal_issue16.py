@@ -10,8 +10,11 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from play_helpers import dive_and_reveal, finish, kiti, plain, spawn
+from rich.console import Console
 
+from kiti.cli.screen import Screen
 from kiti.core.game import State
 from kiti.core.turns import forced_move
 from kiti.games import get_game
@@ -130,3 +133,16 @@ def test_a_long_why_answer_keeps_the_table_header_on_an_80x24_screen(tmp_path: P
     child.sendline("quit")
     child.sendline("")
     finish(child)
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 100])
+def test_a_long_prompt_is_folded_between_words(width: int) -> None:
+    words = "Seat 2 attacked your column D with R8: defend with G3, B3, Y3 or a Joker, or decline"
+    prompt = f"{words} (? for help) > "
+    screen = Screen(Console(width=width, file=io.StringIO(), markup=False))
+    last = screen._fold_prompt(prompt)
+    shown = screen.console.file.getvalue().splitlines() + [last]
+    assert len(shown) > 1  # the premise: the prompt is wider than the screen
+    assert all(len(line) <= width for line in shown), shown
+    assert " ".join(line.strip() for line in shown) == prompt.strip()  # every word whole, in order
+    assert last.endswith("(? for help) > ") and len(last) < width  # room to type

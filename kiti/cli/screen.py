@@ -28,6 +28,7 @@ except ImportError:  # pragma: no cover - e.g. Windows without pyreadline
     readline = None  # type: ignore[assignment]
 
 Piece = str | tuple[str, str] | Text
+NBSP = "\u00a0"  # keeps words together while a prompt is folded
 
 
 class Leave(Exception):
@@ -183,10 +184,12 @@ class Screen:
         room = self.width - 20 if self.width >= 60 else self.width - 1
         if len(prompt) <= room:
             return prompt
-        lines = textwrap.wrap(prompt, max(room, 10), break_long_words=False, break_on_hyphens=False)
+        head, paren, tail = prompt.rstrip().rpartition(" (")
+        text = f"{head} ({tail.replace(' ', NBSP)}" if paren else prompt  # "(? for help) >" stays whole
+        lines = textwrap.wrap(text, max(room, 10), break_long_words=False, break_on_hyphens=False)
         for line in lines[:-1]:
-            self.print(literal(line), soft_wrap=True)
-        return lines[-1] + prompt[len(prompt.rstrip()):]
+            self.print(literal(line.replace(NBSP, " ")), soft_wrap=True)
+        return lines[-1].replace(NBSP, " ") + prompt[len(prompt.rstrip()):]
 
     def yes(self, question: str) -> bool:
         """A [y/N] question: only y or yes says yes."""
