@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ..core.errors import KitiError
+from ..core.errors import KitiError, quoted
 from ..core.events import REFEREE
 from ..core.records import apply_entry, start
 from ..core.words import seat_word
@@ -52,7 +52,7 @@ def replay_command(
         opened = open_game(file)
         header = start(opened.record, get_game)
         if seat is not None and not 0 <= seat < header.players:
-            fail(f"no seat {seat} in a {header.players}-player game")
+            fail(f"no seat {quoted(seat)} in a {header.players}-player game")
         state = replay(opened.record)
     except KitiError as exc:
         fail(f"invalid record {file}: {exc}", 1)
@@ -92,7 +92,7 @@ class Stepper:
                 if answer in ("q", "quit"):
                     return 0
                 if answer not in ("", "r"):
-                    self.screen.say(f"Not a key here: {answer!r}. {STEP_KEYS}.")
+                    self.screen.say(f"Not a key here: {quoted(answer)}. {STEP_KEYS}.")
                     continue
                 what = self.next_turn() if answer == "r" else self.next_move()
                 self.show(what)

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import RecordError
+from ..bots.registry import BotSpecError, check_lineup
+from ..core.errors import KitiError, RecordError, quoted
 from ..core.game import State
-from ..core.records import MAX_NAME, dump_record, parse_record
+from ..core.records import MAX_NAME, check_header, dump_record, parse_record
 from ..core.sealed import KeyStore, is_sealed, key_id_of, seal, unseal
+from ..games import get_game
 
 HUMAN = "human"
 
@@ -224,7 +226,8 @@ class Opened:
 
 
 def open_game(path: str | Path) -> Opened:
-    """Read a record file, plain or sealed (with this machine's key); RecordError if not one."""
+    """Read a record file, plain or sealed (with this machine's key); RecordError if not one
+    (its lineup included: see :func:`check_record_lineup`)."""
     shown = str(path)
     try:
         data = Path(os.path.expanduser(shown)).read_bytes()
@@ -232,13 +235,32 @@ def open_game(path: str | Path) -> Opened:
         raise RecordError(f"cannot read {shown}: {exc.strerror}") from None
     document = parse_record(data, shown)
     if not is_sealed(document):
+        check_record_lineup(document)
         return Opened(document)
     key_id = key_id_of(document)
     record = unseal(document, key_store().get(key_id))
     for key in ("game", "players"):
         if record.get(key) != document.get(key):
             raise RecordError(f"{shown}: the sealed record does not match its clear {key!r}")
+    check_record_lineup(record)
     return Opened(record, key_id)
+
+
+def check_record_lineup(record: dict[str, Any]) -> None:
+    """A record's lineup checked as a server checks a new table's seats: known bots, good
+    parameters, budgets within the bots' declared caps (a record could otherwise make
+    ``kiti play --load`` think for ever); RecordError naming the seat."""
+    if record.get("lineup") is None:
+        return
+    check_header(record)
+    try:
+        game = get_game(record["game"])
+    except KitiError:
+        return  # replaying the record names the unknown game
+    try:
+        check_lineup(record["lineup"], game)
+    except BotSpecError as exc:
+        raise RecordError(f"'lineup': {exc}") from None
 
 
 def names_of(text: str | None, players: int) -> list[str | None]:
@@ -250,11 +272,11 @@ def names_of(text: str | None, players: int) -> list[str | None]:
         raise ValueError(f"--names gives {len(names)} names for {players} seats")
     for n in names:
         if n is not None and (len(n) > MAX_NAME or not n.isprintable()):
-            raise ValueError(f"--names: {n[:40]!r} is not a name "
+            raise ValueError(f"--names: {quoted(n)} is not a name "
                              f"(printable text, at most {MAX_NAME} characters)")
     for n in names:
         if n is not None and re.fullmatch(r"(seat\s*\d+|you)", n, re.IGNORECASE):
-            raise ValueError(f"--names: {n!r} would be read as a seat; choose another name")
+            raise ValueError(f"--names: {quoted(n)} would be read as a seat; choose another name")
     given = [n.lower() for n in names if n]
     if len(set(given)) < len(given):
         raise ValueError("--names must all be different")
