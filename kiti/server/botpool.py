@@ -13,6 +13,7 @@ import multiprocessing
 import random
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
+from ..core.errors import quoted
 from ..core.seatview import SeatView
 
 
@@ -37,7 +38,7 @@ def bot_seed(table_seed: int, seat: int, moves: int) -> int:
 class BotPool:
     def __init__(self, workers: int = 1, mode: str = "process") -> None:
         if mode not in ("process", "thread"):
-            raise ValueError(f"bot mode must be process or thread, not {mode!r}")
+            raise ValueError(f"bot mode must be process or thread, not {quoted(mode)}")
         workers = max(1, workers)
         self.executor: Executor
         if mode == "process":

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Any
 
-from ..core.errors import KitiError
+from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED
 from ..games import get_game, replay
 from . import queries
@@ -101,12 +101,12 @@ class Hub:
             return table
         rows = await self.store.read(queries.load_tables(ids=(table_id,)))
         if not rows or rows[0].status == "broken":
-            raise ProtocolError("no_table", f"there is no table {table_id[:40]!r}")
+            raise ProtocolError("no_table", f"there is no table {quoted(table_id)}")
         if table_id in self.tables:  # loaded meanwhile
             return self.tables[table_id]
         table = await self._revive(rows[0])
         if table is None:
-            raise ProtocolError("no_table", f"table {table_id!r} cannot be replayed")
+            raise ProtocolError("no_table", f"table {quoted(table_id)} cannot be replayed")
         table.resume()
         self.maybe_evict(table)
         return table

@@ -10,8 +10,8 @@ import secrets
 import time
 from typing import Any
 
-from ..bots.registry import make_bot, parse_bot_spec
-from ..core.errors import KitiError
+from ..bots.registry import MAX_SPEC, make_bot, parse_bot_spec
+from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from .protocol import ProtocolError
@@ -20,7 +20,6 @@ from .tokens import new_table_id, new_token, token_hash
 
 CREATE_KEYS = {"game", "players", "options", "seats", "names", "timer", "takeover", "stand_in"}
 MAX_NAME = 40
-MAX_ITERS = 100_000
 
 
 def bad(message: str) -> ProtocolError:
@@ -38,7 +37,7 @@ def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[Ta
     cls = game_of(body.get("game"))
     kinds = seat_kinds(body.get("seats"), cls, time_limit)
     if body.get("players", len(kinds)) != len(kinds):
-        raise bad(f"players is {body.get('players')!r} but seats lists {len(kinds)} seats")
+        raise bad(f"players is {quoted(body.get('players'))} but seats lists {len(kinds)} seats")
     state = fresh_state(cls, len(kinds), body.get("options"), seed)
     names = seat_names(body.get("names"), kinds)
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
@@ -71,20 +70,31 @@ def seat_kinds(seats: Any, cls: type[State], time_limit: float) -> list[str]:
 
 
 def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
-    """A bot spec the server accepts: a known bot with good parameters, within budget."""
+    """A bot spec the server accepts: a known bot with good parameters, within the bots'
+    declared budgets (``make_bot`` refuses more, as it does for a record's lineup) and this
+    server's time limit."""
     spec = spec.strip()
-    if not spec or len(spec) > 200:
-        raise bad("a seat must be \"human\" or a bot spec of at most 200 characters")
+    if not spec or len(spec) > MAX_SPEC:
+        raise bad(f"a seat must be \"human\" or a bot spec of at most {MAX_SPEC} characters")
     try:
-        make_bot(spec, cls, 0)
-        name, params = parse_bot_spec(spec)
+        seconds = _seconds(parse_bot_spec(spec)[1].get("time"))
     except KitiError as exc:
         raise bad(str(exc)) from None
-    if float(params.get("time", 0)) > time_limit:
-        raise bad(f"bot {spec}: time={params['time']} is over this server's limit of {time_limit:g} s")
-    if int(params.get("iters", 0)) > MAX_ITERS:
-        raise bad(f"bot {spec}: iters={params['iters']} is over this server's limit of {MAX_ITERS}")
+    if seconds > time_limit:  # before make_bot, whose own cap may be higher
+        raise bad(f"bot {spec}: time={seconds:g} is over this server's limit of {time_limit:g} s")
+    try:
+        make_bot(spec, cls, 0)
+    except KitiError as exc:
+        raise bad(str(exc)) from None
     return spec
+
+
+def _seconds(text: str | None) -> float:
+    """A spec's ``time`` as a number (0 if absent or not a number: make_bot then names it)."""
+    try:
+        return float(text or 0)
+    except ValueError:
+        return 0.0
 
 
 def fresh_state(cls: type[State], players: int, options: Any, seed: int | None = None) -> State:

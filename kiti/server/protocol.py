@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.errors import quoted
+
 VERSION = 1
 
 #: Client message type -> {key: (types accepted, required)}.
@@ -86,7 +88,7 @@ def parse_frame(text: str, limit: int) -> dict[str, Any]:
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", "the message has no \"type\" string")
     if kind not in CLIENT:
-        raise ProtocolError("unknown_type", f"unknown message type {kind[:40]!r} "
+        raise ProtocolError("unknown_type", f"unknown message type {quoted(kind)} "
                                             f"(known: {', '.join(CLIENT)})")
     check_keys(message, {**COMMON, **CLIENT[kind]}, kind)
     ident = message.get("id")
@@ -98,7 +100,8 @@ def parse_frame(text: str, limit: int) -> dict[str, Any]:
 def check_keys(message: dict[str, Any], schema: dict[str, tuple[tuple[type, ...], bool]], kind: str) -> None:
     extra = sorted(set(message) - set(schema))
     if extra:
-        raise ProtocolError("bad_message", f"{kind}: unknown key(s) {', '.join(map(repr, extra))[:80]}")
+        shown = ", ".join(quoted(key, 40) for key in extra[:5]) + (", ..." if len(extra) > 5 else "")
+        raise ProtocolError("bad_message", f"{kind}: unknown key(s) {shown}")
     for key, (types, required) in schema.items():
         if key not in message:
             if required:

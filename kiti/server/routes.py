@@ -13,7 +13,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ..bots.registry import BOTS
-from ..core.errors import KitiError, OptionError
+from ..core.errors import KitiError, OptionError, quoted
 from ..core.options import parse_int
 from ..core.registry import game_ids, game_part, get_game, has_part
 from .lobby import Hub
@@ -84,7 +84,7 @@ async def catalog(request: Request) -> JSONResponse:
     try:
         cls = get_game(request.path_params["game"])
     except KitiError:
-        raise ProtocolError("bad_request", f"there is no game {request.path_params['game'][:40]!r}") from None
+        raise ProtocolError("bad_request", f"there is no game {quoted(request.path_params['game'])}") from None
     return JSONResponse({"game": cls.info.id, "version": cls.info.version, "catalog": catalog_of(cls.info.id)},
                         headers={"Cache-Control": "public, max-age=3600"})
 

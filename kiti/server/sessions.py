@@ -15,6 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..core.errors import quoted
 from .lobby import Hub
 from .messages import steps_message
 from .protocol import VERSION, ProtocolError, error, message_id, parse_frame
@@ -112,7 +113,7 @@ class Session:
         if self.table is not None:
             raise ProtocolError("already_joined", f"this connection is already at table {self.table.id}")
         if m["v"] != VERSION:
-            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}, not {m['v']}")
+            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}, not {quoted(m['v'])}")
         since = m.get("since")
         if since is not None and since < 0:
             raise ProtocolError("bad_message", "hello: 'since' must be 0 or more")
