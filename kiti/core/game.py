@@ -237,7 +237,9 @@ class State(ABC):
 
         Checked by default: a bad move raises :class:`IllegalMoveError` (or its subclasses
         :class:`NotYourTurnError`, :class:`GameOverError`; :class:`NotationError` for text
-        that is not a move) and leaves the state exactly as it was.  ``check=False`` is the
+        that is not a move) and leaves the state exactly as it was.  A Move whose fields do
+        not hold their declared types (``Word(None)``) is refused before the game's rules see
+        it, naming the field (:func:`~kiti.core.moves.field_problem`).  ``check=False`` is the
         fast path for callers that only pick legal moves.
         """
         if check or type(move) is str:
