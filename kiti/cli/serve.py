@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from ..core.errors import quoted
 from .app import app, fail
 
 
@@ -25,7 +26,7 @@ def database_url(db: str | None) -> str | None:
     if db is None or db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:", "postgres:")):
         return db
     if "://" in db or not db.strip():
-        fail(f"--db must be a file path, an sqlite:/// URL or a postgresql:// URL, not {db!r}")
+        fail(f"--db must be a file path, an sqlite:/// URL or a postgresql:// URL, not {quoted(db)}")
     return "sqlite:///" + str(Path(db).expanduser().resolve())
 
 

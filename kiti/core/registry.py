@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
-from .errors import KitiError, MissingPartError
+from .errors import KitiError, MissingPartError, quoted
 from .game import State
 
 
@@ -66,7 +66,7 @@ def get_game(game_id: str) -> type[State]:
         return _GAMES[game_id]
     except (KeyError, TypeError):
         known = ", ".join(sorted(_GAMES))
-        raise KitiError(f"unknown game {game_id!r} (known games: {known})") from None
+        raise KitiError(f"unknown game {quoted(game_id)} (known games: {known})") from None
 
 
 def game_ids() -> list[str]:
