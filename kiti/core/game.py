@@ -73,6 +73,9 @@ class GameInfo:
     max_moves: int = 10_000
     #: A typical score difference between first and second (scales search rewards).
     margin_scale: float = 50.0
+    #: Earlier rules versions whose records still replay under some options: version ->
+    #: those options, in words (see :meth:`State.replays_version`).
+    old_versions: Mapping[str, str] = field(default_factory=dict)
 
 
 class State(ABC):
@@ -147,6 +150,13 @@ class State(ABC):
         """Whether option ``name`` can change a game of ``players`` seats (default: every
         option does).  Test suites vary only the options that apply."""
         return True
+
+    @classmethod
+    def replays_version(cls, version: str, options: Mapping[str, Any]) -> bool:
+        """Whether a record written by rules ``version`` with ``options`` replays to the same
+        game under today's rules (default: only today's version does).  A game whose
+        change touched one option only overrides it to accept older records without it."""
+        return version == cls.info.version
 
     @classmethod
     def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:

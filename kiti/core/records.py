@@ -79,15 +79,17 @@ def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> St
     except KitiError as exc:
         raise RecordError(str(exc)) from None
     version = record.get("version")
-    if version is not None and str(version) != cls.info.version:
-        raise RecordError(f"the record is for {cls.info.id} rules version {quoted(version)}, "
-                          f"this Kiti plays version {cls.info.version}")
     seed = record.get("seed")
     try:
         state = cls.new(record["players"], record.get("options"), 0 if seed is None else seed,
                         record.get("setup"))
     except KitiError as exc:
         raise RecordError(str(exc)) from None
+    if version is not None and not cls.replays_version(str(version), state.options):
+        raise RecordError(f"the record is for {cls.info.id} rules version {quoted(version)}, "
+                          f"this Kiti plays version {cls.info.version}"
+                          + ("" if str(version) not in cls.info.old_versions else
+                             f" (version {version} records replay only {cls.info.old_versions[str(version)]})"))
     for key in ("lineup", "names"):
         seats = record.get(key)
         if seats is not None and len(seats) != state.players:

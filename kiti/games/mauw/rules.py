@@ -195,6 +195,7 @@ INFO = GameInfo(
     min_seats=2,
     max_seats=7,
     version="2",  # 2: the Kiwi is discarded after the effect it fetched (records of 1 replay differently)
+    old_versions={"1": "without Kiwis (kiwi=0)"},
     options=OPTIONS,
     notation=("CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
               "defend CARD, TU, decline; renew CARD, stop; place SLOT"),
@@ -445,6 +446,12 @@ class MauwState(State):
                              f"({'; '.join(parts)})")
 
     # ------------------------------------------------------------- notation
+    @classmethod
+    def replays_version(cls, version: str, options: Mapping[str, Any]) -> bool:
+        """Version 1 differs only in when a Kiwi is discarded: its games without Kiwis
+        replay the same today."""
+        return version == cls.info.version or (version == "1" and options["kiwi"] == 0)
+
     @classmethod
     def parse_move(cls, text: str) -> Move:
         t = check_notation(text)
