@@ -57,3 +57,21 @@ def test_a_peek_is_named_by_its_seat_for_the_referee(tmp_path: Path) -> None:
 
 def test_every_registered_game_is_covered() -> None:
     assert set(SEATS) == set(game_ids())
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_a_finished_games_seat_view_shows_what_the_end_reveals(tmp_path: Path, game: str) -> None:
+    """``kiti replay --seat N --json`` of a finished game: the whole table (every fish pile,
+    every discard, every hand), as the end screen and the server's reveal show it; before
+    the end the same seat still sees "?" for what it may not see."""
+    state = random_game(game, 11)
+    assert state.is_over()
+    path = saved(tmp_path, state)
+    out = kiti("replay", str(path), "--seat", "1", "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    view = json.loads(out.stdout)
+    assert view == {**state.table(), "viewer": 1}
+    assert '"?"' not in out.stdout
+    during = random_game(game, 11, moves=len(state.history) // 2)
+    mid = kiti("replay", str(saved(tmp_path, during)), "--seat", "1", "--json", cwd=tmp_path)
+    assert json.loads(mid.stdout) == during.observation(1) != {**during.table(), "viewer": 1}

@@ -427,8 +427,20 @@ class State(ABC):
         return viewer
 
     def observation(self, seat: int | None = None) -> JSON:
-        """The table now as ``seat`` sees it (None: a spectator). JSON-serialisable."""
-        return self._view(self._viewer(seat))
+        """The table now as ``seat`` sees it (None: a spectator). JSON-serialisable.
+
+        Once the game is over the end shows every card to everyone (as at a real table, and
+        as the server's ``reveal``): the whole table, still seen from ``seat``."""
+        viewer = self._viewer(seat)
+        return self._end_view(viewer) if self.over else self._view(viewer)
+
+    def _end_view(self, viewer: Viewer) -> JSON:
+        """A finished game as ``viewer`` sees it: the referee's view, its ``viewer`` set to
+        ``viewer`` (so that front ends still say "you")."""
+        view = self._view(REFEREE)
+        if viewer != REFEREE:
+            view["viewer"] = viewer
+        return view
 
     def table(self) -> JSON:
         """The whole table, hidden cards included (for referees, replays and tests)."""
@@ -447,7 +459,7 @@ class State(ABC):
     def information_state(self, seat: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` (None: a spectator) has seen, and sees now. JSON-serialisable."""
         viewer = self._viewer(seat)
-        return {"seat": viewer, "events": self.events(viewer), "now": self._view(viewer)}
+        return {"seat": viewer, "events": self.events(viewer), "now": self.observation(viewer)}
 
     # ------------------------------------------------------------ copies
     def clone(self) -> State:
