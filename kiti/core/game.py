@@ -569,12 +569,12 @@ class State(ABC):
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
+_ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
 
 
 def _seat_order(pair: tuple[Any, Any]) -> tuple[bool, int]:
     seat = pair[0]
     return (False, seat) if type(seat) is int else (True, 0)
-_ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
 
 
 def _freeze(setup: Mapping[str, Any]) -> str:
