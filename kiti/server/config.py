@@ -29,6 +29,14 @@ class ServerConfig:
     leave_grace: float = 5.0  # seconds before a bot takes over a seat whose human left
     evict_after: float = 60.0  # seconds a finished table without viewers stays in memory
     seed: int | None = None  # tests and demos: game seeds drawn from this (None: unpredictable)
+    # Connection limits (docs/protocol.md, "Limits"); 0 turns a per-address limit off.
+    hello_timeout: float = 5.0  # seconds a WebSocket may take to send a hello that joins a table
+    header_timeout: float = 10.0  # seconds an HTTP request's headers may take to arrive in full
+    keep_alive: float = 5.0  # seconds an idle HTTP connection stays open (uvicorn timeout_keep_alive)
+    max_header_bytes: int = 16_384  # largest request head (h11_max_incomplete_event_size)
+    max_connections: int = 4_096  # open connections in all (uvicorn limit_concurrency: HTTP 503 beyond)
+    conns_per_address: int = 64  # open WebSockets and requests in progress per client address
+    tables_per_minute: int = 20  # tables one client address may create per minute
 
     def db_url(self) -> str:
         return self.db or default_db_url()

@@ -203,7 +203,8 @@ def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Pope
         port = s.getsockname()[1]
     db = opts.db or f"sqlite:///{folder}/kiti.db"
     cmd = [sys.executable, "-m", "kiti", "serve", "--port", str(port), "--db", db,
-           "--log-level", "warning", "--bot-workers", str(opts.bot_workers)]
+           "--log-level", "warning", "--bot-workers", str(opts.bot_workers),
+           "--conns-per-address", "0", "--tables-per-minute", "0", "--max-connections", "100000"]
     proc = subprocess.Popen(cmd)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):

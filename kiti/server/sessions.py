@@ -74,15 +74,24 @@ class Session:
         await self.ws.accept()
         self.hub.connections += 1
         writer = asyncio.get_running_loop().create_task(self._write())
+        deadline = asyncio.get_running_loop().call_later(self.hub.config.hello_timeout, self._no_hello)
         try:
             await self._read()
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            deadline.cancel()
             writer.cancel()
             self.hub.connections -= 1
             if self.table is not None:  # a task of its own: it runs even if this one is cancelled
                 self.table.spawn(self.table.detach(self))
+
+    def _no_hello(self) -> None:
+        """No table joined within ``hello_timeout`` seconds: close (code 4003)."""
+        if self.table is None:
+            seconds = self.hub.config.hello_timeout
+            self.send(error("no_hello", f"no hello joined a table within {seconds:g} s: closing"))
+            self.close(4003, "no hello")
 
     async def _read(self) -> None:
         while self.closing is None:
