@@ -58,7 +58,7 @@ def serve_command(
     conns_per_address: int = typer.Option(64, "--conns-per-address", min=0, metavar="N",
                                           help="Open WebSockets and requests per client address; more get "
                                                "HTTP 429 (0: no limit)."),
-    tables_per_minute: int = typer.Option(20, "--tables-per-minute", min=0, metavar="N",
+    tables_per_minute: int = typer.Option(60, "--tables-per-minute", min=0, metavar="N",
                                           help="Tables a client address may create per minute; more get "
                                                "HTTP 429 (0: no limit)."),
 ) -> None:

@@ -36,7 +36,7 @@ class ServerConfig:
     max_header_bytes: int = 16_384  # largest request head (h11_max_incomplete_event_size)
     max_connections: int = 4_096  # open connections in all (uvicorn limit_concurrency: HTTP 503 beyond)
     conns_per_address: int = 64  # open WebSockets and requests in progress per client address
-    tables_per_minute: int = 20  # tables one client address may create per minute
+    tables_per_minute: int = 60  # tables one client address may create per minute
 
     def db_url(self) -> str:
         return self.db or default_db_url()
