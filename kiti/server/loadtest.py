@@ -1,17 +1,24 @@
 """Load test: N concurrent tables of scripted random clients over real WebSockets.
 
-    python -m kiti.server.loadtest --tables 500 --serve        # starts its own kiti serve
+    python -m kiti.server.loadtest --tables 1000 --serve        # starts its own kiti serve
     python -m kiti.server.loadtest --tables 500 --url http://127.0.0.1:8000
 
 Every human seat of every table is a client on its own WebSocket that, when its seat is to
-act, "thinks" for a random time around ``--think`` seconds, then sends a uniform legal move
-and measures the time until the state message answering it arrives: the server has
-checked the move, committed it to the database and broadcast it (move-to-broadcast
-latency).  ``--bots K`` makes the last K seats of each table server-side bots.  Tables start
-at random times during ``--warmup`` (not measured); a finished table asks for a rematch and
-plays on, until ``--duration`` more seconds have passed.  Prints the tables, connections,
-moves per second (from the server's /api/health, bot moves included), the p50/p90/p99/max
-latencies and, with ``--serve``, the server's CPU time per move.
+act, "thinks" for a random time around ``--think`` seconds, then sends a random legal move
+(walking a move's steps first in games with many moves, as a browser does).  What a player
+feels is timed: the latency of a move is from its sending to its receipt by EVERY other
+seat of the table (one figure per other seat: the server has checked the move, committed it
+to the database and broadcast it); the mover's own answer is timed too.  A move that gets
+no answer within ``--answer-timeout`` seconds, an other seat that never receives it, and
+any error the server sends count as errors (the client then reconnects and plays on).
+
+The tables follow ``--mix`` (e.g. ``miaui:3,mauw:4,motu:2``: game and seats, in turn);
+``--bots K`` makes the last K seats of each table server-side bots; ``--spectators S``
+adds S watchers per table on average; ``--storm-every T`` drops ``--storm-share`` of the
+seats' connections at once every T seconds, each reconnecting at once with its cursor (a
+reconnect storm).  Tables start at random times during ``--warmup`` (not measured); a
+finished table asks for a rematch and plays on, until ``--duration`` more seconds have
+passed.  Prints the figures; ``--json`` prints them as JSON.
 """
 
 from __future__ import annotations
@@ -28,73 +35,269 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
 @dataclass
+class Plan:
+    """What the clients do (the same for every client process)."""
+
+    think: float = 2.0
+    duration: float = 60.0
+    warmup: float = 15.0
+    answer_timeout: float = 10.0
+    storm_every: float = 0.0
+    storm_share: float = 0.1
+
+
+@dataclass
 class Stats:
-    latencies: list[float] = field(default_factory=list)
-    errors: int = 0
+    latencies: list[float] = field(default_factory=list)  # send to receipt by each other seat
+    own: list[float] = field(default_factory=list)  # send to the mover's own answer
+    errors: Counter[str] = field(default_factory=Counter)  # by kind: a server code, unanswered, unreceived
+    moves: int = 0  # moves sent (after the warm-up)
+    expected: int = 0  # receipts awaited: for each move, every other seat connected when it was sent
+    received: int = 0
     games: int = 0
     connections: int = 0
-    warm: float = 0.0  # latencies count from this time.monotonic() on
+    spectators: int = 0
+    storms: int = 0
+    warm: float = 0.0  # counting starts at this time.monotonic()
+
+
+def fingerprint(m: dict[str, Any]) -> str:
+    """What every viewer's copy of one broadcast shares (each viewer's view differs)."""
+    return json.dumps([m["table"], m["to_act"], m["over"], m["clock"]], sort_keys=True)
+
+
+class Watch:
+    """One table's seats in this client process: which of its moves each other seat has yet
+    to receive.  A seat logs every state message it receives (time, fingerprint); a move,
+    once its mover's answer gives the broadcast's fingerprint, is received by seat B at the
+    first message B logged after the move was sent with that fingerprint."""
+
+    def __init__(self, stats: Stats, timeout: float) -> None:
+        self.stats, self.timeout = stats, timeout
+        self.seats: dict[int, Seat] = {}
+        self.open: list[tuple[float, float, str | None, set[int], bool]] = []  # t0, due, fp, waiting, counted
+
+    def sent(self, mover: int) -> tuple[float, dict[int, int]]:
+        """A move is sent: the other seats connected now (each with its connection's number)
+        must receive it."""
+        return time.perf_counter(), {s: seat.gen for s, seat in self.seats.items() if s != mover and seat.live}
+
+    def answered(self, t0: float, fp: str, others: dict[int, int], counted: bool) -> None:
+        """The mover's answer came: the broadcast's fingerprint is known (a seat that
+        reconnected meanwhile owes nothing)."""
+        waiting = {s for s, gen in others.items() if self.seats[s].gen == gen and self.seats[s].live}
+        if counted:
+            self.stats.expected += len(waiting)
+        for s in list(waiting):
+            t = self.seats[s].first_since(t0, fp)
+            if t is not None:
+                waiting.discard(s)
+                self._count(t - t0, counted)
+        if waiting:
+            self.open.append((t0, time.perf_counter() + self.timeout, fp, waiting, counted))
+
+    def arrived(self, seat: int, t: float, fp: str) -> None:
+        for t0, _, f, waiting, counted in self.open:
+            if seat in waiting and f == fp and t >= t0:
+                waiting.discard(seat)
+                self._count(t - t0, counted)
+        self.expire(time.perf_counter())
+
+    def left(self, seat: int) -> None:
+        """A seat's connection closed: it no longer owes any receipt not yet due."""
+        self.expire(time.perf_counter())
+        for _, _, _, waiting, counted in self.open:
+            if seat in waiting:
+                waiting.discard(seat)
+                if counted:
+                    self.stats.expected -= 1
+
+    def _count(self, latency: float, counted: bool) -> None:
+        if counted:
+            self.stats.received += 1
+            self.stats.latencies.append(latency)
+
+    def expire(self, now: float) -> None:
+        """Receipts due before ``now`` and still missing count as errors."""
+        keep = []
+        for item in self.open:
+            if item[3] and now > item[1]:
+                if item[4]:
+                    self.stats.errors["unreceived"] += len(item[3])
+            elif item[3]:
+                keep.append(item)
+        self.open = keep
 
 
 class Seat:
-    """One scripted client: a seat of a table, moving at random after thinking."""
+    """One scripted client: a seat of a table (a spectator without a token), moving at
+    random after thinking, reconnecting after an error, a timeout or a storm."""
 
-    def __init__(self, ws_url: str, table: str, token: str, think: float, stats: Stats, end: float,
-                 delay: float = 0.0) -> None:
-        self.ws_url, self.table, self.token, self.delay = ws_url, table, token, delay
-        self.think, self.stats, self.end = think, stats, end
+    def __init__(self, ws_url: str, table: str, token: str | None, seat: int, watch: Watch, plan: Plan,
+                 stats: Stats, end: float, delay: float = 0.0) -> None:
+        self.ws_url, self.table, self.token, self.seat, self.delay = ws_url, table, token, seat, delay
+        self.watch, self.plan, self.stats, self.end = watch, plan, stats, end
         self.rng = random.Random()
-        self.sent: dict[int, float] = {}
+        self.ws: Any = None
+        self.live = False  # connected and joined
+        self.gen = 0  # this seat's connections so far
+        self.cursor = 0
+        self.log: list[tuple[float, str]] = []  # the state messages received: time, fingerprint
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}  # answers awaited, by id
         self.n = 0
+        self.mover: asyncio.Task[None] | None = None
+        self.last: dict[str, Any] = {"your_turn": False}  # the newest state message
 
     async def run(self) -> None:
         from websockets.asyncio.client import connect
 
         await asyncio.sleep(self.delay)  # tables start (and so finish) at different times
         while time.monotonic() < self.end:
-            async with connect(self.ws_url, max_size=2**22, ping_interval=None, compression=None) as ws:
-                self.stats.connections += 1
-                await ws.send(json.dumps({"type": "hello", "v": 1, "table": self.table, "token": self.token}))
-                next_table = await self.play(ws)
+            try:
+                async with connect(self.ws_url, max_size=2**22, ping_interval=None, compression=None,
+                                   open_timeout=self.plan.answer_timeout) as ws:
+                    next_table = await self.session(ws)
+            except (OSError, TimeoutError) as exc:
+                self.stats.errors["connect: " + type(exc).__name__] += 1
+                next_table = self.table
+                await asyncio.sleep(1.0)
             if next_table is None:
                 return
             self.table = next_table
 
+    async def session(self, ws: Any) -> str | None:
+        """One connection: join, play; the table to go on at (None: time is up)."""
+        from websockets.exceptions import ConnectionClosed
+
+        self.ws, self.log = ws, []
+        self.gen += 1
+        self.stats.connections += 1
+        if self.token is not None:
+            self.watch.seats[self.seat] = self
+        hello = {"type": "hello", "v": 1, "table": self.table, "since": self.cursor}
+        try:
+            await ws.send(json.dumps(hello if self.token is None else {**hello, "token": self.token}))
+            return await self.play(ws)
+        except ConnectionClosed:
+            return self.table
+        finally:
+            self.drop()
+
+    def drop(self) -> None:
+        self.live = False
+        if self.mover is not None:
+            self.mover.cancel()
+        for future in self.waiting.values():
+            future.cancel()
+        self.waiting.clear()
+        self.watch.left(self.seat)
+
     async def play(self, ws: Any) -> str | None:
-        """Play this table; return the rematch's table id (None: time is up)."""
-        mover: asyncio.Task[None] | None = None
+        """Read this table's messages; the rematch's table id (None: time is up)."""
         async for frame in ws:
             m = json.loads(frame)
-            self.answered(m)
-            if m["type"] == "rematch":
+            kind = m["type"]
+            if kind == "welcome":
+                self.live = self.token is not None
+            elif kind == "state":
+                if not self.on_state(m):
+                    await asyncio.sleep(0.2)
+                    return self.table  # an error: a fresh connection, a fresh state
+                if m["over"] and self.token is not None:
+                    return await self.rematch(ws, m)
+            elif kind == "rematch":
+                self.cursor = 0
                 return m["table"] if time.monotonic() < self.end else None
-            if m["type"] != "state":
-                continue
-            if m["over"]:
-                return await self.rematch(ws, m)
-            if m["your_turn"] and not self.sent and (mover is None or mover.done()):
-                mover = asyncio.get_running_loop().create_task(self.move(ws, m["legal"]))
-        return None
+            elif not self.on_answer(m):
+                await asyncio.sleep(0.2)
+                return self.table
+        return self.table
 
-    def answered(self, m: dict[str, Any]) -> None:
-        t0 = self.sent.pop(m.get("re", -1), None) if isinstance(m.get("re"), int) else None
-        if t0 is not None and time.monotonic() >= self.stats.warm:
-            self.stats.latencies.append(time.perf_counter() - t0)
+    def on_state(self, m: dict[str, Any]) -> bool:
+        now, fp = time.perf_counter(), fingerprint(m)
+        self.cursor = m["cursor"]
+        if self.token is None:
+            return True
+        self.log.append((now, fp))
+        if len(self.log) > 64:
+            del self.log[:32]
+        self.watch.arrived(self.seat, now, fp)
+        if not self.on_answer(m):
+            return False
+        self.last = m
+        if m["your_turn"] and not self.waiting and (self.mover is None or self.mover.done()):
+            self.mover = asyncio.get_running_loop().create_task(self.move())
+        return True
+
+    def on_answer(self, m: dict[str, Any]) -> bool:
+        """An answer to one of our messages resolves its wait; False for an error."""
+        future = self.waiting.pop(m["re"], None) if isinstance(m.get("re"), int) else None
+        if future is not None and not future.done():
+            future.set_result(m)
         if m["type"] == "error":
-            self.stats.errors += 1
+            if time.monotonic() >= self.stats.warm:
+                self.stats.errors[m.get("code", "error")] += 1
+            return False
+        return True
 
-    async def move(self, ws: Any, legal: list[str]) -> None:
-        await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
-        if time.monotonic() >= self.end:
-            return
+    def first_since(self, t0: float, fp: str) -> float | None:
+        return next((t for t, f in self.log if t >= t0 and f == fp), None)
+
+    async def ask(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """Send ``message`` with a new id; its answer (None: an error was counted, reconnect)."""
         self.n += 1
-        self.sent[self.n] = time.perf_counter()
-        await ws.send(json.dumps({"type": "move", "move": self.rng.choice(legal), "id": self.n}))
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[self.n] = future
+        await self.ws.send(json.dumps({**message, "id": self.n}))
+        try:
+            answer = await asyncio.wait_for(future, self.plan.answer_timeout)
+        except TimeoutError:
+            self.waiting.pop(self.n, None)
+            if time.monotonic() >= self.stats.warm:
+                self.stats.errors["unanswered"] += 1
+            await self.ws.close()
+            return None
+        return answer if answer["type"] != "error" else None
+
+    async def move(self) -> None:
+        await asyncio.sleep(self.plan.think * self.rng.uniform(0.5, 1.5))
+        m = self.last  # the newest state: the table may have changed while thinking
+        if time.monotonic() >= self.end or not m["your_turn"]:
+            return
+        text = await self.choose(m)
+        if text is None:
+            return
+        counted = time.monotonic() >= self.stats.warm
+        t0, others = self.watch.sent(self.seat)
+        answer = await self.ask({"type": "move", "move": text})
+        if answer is None:
+            return
+        if counted:
+            self.stats.moves += 1
+            self.stats.own.append(time.perf_counter() - t0)
+        self.watch.answered(t0, fingerprint(answer), others, counted)
+
+    async def choose(self, m: dict[str, Any]) -> str | None:
+        """A random legal move: from the list, or step by step (a ``steps`` request a token)."""
+        if m["legal"]:
+            return str(self.rng.choice(m["legal"]))
+        steps, prefix = m["steps"], []
+        while steps:
+            step = self.rng.choice(steps)
+            if step["move"] is not None and (step["count"] == 1 or self.rng.random() < 0.5):
+                return str(step["move"])
+            prefix.append(step["token"])
+            answer = await self.ask({"type": "steps", "prefix": prefix})
+            if answer is None:
+                return None
+            steps = answer["steps"]
+        return None
 
     async def rematch(self, ws: Any, m: dict[str, Any]) -> str | None:
         if time.monotonic() >= self.end:
@@ -102,60 +305,95 @@ class Seat:
         if m["you"] == min(s["seat"] for s in m["table"]["seats"] if s["kind"] == "human"):
             self.stats.games += 1
             await ws.send(json.dumps({"type": "rematch"}))
-        return await self._wait_rematch(ws)
-
-    async def _wait_rematch(self, ws: Any) -> str | None:
         async for frame in ws:
-            m = json.loads(frame)
-            if m["type"] == "rematch":
-                return m["table"]
+            if (r := json.loads(frame))["type"] == "rematch":
+                self.cursor = 0
+                return str(r["table"])
         return None
 
 
-async def make_tables(url: str, n: int, game: str, players: int, bots: int) -> list[dict[str, Any]]:
+def parse_mix(text: str) -> list[tuple[str, int]]:
+    """``miaui:3,mauw:4,motu:2`` as (game, seats) pairs."""
+    out = []
+    for part in text.split(","):
+        game, _, seats = part.strip().partition(":")
+        if not game or not seats.isdigit():
+            raise SystemExit(f"--mix: write game:seats, e.g. miaui:3,mauw:4, not {part.strip()[:40]!r}")
+        out.append((game, int(seats)))
+    return out
+
+
+async def make_tables(url: str, n: int, mix: list[tuple[str, int]], bots: int) -> list[dict[str, Any]]:
     import httpx
 
-    seats = ["human"] * (players - bots) + ["random"] * bots
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as http:
-        async def one() -> dict[str, Any]:
+        async def one(i: int) -> dict[str, Any]:
+            game, players = mix[i % len(mix)]
+            seats = ["human"] * (players - bots) + ["random"] * bots
             r = await http.post("/api/tables", json={"game": game, "seats": seats})
             r.raise_for_status()
-            return r.json()
-        return list(await asyncio.gather(*(one() for _ in range(n))))
+            return dict(r.json())
+        return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-async def drive(url: str, tables: list[dict[str, Any]], think: float, duration: float,
-                warmup: float) -> Stats:
-    stats = Stats(warm=time.monotonic() + warmup)
-    end = time.monotonic() + warmup + duration
-    ws_url = url.replace("http", "ws", 1) + "/ws"
-    delays = [random.uniform(0, warmup) for _ in tables]
-    seats = [Seat(ws_url, t["table"]["id"], s["token"], think, stats, end, d)
-             for t, d in zip(tables, delays) for s in t["seats"]]
+def clients(ws_url: str, tables: list[dict[str, Any]], plan: Plan, stats: Stats, spectators: float,
+            end: float) -> list[Seat]:
+    """Every seat's client, and the spectators, each table starting at a random time."""
+    out = []
+    for t in tables:
+        delay, watch = random.uniform(0, plan.warmup), Watch(stats, plan.answer_timeout)
+        tid = t["table"]["id"]
+        out += [Seat(ws_url, tid, s["token"], s["seat"], watch, plan, stats, end, delay) for s in t["seats"]]
+        watchers = int(spectators) + (random.random() < spectators % 1)
+        out += [Seat(ws_url, tid, None, -1 - i, watch, plan, stats, end, delay) for i in range(watchers)]
+        stats.spectators += watchers
+    return out
+
+
+async def storms(seats: list[Seat], plan: Plan, stats: Stats, end: float) -> None:
+    """Every ``storm_every`` seconds, close a share of the seats' connections at once."""
+    players = [s for s in seats if s.token is not None]
+    while plan.storm_every > 0 and time.monotonic() + plan.storm_every < end:
+        await asyncio.sleep(plan.storm_every)
+        hit = [s for s in random.sample(players, int(len(players) * plan.storm_share))
+               if s.live and not s.waiting]
+        stats.storms += 1
+        await asyncio.gather(*(s.ws.close() for s in hit), return_exceptions=True)
+
+
+async def drive(url: str, tables: list[dict[str, Any]], plan: Plan, spectators: float = 0.0) -> Stats:
+    stats = Stats(warm=time.monotonic() + plan.warmup)
+    end = time.monotonic() + plan.warmup + plan.duration
+    seats = clients(url.replace("http", "ws", 1) + "/ws", tables, plan, stats, spectators, end)
     loop = asyncio.get_running_loop()
-    tasks = [loop.create_task(s.run()) for s in seats]
-    await asyncio.wait(tasks, timeout=warmup + duration + 2.0)  # time up, and answers to the last moves
+    tasks = [loop.create_task(s.run()) for s in seats] + [loop.create_task(storms(seats, plan, stats, end))]
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    watches = list({id(s.watch): s.watch for s in seats}.values())
+    settle = time.monotonic() + plan.answer_timeout + 0.5  # answers to the last moves
+    while time.monotonic() < settle and (any(s.waiting for s in seats) or any(w.open for w in watches)):
+        await asyncio.sleep(0.05)
+        for watch in watches:
+            watch.expire(time.perf_counter())
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return stats
 
 
-def worker(args: tuple[str, list[dict[str, Any]], float, float, float]) -> dict[str, Any]:
+def worker(args: tuple[str, list[dict[str, Any]], Plan, float]) -> dict[str, Any]:
     try:
         import uvloop  # the clients' own overhead, as small as can be
         stats = uvloop.run(drive(*args))
     except ImportError:
         stats = asyncio.run(drive(*args))
-    return {"latencies": stats.latencies, "errors": stats.errors, "games": stats.games,
-            "connections": stats.connections}
+    return {**asdict(stats), "errors": dict(stats.errors)}
 
 
 def health(url: str) -> dict[str, Any]:
     import httpx
 
-    return httpx.get(url + "/api/health", timeout=30).json()
+    return dict(httpx.get(url + "/api/health", timeout=30).json())
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -173,8 +411,9 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> dict[str, Any]:
-    tables = asyncio.run(make_tables(url, opts.tables, opts.game, opts.players, opts.bots))
-    chunks = [(url, tables[i::opts.procs], opts.think, opts.duration, opts.warmup) for i in range(opts.procs)]
+    tables = asyncio.run(make_tables(url, opts.tables, parse_mix(opts.mix), opts.bots))
+    plan = Plan(opts.think, opts.duration, opts.warmup, opts.answer_timeout, opts.storm_every, opts.storm_share)
+    chunks = [(url, tables[i::opts.procs], plan, opts.spectators) for i in range(opts.procs)]
     with multiprocessing.get_context("spawn").Pool(opts.procs) as pool:
         job = pool.map_async(worker, chunks)
         time.sleep(opts.warmup)  # connecting, first moves
@@ -184,17 +423,28 @@ def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> di
         moves = health(url)["moves"] - before
         cpu1 = None if server_pid is None else cpu_seconds(server_pid)
         results = job.get()
+    return figures(opts, results, moves, None if cpu0 is None or cpu1 is None else cpu1 - cpu0)
+
+
+def figures(opts: argparse.Namespace, results: list[dict[str, Any]], moves: int,
+            server_cpu: float | None) -> dict[str, Any]:
     client_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
-    client_s = client_cpu.ru_utime + client_cpu.ru_stime
     lat = [x for r in results for x in r["latencies"]]
-    cpu = None if cpu0 is None or cpu1 is None else round(1000 * (cpu1 - cpu0) / max(1, moves), 3)
-    return {"server_cpu_ms_per_move": cpu,
-            "client_cpu_ms_per_move": round(1000 * client_s / max(1, moves), 3), "tables": opts.tables, "connections": sum(r["connections"] for r in results),
-            "seconds": opts.duration, "moves": moves, "moves_per_s": round(moves / opts.duration, 1),
-            "client_moves": len(lat), "games_finished": sum(r["games"] for r in results),
-            "errors": sum(r["errors"] for r in results),
+    own = [x for r in results for x in r["own"]]
+    errors: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+    total = {k: sum(r[k] for r in results) for k in ("moves", "expected", "received", "games",
+                                                      "connections", "spectators", "storms")}
+    return {"tables": opts.tables, "mix": opts.mix, "think": opts.think, "seconds": opts.duration,
+            "server_moves": moves, "moves_per_s": round(moves / opts.duration, 1), **total,
+            "storms": total["storms"] // max(1, opts.procs), "errors": sum(errors.values()),
+            "error_kinds": dict(errors),
             **{f"p{p}_ms": round(1000 * percentile(lat, p), 2) for p in (50, 90, 99)},
-            "max_ms": round(1000 * max(lat, default=float("nan")), 2)}
+            "max_ms": round(1000 * max(lat, default=float("nan")), 2),
+            "own_p99_ms": round(1000 * percentile(own, 99), 2),
+            "server_cpu_ms_per_move": None if server_cpu is None else round(1000 * server_cpu / max(1, moves), 3),
+            "client_cpu_ms_per_move": round(1000 * (client_cpu.ru_utime + client_cpu.ru_stime) / max(1, moves), 3)}
 
 
 def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -224,16 +474,34 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--db", default="", help="with --serve: the database URL")
     p.add_argument("--bot-workers", type=int, default=1, help="with --serve: bot worker processes")
     p.add_argument("--tables", type=int, default=100)
-    p.add_argument("--game", default="miaui")
-    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--mix", default="miaui:3,mauw:4,motu:2", help="game:seats of the tables, in turn")
     p.add_argument("--bots", type=int, default=0, help="server-side random bots per table (the last seats)")
+    p.add_argument("--spectators", type=float, default=0.2, help="spectators per table, on average")
+    p.add_argument("--storm-every", type=float, default=20.0, help="seconds between reconnect storms (0: none)")
+    p.add_argument("--storm-share", type=float, default=0.1, help="share of the seats a storm disconnects")
     p.add_argument("--think", type=float, default=2.0, help="mean seconds a client thinks before moving")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured")
     p.add_argument("--warmup", type=float, default=15.0,
                    help="seconds before measuring: each table connects and starts at a random time in it")
+    p.add_argument("--answer-timeout", type=float, default=10.0,
+                   help="seconds after which an unanswered move or an unreceived one is an error")
     p.add_argument("--procs", type=int, default=1, help="client processes")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p.parse_args(argv)
+
+
+def report(out: dict[str, Any]) -> None:
+    print(f"{out['tables']} tables ({out['mix']}), {out['connections']} client connections "
+          f"({out['spectators']} spectators, {out['storms']} reconnect storms), think {out['think']} s, "
+          f"{out['seconds']} s measured, cpu count {os.cpu_count()}")
+    print(f"{out['server_moves']} moves on the server ({out['moves_per_s']}/s); {out['moves']} client moves, "
+          f"{out['received']} of {out['expected']} receipts by the other seats; "
+          f"{out['games']} games finished; {out['errors']} errors {out['error_kinds'] or ''}")
+    print(f"move to every other seat: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
+          f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms (the mover's own answer: p99 {out['own_p99_ms']} ms)")
+    if out["server_cpu_ms_per_move"] is not None:
+        print(f"server CPU per move: {out['server_cpu_ms_per_move']} ms")
+    print(f"client CPU per move: {out['client_cpu_ms_per_move']} ms (whole run, connecting included)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -248,16 +516,8 @@ def main(argv: list[str] | None = None) -> None:
                 proc.wait(30)
     if opts.json:
         print(json.dumps(out))
-        return
-    print(f"{out['tables']} tables, {out['connections']} client connections, {out['seconds']} s, "
-          f"cpu count {os.cpu_count()}")
-    print(f"{out['moves']} moves ({out['moves_per_s']}/s; {out['client_moves']} timed client moves), "
-          f"{out['games_finished']} games finished, {out['errors']} errors")
-    print(f"move-to-broadcast latency: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
-          f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms")
-    if out["server_cpu_ms_per_move"] is not None:
-        print(f"server CPU per move: {out['server_cpu_ms_per_move']} ms")
-    print(f"client CPU per move: {out['client_cpu_ms_per_move']} ms (whole run, connecting included)")
+    else:
+        report(out)
 
 
 if __name__ == "__main__":

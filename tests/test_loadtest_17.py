@@ -1,0 +1,94 @@
+"""Issue 17, item 14: the load test counts what players feel.
+
+Small and fast: a few tables for a few seconds against a real server (every other seat's
+receipt of every move counted, no error, with Mauw and MOTU tables, spectators and a
+reconnect storm), and a scripted fake server whose silences must count as errors (an
+unanswered move, a move another seat never receives).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from test_server_limits_17 import Uvicorn
+
+from kiti.server.loadtest import Plan, Stats, drive, make_tables, parse_mix
+
+
+def test_every_other_seat_receives_every_move_in_a_mixed_run(tmp_path: Path) -> None:
+    server = Uvicorn(tmp_path, leave_grace=5.0)
+    try:
+        url = f"http://127.0.0.1:{server.port}"
+        tables = asyncio.run(make_tables(url, 3, parse_mix("miaui:3,mauw:2,motu:2"), 0))
+        assert [t["table"]["game"] for t in tables] == ["miaui", "mauw", "motu"]
+        plan = Plan(think=0.1, duration=4.0, warmup=0.5, answer_timeout=5.0, storm_every=1.5, storm_share=0.5)
+        stats = asyncio.run(drive(url, tables, plan, spectators=1.0))
+    finally:
+        server.stop()
+    assert dict(stats.errors) == {}
+    assert stats.moves > 10 and stats.storms >= 1 and stats.spectators == 3
+    assert stats.connections > 7 + 3, "the storm made seats reconnect"
+    assert stats.expected >= stats.moves, "each move awaited by at least one other seat"
+    assert stats.received == stats.expected == len(stats.latencies)
+    assert len(stats.own) == stats.moves
+
+
+# ------------------------------------------------------------------ a scripted server
+def state(seat: int, turn: bool, to_act: list[int], re: int | None = None) -> str:
+    m: dict[str, Any] = {"type": "state", "table": {"id": "fake", "seats": []}, "you": seat, "to_act": to_act,
+                         "over": False, "clock": None, "cursor": 0, "your_turn": turn,
+                         "legal": ["pass"] if turn else None, "steps": None}
+    if re is not None:
+        m["re"] = re
+    return json.dumps(m)
+
+
+async def fake_table(answer: bool, tell_others: bool, plan: Plan) -> Stats:
+    """Seat 0 (token a) is to move; the server answers its move (or not) and tells seat 1
+    (token b) of it (or not)."""
+    from websockets.asyncio.server import serve
+
+    conns: dict[int, Any] = {}
+
+    async def handler(ws: Any) -> None:
+        async for frame in ws:
+            m = json.loads(frame)
+            if m["type"] == "hello":
+                seat = {"a": 0, "b": 1}[m["token"]]
+                conns[seat] = ws
+                await ws.send(json.dumps({"type": "welcome", "you": seat}))
+                await ws.send(state(seat, False, [0]))
+                if len(conns) == 2:  # both are here: seat 0 may move
+                    await conns[0].send(state(0, True, [0]))
+            elif m["type"] == "move" and answer:
+                await ws.send(state(0, False, [1], re=m["id"]))
+                if tell_others:
+                    await conns[1].send(state(1, False, [1]))
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        tables = [{"table": {"id": "fake"}, "seats": [{"seat": 0, "token": "a"}, {"seat": 1, "token": "b"}]}]
+        return await drive(f"http://127.0.0.1:{port}", tables, plan)
+
+
+PLAN = Plan(think=0.05, duration=1.0, warmup=0.0, answer_timeout=0.5)
+
+
+def test_a_move_received_by_the_other_seat_is_counted_once() -> None:
+    stats = asyncio.run(fake_table(answer=True, tell_others=True, plan=PLAN))
+    assert (stats.moves, stats.expected, stats.received, dict(stats.errors)) == (1, 1, 1, {})
+
+
+def test_a_move_the_other_seat_never_receives_is_an_error() -> None:
+    stats = asyncio.run(fake_table(answer=True, tell_others=False, plan=PLAN))
+    assert (stats.moves, stats.expected, stats.received) == (1, 1, 0)
+    assert dict(stats.errors) == {"unreceived": 1}
+
+
+def test_an_unanswered_move_is_an_error() -> None:
+    stats = asyncio.run(fake_table(answer=False, tell_others=False, plan=PLAN))
+    assert stats.moves == 0
+    assert stats.errors["unanswered"] >= 1, stats.errors
