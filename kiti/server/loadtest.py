@@ -25,17 +25,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import glob
 import json
 import multiprocessing
 import os
+import pwd
 import random
 import resource
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -467,11 +472,43 @@ def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Pope
     raise SystemExit("kiti serve did not start")
 
 
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """A throw-away PostgreSQL (initdb and pg_ctl on PATH or in /usr/lib/postgresql/*/bin,
+    as the postgres user when run as root), its socket in a temporary folder; its URL."""
+    found = shutil.which("initdb")
+    bins = [os.path.dirname(found)] if found else sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    if not bins:
+        raise SystemExit("--postgres needs PostgreSQL's initdb and pg_ctl (apt-get install postgresql)")
+    folder = tempfile.mkdtemp(prefix="kiti-load-pg-")
+    os.chmod(folder, 0o755)
+    sudo: list[str] = []
+    if os.geteuid() == 0:
+        user = pwd.getpwnam("postgres")
+        os.chown(folder, user.pw_uid, user.pw_gid)
+        sudo = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--"]
+    data = f"{folder}/data"
+    ctl = [*sudo, f"{bins[0]}/pg_ctl", "-D", data, "-w"]
+    try:
+        subprocess.run([*sudo, f"{bins[0]}/initdb", "-D", data, "-U", "kiti", "--auth=trust", "-E", "UTF8"],
+                       check=True, capture_output=True)
+        subprocess.run([*ctl, "-l", f"{folder}/log", "-o", f"-k {folder} -c listen_addresses='' "
+                        "-c max_connections=50", "start"], check=True, capture_output=True)
+        try:
+            yield f"postgresql://kiti@/postgres?host={folder}"
+        finally:
+            subprocess.run([*ctl, "-m", "fast", "stop"], capture_output=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m kiti.server.loadtest", description=__doc__.split("\n\n")[0])
     p.add_argument("--url", default="http://127.0.0.1:8000", help="a running server (see --serve)")
     p.add_argument("--serve", action="store_true", help="start a kiti serve of its own (temporary SQLite)")
     p.add_argument("--db", default="", help="with --serve: the database URL")
+    p.add_argument("--postgres", action="store_true",
+                   help="with --serve: a throw-away PostgreSQL server of its own (default settings)")
     p.add_argument("--bot-workers", type=int, default=1, help="with --serve: bot worker processes")
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--mix", default="miaui:3,mauw:4,motu:2", help="game:seats of the tables, in turn")
@@ -506,7 +543,10 @@ def report(out: dict[str, Any]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     opts = parse(argv)
-    with tempfile.TemporaryDirectory(prefix="kiti-load-") as folder:
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kiti-load-"))
+        if opts.postgres:
+            opts.db = stack.enter_context(postgres())
         proc, url = start_server(opts, folder) if opts.serve else (None, opts.url.rstrip("/"))
         try:
             out = run(opts, url, None if proc is None else proc.pid)
