@@ -14,7 +14,6 @@ See docs/records.md for which file is which and what sealing protects against.
 from __future__ import annotations
 
 import os
-import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from ..core.errors import KitiError, RecordError, quoted
 from ..core.game import State
 from ..core.records import MAX_NAME, check_header, dump_record, parse_record
 from ..core.sealed import KeyStore, is_sealed, key_id_of, seal, unseal
+from ..core.words import name_refusal, same_name
 from ..games import get_game
 
 HUMAN = "human"
@@ -274,10 +274,10 @@ def names_of(text: str | None, players: int) -> list[str | None]:
         if n is not None and (len(n) > MAX_NAME or not n.isprintable()):
             raise ValueError(f"--names: {quoted(n)} is not a name "
                              f"(printable text, at most {MAX_NAME} characters)")
-    for n in names:
-        if n is not None and re.fullmatch(r"(seat\s*\d+|you)", n, re.IGNORECASE):
-            raise ValueError(f"--names: {quoted(n)} would be read as a seat; choose another name")
-    given = [n.lower() for n in names if n]
-    if len(set(given)) < len(given):
-        raise ValueError("--names must all be different")
+    for i, n in enumerate(names):
+        refusal = None if n is None else name_refusal(n)
+        if refusal is not None:
+            raise ValueError(f"--names: {refusal}")
+        if n is not None and same_name(n, names[:i]):
+            raise ValueError("--names must all be different")
     return (names + [None] * players)[:players]

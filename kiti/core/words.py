@@ -5,8 +5,11 @@ The terminal, the game renderers and the server's sentences all name seats this 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
+
+from .errors import quoted
 
 Names = Sequence[str | None] | None  # a player's name per seat (None: unnamed)
 
@@ -22,3 +25,22 @@ def seat_word(seat: int, viewer: Any = None, names: Names = None) -> str:
 def seat_possessive(seat: int, viewer: Any = None, names: Names = None) -> str:
     """'your', or "Ann's" / "seat 2's"."""
     return "your" if seat == viewer else f"{seat_word(seat, viewer, names)}'s"
+
+
+#: A player's name that sentences would read as a seat: "you", "seat 2" (any case).
+SEAT_LIKE = re.compile(r"(seat\s*\d+|you)", re.IGNORECASE)
+
+
+def name_refusal(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name (it reads as a seat), or None if it can.
+
+    The terminal's ``--names`` and the server's lobby both refuse with this reason."""
+    if SEAT_LIKE.fullmatch(name.strip()):
+        return f"{quoted(name)} would be read as a seat; choose another name"
+    return None
+
+
+def same_name(name: str, others: Sequence[str | None]) -> bool:
+    """True if ``name`` is one of ``others`` (names are compared without case or edge spaces)."""
+    key = name.strip().casefold()
+    return any(o is not None and o.strip().casefold() == key for o in others)

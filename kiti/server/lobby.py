@@ -18,15 +18,16 @@ from typing import Any
 
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED
+from ..core.words import same_name
 from ..games import get_game, replay
 from . import queries
 from .botpool import BotPool
 from .config import ServerConfig
-from .newtable import default_name, join_request, new_table
+from .newtable import join_request, new_table
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .store import Store
-from .tables import Table
+from .tables import Seat, Table
 from .tokens import new_table_id, new_token, token_hash
 
 log = logging.getLogger("kiti.server")
@@ -124,6 +125,10 @@ class Hub:
         seat, name = join_request(body, table.row.players)
         async with table.lock:
             seat = free_seat(table, seat)
+            others = [s.name for i, s in enumerate(table.seats) if s.human and i != seat]
+            if name is not None and same_name(name, others):
+                raise ProtocolError("bad_request", f"a person at table {table.id} is already named "
+                                    f"{quoted(name)}: choose another name")
             token = new_token()
             await table.claim(seat, token_hash(token), name)
             table.changed()
@@ -147,16 +152,25 @@ class Hub:
                 conn.send({"type": "rematch", "table": row.id})
         return row.id
 
-    def listing(self, status: str) -> list[dict[str, Any]]:
-        """Public info of the live tables: open (a human seat is free), playing, or all."""
-        out = []
-        for table in self.tables.values():
-            free = any(s.human and not s.claimed for s in table.seats)
-            if status == "all" or (status == "open" and table.row.status == "waiting" and free) \
-                    or status == table.row.status:
-                out.append(table)
-        out.sort(key=lambda t: t.row.created, reverse=True)
-        return [t.public() for t in out[:200]]
+    async def listing(self, status: str, offset: int = 0, limit: int = 50,
+                      ids: tuple[str, ...] | None = None) -> tuple[list[dict[str, Any]], bool]:
+        """One page of the stored tables' public info (``queries.list_tables``; a live table
+        as it is now) and whether more follow: finished ones too, across restarts."""
+        rows, more = await self.store.read(queries.list_tables(status, offset, limit, ids))
+        return [self.public(row.id, row) for row in rows], more
+
+    def public(self, table_id: str, row: TableRow | None = None) -> dict[str, Any]:
+        """A table's public info, each seat saying whether a lobby join may take it (``open``)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            row = table.row
+            out = table.public()
+        else:
+            assert row is not None
+            out = stored_public(row)
+        for seat, stored in zip(out["seats"], row.seats):
+            seat["open"] = stored.open and seat["kind"] == "human" and not seat["claimed"]
+        return out
 
     def maybe_evict(self, table: Table) -> None:
         """Drop a finished table nobody watches from memory (after a while)."""
@@ -180,16 +194,35 @@ class Hub:
 
 
 def free_seat(table: Table, seat: int | None) -> int:
+    """The seat a lobby join takes: a free one the creator left open to anyone (a seat made
+    for a person opens only with its link, so a join never kills a link that was sent)."""
     free = [i for i, s in enumerate(table.seats) if s.human and not s.claimed]
-    if seat is None:  # a seat kept for someone by name is taken only when no other is free
-        if not free:
-            raise ProtocolError("no_free_seat", f"table {table.id} has no free seat")
-        return min(free, key=lambda i: (table.seats[i].name != default_name(i, "human"), i))
+    open_ = [i for i in free if table.row.seats[i].open]
+    if seat is None:
+        if not open_:
+            raise ProtocolError("no_free_seat", f"table {table.id} has no seat open to anyone")
+        return open_[0]
     if not table.seats[seat].human:
         raise ProtocolError("bad_request", f"seat {seat} is a bot seat")
     if seat not in free:
         raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is taken")
+    if seat not in open_:
+        raise ProtocolError("seat_kept", f"seat {seat} of table {table.id} is kept for "
+                            f"{quoted(table.seats[seat].name)}: only the link of that seat opens it")
     return seat
+
+
+def stored_public(row: TableRow) -> dict[str, Any]:
+    """The public info of a table not in memory, from its stored row (nobody connected)."""
+    try:
+        name = get_game(row.game).info.name
+    except KitiError:
+        name = row.game
+    seats = [Seat(s.kind, s.name, s.token_hash, s.claimed).info(i, s.kind != "human")
+             for i, s in enumerate(row.seats)]
+    return {"id": row.id, "game": row.game, "name": name, "players": row.players, "options": row.options,
+            "status": row.status, "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
+            "rematch_of": row.rematch_of, "rematch": row.rematch, "seats": seats}
 
 
 def rematch_row(table: Table, seed: int) -> TableRow:

@@ -99,9 +99,11 @@ def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
 
 
 def standings(result: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:
+    """The parties best first, each with its people's names (a party that is no seat, such
+    as MOTU's solo Opponent, by its own name)."""
     names = [s["name"] for s in table["seats"]]
     rows = [{"rank": p["rank"], "party": p["name"], "seats": p["seats"],
-             "names": [names[s] for s in p["seats"]], "score": p["score"],
+             "names": [names[s] for s in p["seats"]] or [p["name"]], "score": p["score"],
              "winner": i in result["winners"]}
             for i, p in enumerate(result["parties"])]
     return sorted(rows, key=lambda row: row["rank"])

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -51,6 +52,8 @@ seats = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),  # sha256 of the seat's token (humans)
     Column("claimed", Boolean, nullable=False),
+    #: a lobby ``join`` may take it (the creator left it open to anyone); else only its link
+    Column("open", Boolean, nullable=False, server_default=false()),
 )
 
 moves = Table(

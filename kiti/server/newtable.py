@@ -14,11 +14,12 @@ from ..bots.registry import MAX_SPEC, make_bot, parse_bot_spec
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
+from ..core.words import name_refusal, same_name
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash
 
-CREATE_KEYS = {"game", "players", "options", "seats", "names", "timer", "takeover", "stand_in"}
+CREATE_KEYS = {"game", "players", "options", "seats", "names", "open", "timer", "takeover", "stand_in"}
 MAX_NAME = 40
 
 
@@ -40,9 +41,10 @@ def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[Ta
         raise bad(f"players is {quoted(body.get('players'))} but seats lists {len(kinds)} seats")
     state = fresh_state(cls, len(kinds), body.get("options"), seed)
     names = seat_names(body.get("names"), kinds)
+    opens = open_seats(body.get("open"), kinds, body.get("names"))
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
-    seats = [SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens)
-             for i, (k, n) in enumerate(zip(kinds, names))]
+    seats = [SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens, o)
+             for i, (k, n, o) in enumerate(zip(kinds, names, opens))]
     row = TableRow(id=new_table_id(), game=cls.info.id, version=cls.info.version, players=len(kinds),
                    options=dict(state.options), seed=state.seed, timer=timer_of(body.get("timer")),
                    takeover=flag(body.get("takeover", False), "takeover"),
@@ -111,7 +113,26 @@ def seat_names(names: Any, kinds: list[str]) -> list[str]:
         names = [None] * len(kinds)
     if not isinstance(names, list) or len(names) != len(kinds):
         raise bad(f"names must be a list of {len(kinds)} names (or null entries)")
-    return [clean_name(n, i, k) for i, (n, k) in enumerate(zip(names, kinds))]
+    out = [clean_name(n, i, k) for i, (n, k) in enumerate(zip(names, kinds))]
+    for i, (name, kind) in enumerate(zip(names, kinds)):
+        if name is not None and kind == "human" and same_name(out[i], [out[j] for j in range(i)
+                                                                        if kinds[j] == "human"]):
+            raise bad(f"two seats are named {quoted(out[i])}: each person needs a name of their own")
+    return out
+
+
+def open_seats(value: Any, kinds: list[str], names: Any) -> list[bool]:
+    """Which human seats a lobby ``join`` may take (default: the ones given no name); the
+    others open only with their link."""
+    if value is None:
+        named = names if isinstance(names, list) else [None] * len(kinds)
+        return [k == "human" and n is None for k, n in zip(kinds, named)]
+    if not isinstance(value, list) or len(value) != len(kinds) or not all(isinstance(v, bool) for v in value):
+        raise bad(f"open must be a list of {len(kinds)} true/false values, one per seat")
+    for i, (v, k) in enumerate(zip(value, kinds)):
+        if v and k != "human":
+            raise bad(f"seat {i} is a bot seat: only a person's seat can be open to anyone")
+    return list(value)
 
 
 def default_name(seat: int, kind: str) -> str:
@@ -127,6 +148,9 @@ def clean_name(name: Any, seat: int, kind: str) -> str:
     text = "".join(ch for ch in name if ch.isprintable()).strip()
     if not text or len(text) > MAX_NAME:
         raise bad(f"the name of seat {seat} must be 1-{MAX_NAME} printable characters")
+    refusal = name_refusal(text) if kind == "human" else None
+    if refusal is not None:
+        raise bad(f"the name of seat {seat}: {refusal}")
     return text
 
 
@@ -163,4 +187,9 @@ def join_request(body: Any, players: int) -> tuple[int | None, str | None]:
     if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
         raise bad(f"seat must be a seat number 0-{players - 1}")
     name = body.get("name")
-    return seat, None if name is None else clean_name(name, seat or 0, "human")
+    if name is None:
+        return seat, None
+    try:
+        return seat, clean_name(name, seat or 0, "human")
+    except ProtocolError as exc:  # the joiner's name, whatever seat it goes to
+        raise bad(exc.message.replace(f"the name of seat {seat or 0}", "your name", 1)) from None

@@ -24,6 +24,7 @@ class SeatRow:
     name: str
     token_hash: str | None = None
     claimed: bool = False
+    open: bool = False  # a lobby join may take it (else only its link: it belongs to its person)
 
 
 @dataclass
@@ -57,7 +58,8 @@ def insert_table(row: TableRow) -> Op:
             rematch_of=row.rematch_of, rematch=row.rematch, result=None, created=row.created))
         conn.execute(insert(models.seats), [
             {"table_id": row.id, "seat": i, "kind": s.kind, "name": s.name,
-             "token_hash": s.token_hash, "claimed": s.claimed} for i, s in enumerate(row.seats)])
+             "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open}
+            for i, s in enumerate(row.seats)])
         for idx, (seat, move) in enumerate(row.moves):
             conn.execute(insert(models.moves).values(table_id=row.id, idx=idx, seat=seat, move=move))
     return op
@@ -107,12 +109,42 @@ def load_tables(statuses: tuple[str, ...] | None = None, ids: tuple[str, ...] | 
         seat_rows = select(models.seats).where(models.seats.c.table_id.in_(chosen))
         for s in conn.execute(seat_rows.order_by(models.seats.c.table_id, models.seats.c.seat)):
             if s.table_id in rows:
-                rows[s.table_id].seats.append(SeatRow(s.kind, s.name, s.token_hash, s.claimed))
+                rows[s.table_id].seats.append(SeatRow(s.kind, s.name, s.token_hash, s.claimed, s.open))
         move_rows = select(models.moves).where(models.moves.c.table_id.in_(chosen))
         for m in conn.execute(move_rows.order_by(models.moves.c.table_id, models.moves.c.idx)):
             if m.table_id in rows:
                 rows[m.table_id].moves.append((m.seat, m.move))
         return list(rows.values())
+    return op
+
+
+def list_tables(status: str, offset: int = 0, limit: int = 50,
+                ids: tuple[str, ...] | None = None) -> Op:
+    """One page of the stored tables (newest first, seats included, no moves) and whether more
+    follow.  ``status``: ``open`` (waiting, with a free seat open to anyone), ``waiting``,
+    ``playing``, ``over`` or ``all`` (every table but the broken ones); ``ids``: only those."""
+    t, s = models.tables, models.seats
+    chosen = select(t.c.id)
+    if status == "open":
+        free = select(s.c.table_id).where(s.c.kind == "human", s.c.claimed.is_(False), s.c.open.is_(True))
+        chosen = chosen.where(t.c.status == "waiting", t.c.id.in_(free))
+    elif status == "all":
+        chosen = chosen.where(t.c.status != "broken")
+    else:
+        chosen = chosen.where(t.c.status == status)
+    if ids is not None:
+        chosen = chosen.where(t.c.id.in_(ids))
+    chosen = chosen.order_by(t.c.created.desc(), t.c.id.desc()).offset(offset).limit(limit + 1)
+
+    def op(conn: Connection) -> tuple[list[TableRow], bool]:
+        page = [r.id for r in conn.execute(chosen)]
+        more, page = len(page) > limit, page[:limit]
+        if not page:
+            return [], more
+        rows = {r.id: _table_row(r) for r in conn.execute(select(t).where(t.c.id.in_(page)))}
+        for r in conn.execute(select(s).where(s.c.table_id.in_(page)).order_by(s.c.table_id, s.c.seat)):
+            rows[r.table_id].seats.append(SeatRow(r.kind, r.name, r.token_hash, r.claimed, r.open))
+        return [rows[i] for i in page], more
     return op
 
 

@@ -23,7 +23,7 @@ from .replays import MAX_FRAMES, frames
 from .sessions import Session
 from .tables import Table
 
-STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409,
+STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409, "seat_kept": 409,
           "not_over": 403, "storage": 503}
 
 
@@ -96,29 +96,52 @@ def catalog_of(game: str) -> Any:
     return game_part(cls, "catalog")() if has_part(cls, "catalog") else {}
 
 
+LIST_STATUSES = ("open", "waiting", "playing", "over", "all")
+MAX_PAGE = 200  # tables in one page of a list
+MAX_IDS = 100  # tables asked for by id in one list
+
+
 async def list_tables(request: Request) -> JSONResponse:
+    """One page of the stored tables, newest first (docs/protocol.md, "The lobby")."""
     status = request.query_params.get("status", "open")
-    if status not in ("open", "waiting", "playing", "over", "all"):
-        raise ProtocolError("bad_request", "status must be open, waiting, playing, over or all")
-    return JSONResponse({"tables": hub_of(request).listing(status)})
+    if status not in LIST_STATUSES:
+        raise ProtocolError("bad_request", f"status must be {', '.join(LIST_STATUSES)}, not {quoted(status)}")
+    offset, limit = int_param(request, "offset", 0), int_param(request, "limit", 50)
+    if offset < 0 or not 1 <= limit <= MAX_PAGE:
+        raise ProtocolError("bad_request", f"offset must be 0 or more and limit 1-{MAX_PAGE}")
+    ids = ids_param(request)
+    tables, more = await hub_of(request).listing(status, offset, limit, ids)
+    return JSONResponse({"tables": tables, "offset": offset, "more": more,
+                         "next": offset + len(tables) if more else None})
+
+
+def ids_param(request: Request) -> tuple[str, ...] | None:
+    """``ids=a,b,c``: only these tables (a browser's own history), at most MAX_IDS."""
+    text = request.query_params.get("ids")
+    if text is None:
+        return None
+    ids = tuple(i for i in text.split(",") if i)
+    if len(ids) > MAX_IDS or any(len(i) > 16 for i in ids):
+        raise ProtocolError("bad_request", f"ids must list at most {MAX_IDS} table ids, not {quoted(text)}")
+    return ids
 
 
 async def create_table(request: Request) -> JSONResponse:
     table, tokens = await hub_of(request).create(await body_of(request))
     seats = [{"seat": seat, "token": token, "link": link(request, table.id, token)}
              for seat, token in sorted(tokens.items())]
-    return JSONResponse({"table": table.public(), "seats": seats, "link": link(request, table.id)},
-                        status_code=201)
+    return JSONResponse({"table": hub_of(request).public(table.id), "seats": seats,
+                         "link": link(request, table.id)}, status_code=201)
 
 
 async def show_table(request: Request) -> JSONResponse:
     table = await hub_of(request).get(request.path_params["table"])
-    return JSONResponse({"table": table.public(), "link": link(request, table.id)})
+    return JSONResponse({"table": hub_of(request).public(table.id), "link": link(request, table.id)})
 
 
 async def join_table(request: Request) -> JSONResponse:
     table, seat, token = await hub_of(request).join(request.path_params["table"], await body_of(request))
-    return JSONResponse({"table": table.public(), "seat": seat, "token": token,
+    return JSONResponse({"table": hub_of(request).public(table.id), "seat": seat, "token": token,
                          "link": link(request, table.id, token)})
 
 
