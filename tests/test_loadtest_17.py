@@ -92,3 +92,20 @@ def test_an_unanswered_move_is_an_error() -> None:
     stats = asyncio.run(fake_table(answer=False, tell_others=False, plan=PLAN))
     assert stats.moves == 0
     assert stats.errors["unanswered"] >= 1, stats.errors
+
+
+# ------------------------------------------------------------------ PostgreSQL commits
+def test_postgres_commits_wait_for_the_disk_only_with_fsync() -> None:
+    """What the load test measures with --postgres: kiti serve's own sessions commit without
+    waiting for the disk (like SQLite's default), unless --fsync."""
+    from pg_kit import postgres_server
+    from sqlalchemy import text
+
+    from kiti.server.store import make_engine
+
+    with postgres_server() as url:
+        for fsync, expected in ((False, "off"), (True, "on")):
+            engine = make_engine(url, fsync)
+            with engine.connect() as conn:
+                assert conn.execute(text("SHOW synchronous_commit")).scalar() == expected
+            engine.dispose()

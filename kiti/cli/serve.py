@@ -40,7 +40,8 @@ def serve_command(
     bot_workers: int = typer.Option(max(1, (os.cpu_count() or 2) - 1), "--bot-workers", min=1,
                                     metavar="N", help="Worker processes bots think in."),
     bot_threads: bool = typer.Option(False, "--bot-threads", help="Bots think in threads, not processes."),
-    fsync: bool = typer.Option(False, "--fsync", help="SQLite: sync every commit to disk (survives power cuts)."),
+    fsync: bool = typer.Option(False, "--fsync", help="Wait for the disk at every commit (survives power cuts): "
+                                                      "SQLite synchronous=FULL, PostgreSQL synchronous_commit=on."),
     log_level: str = typer.Option("info", "--log-level", metavar="LEVEL", help="debug, info, warning, error."),
     seed: int | None = typer.Option(None, "--seed", metavar="N",
                                     help="Tests and demos only: draw every game's seed from N, so games "

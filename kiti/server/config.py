@@ -16,7 +16,7 @@ def default_db_url() -> str:
 @dataclass
 class ServerConfig:
     db: str = ""  # database URL ("" = default_db_url())
-    fsync: bool = False  # SQLite: synchronous=FULL (survive power cuts, slower commits)
+    fsync: bool = False  # wait for the disk at each commit (SQLite FULL, PostgreSQL synchronous_commit on)
     max_frame: int = 16_384  # largest client frame, in characters (larger: error too_large)
     hard_frame: int = 1_048_576  # larger frames close the connection (uvicorn ws_max_size)
     max_body: int = 65_536  # largest lobby request body, in bytes

@@ -13,7 +13,9 @@ upgraded by Alembic at start (:meth:`Store.migrate`); what is stored is in
 
 SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed move survives
 the server being killed (``kill -9``); ``fsync=True`` (``synchronous=FULL``) also makes it
-survive a power cut, at a cost per commit.  One server process per database.
+survive a power cut, at a cost per commit.  PostgreSQL likewise commits without waiting for
+the disk unless ``fsync`` (``synchronous_commit``, :func:`postgres_engine`).  One server
+process per database.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def make_engine(url: str, fsync: bool = False) -> Engine:
     url = engine_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True)
+        return postgres_engine(url, fsync)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": 30})
@@ -63,6 +65,23 @@ def make_engine(url: str, fsync: bool = False) -> Engine:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA wal_autocheckpoint=0")  # the checkpoint thread does it (see Store)
         cursor.close()
+
+    return engine
+
+
+def postgres_engine(url: str, fsync: bool) -> Engine:
+    """PostgreSQL.  Without ``fsync`` its sessions commit without waiting for the disk
+    (``synchronous_commit=off``): a committed move is in PostgreSQL, seen by every later
+    read and kept if kiti serve is killed, but a crash of PostgreSQL itself or of the
+    machine may lose the last half second, as with SQLite's default; ``fsync=True``
+    waits for the disk at each commit (the group commit shares that wait)."""
+    engine = create_engine(url, pool_pre_ping=True)
+    if not fsync:
+        @event.listens_for(engine, "connect")
+        def _no_wait(dbapi_conn: Any, _record: Any) -> None:
+            with dbapi_conn.cursor() as cursor:
+                cursor.execute("SET synchronous_commit TO off")
+            dbapi_conn.commit()
 
     return engine
 
