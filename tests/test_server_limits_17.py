@@ -169,6 +169,25 @@ def test_a_bad_hello_does_not_keep_the_connection_and_a_good_one_does(tmp_path: 
             assert [m["type"] for m in server_kit.quiet(ws, 0.5) if m["type"] != "state"] == ["pong"]
 
 
+def test_a_hello_still_being_answered_is_not_cut_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A busy server (here: a table that takes 1.2 s to load) answers a hello sent in time."""
+    with server_kit.client(tmp_path, hello_timeout=0.3) as c:
+        table = server_kit.create(c)["table"]["id"]
+        hub = server_kit.hub(c)
+        load = hub.get
+
+        async def slow_get(table_id: str) -> Any:
+            await asyncio.sleep(1.2)
+            return await load(table_id)
+
+        monkeypatch.setattr(hub, "get", slow_get)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "v": 1, "table": table})
+            assert server_kit.recv(ws)["type"] == "welcome"
+            ws.send_json({"type": "ping", "id": 1})
+            assert "no_hello" not in [m.get("code") for m in server_kit.quiet(ws, 0.8)]
+
+
 # ------------------------------------------------------------------ per-address limits
 def _refusal(status: int, body: bytes | str, code: str) -> str:
     assert status == 429

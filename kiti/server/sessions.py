@@ -36,6 +36,8 @@ class Session:
         self.outbox: asyncio.Queue[Any] = asyncio.Queue(hub.config.outbox)
         self.bucket = TokenBucket(hub.config.rate, hub.config.burst)
         self.closing: tuple[int, str] | None = None
+        self.busy = False  # a frame is being answered
+        self.deadline: asyncio.TimerHandle | None = None  # for a hello (see _no_hello)
 
     # ------------------------------------------------------------ out
     def send(self, message: dict[str, Any]) -> None:
@@ -74,21 +76,24 @@ class Session:
         await self.ws.accept()
         self.hub.connections += 1
         writer = asyncio.get_running_loop().create_task(self._write())
-        deadline = asyncio.get_running_loop().call_later(self.hub.config.hello_timeout, self._no_hello)
+        self.deadline = asyncio.get_running_loop().call_later(self.hub.config.hello_timeout, self._no_hello)
         try:
             await self._read()
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            deadline.cancel()
+            self.deadline.cancel()
             writer.cancel()
             self.hub.connections -= 1
             if self.table is not None:  # a task of its own: it runs even if this one is cancelled
                 self.table.spawn(self.table.detach(self))
 
     def _no_hello(self) -> None:
-        """No table joined within ``hello_timeout`` seconds: close (code 4003)."""
-        if self.table is None:
+        """No table joined within ``hello_timeout`` seconds: close (code 4003); a hello still
+        being answered (a busy server, a table loaded from the database) gets another second."""
+        if self.busy:
+            self.deadline = asyncio.get_running_loop().call_later(1.0, self._no_hello)
+        elif self.table is None:
             seconds = self.hub.config.hello_timeout
             self.send(error("no_hello", f"no hello joined a table within {seconds:g} s: closing"))
             self.close(4003, "no hello")
@@ -102,7 +107,9 @@ class Session:
             if text is None:
                 self.send(error("bad_json", "send text frames holding JSON, not binary frames"))
                 continue
+            self.busy = True
             await self.handle(text)
+            self.busy = False
 
     async def handle(self, text: str) -> None:
         """One client frame: checked, then dispatched; every problem answered with an error."""
