@@ -17,6 +17,9 @@ WARRIORS: tuple[str, ...] = tuple(w["code"] for w in _DATA["warriors"])
 WARRIOR_OF_VALUE: dict[int, str] = {v: c for c, v in VALUE.items()}
 JOKER, SPIRIT, KIWI, NINOX, TUATURA = "JK", "SP", "KI", "NI", "TU"
 NAMES: dict[str, str] = {s["code"]: s["name"] for s in _DATA["specials"] + _DATA["experts"]}
+#: What a card does, in words (card help for clients): every Warrior shares one text.
+HELP: dict[str, str] = {**{w: _DATA["warrior_help"] for w in VALUE},
+                        **{s["code"]: s["help"] for s in _DATA["specials"] + _DATA["experts"]}}
 EXPERT_OPTION: dict[str, str] = {e["code"]: e["option"] for e in _DATA["experts"]}
 EXPERT_MAX = max(e["max"] for e in _DATA["experts"])
 NINE_VALUE = int(_DATA["nine"]["value"])
@@ -44,8 +47,8 @@ def card_name(code: str) -> str:
 
 
 def catalog() -> dict[str, object]:
-    """Mauw's declared ``catalog`` part: every card's name, colour and value, for clients that
-    draw the cards (public data)."""
+    """Mauw's declared ``catalog`` part: every card's name, colour and value, and what each does
+    (``help``, by code), for clients that draw the cards (public data)."""
     cards: dict[str, dict[str, object]] = {}
     for code in ALL_CODES:
         entry: dict[str, object] = {"name": card_name(code).rsplit(" (", 1)[0]}
@@ -54,5 +57,5 @@ def catalog() -> dict[str, object]:
         else:
             entry["kind"] = {JOKER: "joker", SPIRIT: "spirit"}.get(code, "animal")
         cards[code] = entry
-    return {"cards": cards, "colours": dict(COLOUR_NAME),
+    return {"cards": cards, "help": dict(HELP), "colours": dict(COLOUR_NAME),
             "nine": {"value": NINE_VALUE, "multiplier": NINE_MULTIPLIER}}

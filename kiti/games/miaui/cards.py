@@ -16,6 +16,9 @@ VALUE: dict[str, int] = {c["code"]: int(c["value"]) for c in _DATA["cards"]}
 COUNT: Counter[str] = Counter(DECK)
 #: Kind letter -> display name.
 KIND_NAME: dict[str, str] = {k: v["name"] for k, v in _DATA["kinds"].items()}
+#: Kind letter -> what a card of that kind does, in words (card help for clients).
+KIND_HELP: dict[str, str] = {k: v["help"] for k, v in _DATA["kinds"].items()}
+DIVER_HELP: str = _DATA["diver_help"]
 DECK_SIZE = len(DECK)
 
 
@@ -46,8 +49,9 @@ def is_lantern(code: str) -> bool:
 
 def catalog() -> dict[str, object]:
     """Miaui's declared ``catalog`` part: every fish card's kind, name and value, for clients
-    that draw the cards (public data: the deck is printed in the rules)."""
-    return {"kinds": dict(KIND_NAME),
+    that draw the cards (public data: the deck is printed in the rules), with what each kind
+    and a diver do (``help``, ``diver_help``)."""
+    return {"kinds": dict(KIND_NAME), "help": dict(KIND_HELP), "diver_help": DIVER_HELP,
             "cards": {code: {"kind": kind(code), "name": card_name(code), "value": VALUE[code],
                              "count": COUNT[code]} for code in sorted(COUNT, key=DECK.index)},
             "divers": list(range(1, 13))}

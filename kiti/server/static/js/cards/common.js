@@ -2,13 +2,15 @@
 // name), rounded corners and corner values.
 
 import {s} from "../dom.js";
+import "./help.js";
 
 export const CARD_W = 60;
 export const CARD_H = 84;
 
-// An <svg> card: `label` is read by screen readers and shown as a tooltip.
-export function cardSvg(label, {cls = "", fill = "#fff", stroke = "#22313a", width = CARD_W, height = CARD_H} = {}) {
-  return s("svg", {viewBox: `0 0 ${width} ${height}`, class: ["card", cls], role: "img", "aria-label": label},
+// An <svg> card: `label` is read by screen readers and shown as a tooltip; `help` (what the card
+// does, from the game's catalog) is shown on hover, focus or a long press.
+export function cardSvg(label, {cls = "", fill = "#fff", stroke = "#22313a", width = CARD_W, height = CARD_H, help = null} = {}) {
+  return s("svg", {viewBox: `0 0 ${width} ${height}`, class: ["card", cls], role: "img", "aria-label": label, "data-help": help},
     s("title", {}, label),
     s("rect", {x: 1, y: 1, width: width - 2, height: height - 2, rx: 6, fill, stroke, "stroke-width": 1.5}));
 }

@@ -65,7 +65,7 @@ export function fishCard(code, catalog, {note = null, cls = ""} = {}) {
   const info = catalog?.cards?.[code] || {kind: code[0], name: code, value: ""};
   const look = LOOK[info.kind] || LOOK.K;
   const label = (info.kind === "S" ? info.name : `${info.name} (${info.value} points)`) + (note ? `, ${note}` : "");
-  const svg = cardSvg(label, {cls: ["fish", `kind-${info.kind}`, cls].join(" "), fill: look.bg});
+  const svg = cardSvg(label, {cls: ["fish", `kind-${info.kind}`, cls].join(" "), fill: look.bg, help: catalog?.help?.[info.kind]});
   if (info.kind === "J") svg.append(jellyfish(look));
   else if (info.kind === "S") svg.append(seagull());
   else svg.append(fishBody(look, {stripes: info.kind === "T", crown: info.kind === "E", ears: info.kind === "K", lure: info.kind === "L"}));
@@ -96,8 +96,9 @@ export function peekedFish(code, catalog) {
   return svg;
 }
 
-// A diver card, 1 (shallowest) to 12 (deepest): deeper divers are drawn in deeper blue.
-export function diverCard(n, {label = null, hidden = false} = {}) {
+// A diver card, 1 (shallowest) to 12 (deepest): deeper divers are drawn in deeper blue.  `help`:
+// what a diver does (the catalog's diver_help).
+export function diverCard(n, {label = null, hidden = false, help = null} = {}) {
   if (hidden) {
     const back = cardSvg(label || "a diver, face down", {cls: "diver back", fill: "#1d3557", width: 44, height: 60});
     back.append(text(22, 30, "?", {size: 20, fill: "#a8dadc"}));
@@ -106,7 +107,7 @@ export function diverCard(n, {label = null, hidden = false} = {}) {
   const depth = Math.min(1, Math.max(0, (n - 1) / 11));
   const fill = `hsl(195 70% ${88 - depth * 50}%)`;
   const ink = depth > .55 ? "#fff" : "#0d3358";
-  const svg = cardSvg(label || `diver ${n}`, {cls: "diver", fill, width: 44, height: 60});
+  const svg = cardSvg(label || `diver ${n}`, {cls: "diver", fill, width: 44, height: 60, help});
   svg.append(s("g", {transform: "translate(22 17)", fill: "none", stroke: ink, "stroke-width": 1.4},
     s("circle", {cx: 0, cy: -5, r: 3}),
     s("path", {d: "M0 -2 v8 M-5 1 l5 -1 l5 1 M0 6 l-4 5 M0 6 l4 5"})));

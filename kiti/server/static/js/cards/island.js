@@ -3,14 +3,15 @@
 // Card layouts (already turned by the server's island model) come from the game's catalog.
 
 import {s} from "../dom.js";
+import "./help.js";
 
 export const TERRAIN = {L: "#7fb24a", B: "#f1d98a", S: "#3d8fcf"};
 export const TERRAIN_EDGE = {L: "#5c8a31", B: "#d2b35c", S: "#2a6ea3"};
 const TOTEM_COLOURS = ["#c1121f", "#2a9d8f", "#6d597a", "#e76f51", "#264653", "#8338ec", "#3a86ff"];
 
 // One symbol drawn in a 10×10 box at (x, y), scaled to `size`.
-export function symbolIcon(kind, x, y, size, name = kind) {
-  const g = s("g", {transform: `translate(${x} ${y}) scale(${size / 10})`, class: `sym sym-${kind}`});
+export function symbolIcon(kind, x, y, size, name = kind, help = null) {
+  const g = s("g", {transform: `translate(${x} ${y}) scale(${size / 10})`, class: `sym sym-${kind}`, "data-help": help});
   g.append(s("title", {}, name));
   g.append(s("circle", {cx: 5, cy: 5, r: 4.4, fill: "rgba(255,255,255,.78)", stroke: "rgba(0,0,0,.25)", "stroke-width": .3}));
   const ink = {stroke: "#2b1d12", "stroke-width": .7, fill: "none", "stroke-linecap": "round"};
@@ -75,7 +76,8 @@ export function cellGroup(terrain, symbol, x, y, size, catalog, {ghost = false} 
     g.append(s("path", {d: `M${x * size + size * .15} ${y * size + size * .8} q${size * .17} ${-size * .1} ${size * .35} 0 t${size * .35} 0`,
                         stroke: "rgba(255,255,255,.35)", "stroke-width": size / 30, fill: "none"}));
   }
-  if (symbol) g.append(symbolIcon(symbol, x * size + size * .05, y * size + size * .05, size * .9, catalog?.symbols?.[symbol]?.name || symbol));
+  const info = catalog?.symbols?.[symbol];
+  if (symbol) g.append(symbolIcon(symbol, x * size + size * .05, y * size + size * .05, size * .9, info?.name || symbol, info?.help));
   return g;
 }
 
@@ -91,8 +93,10 @@ export function islandCard(cardId, catalog, {rotation = 0, size = 16, label = nu
   const hgt = turned.rows.length;
   const names = turned.symbols.map(([, , k]) => catalog.symbols?.[k]?.name || k);
   const text = label || `${cardId}: ${names.join(", ") || "no symbols"}`;
+  const helps = [...new Set(turned.symbols.map(([, , k]) => catalog.symbols?.[k]?.help).filter(Boolean))];
   const svg = s("svg", {viewBox: `-1 -1 ${w * size + 2} ${hgt * size + 2}`, class: ["island-card", cls].join(" "),
-                        role: "img", "aria-label": text, width: w * size + 2, height: hgt * size + 2});
+                        role: "img", "aria-label": text, width: w * size + 2, height: hgt * size + 2,
+                        "data-help": helps.join(" · ") || null});
   svg.append(s("title", {}, text));
   const symbols = new Map(turned.symbols.map(([x, y, k]) => [`${x},${y}`, k]));
   turned.rows.forEach((row, y) => [...row].forEach((t, x) => svg.append(cellGroup(t, symbols.get(`${x},${y}`), x, y, size, catalog))));

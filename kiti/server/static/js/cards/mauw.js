@@ -44,9 +44,10 @@ function animalGlyph(code) {
 export function mauwCard(code, catalog, {as = null, cls = "", note = null} = {}) {
   const info = catalog?.cards?.[code] || {kind: "warrior", name: code, value: "?", colour: code[0]};
   let label = info.name + (as ? ` standing for ${catalog?.cards?.[as]?.name || as}` : "") + (note ? `, ${note}` : "");
+  const help = catalog?.help?.[code];
   if (info.kind === "warrior") {
     const colour = COLOURS[info.colour] || "#555";
-    const svg = cardSvg(label, {cls: ["mauw", "warrior", `c-${info.colour}`, cls].join(" "), fill: colour});
+    const svg = cardSvg(label, {cls: ["mauw", "warrior", `c-${info.colour}`, cls].join(" "), fill: colour, help});
     svg.append(s("rect", {x: 6, y: 6, width: 48, height: 72, rx: 4, fill: "#fffaf0"}));
     svg.append(warriorGlyph(colour));
     svg.append(text(30, 70, info.value, {size: 13, fill: colour}));
@@ -54,7 +55,7 @@ export function mauwCard(code, catalog, {as = null, cls = "", note = null} = {})
     return svg;
   }
   if (info.kind === "joker") {
-    const svg = cardSvg(label, {cls: ["mauw", "joker", cls].join(" "), fill: "#fff"});
+    const svg = cardSvg(label, {cls: ["mauw", "joker", cls].join(" "), fill: "#fff", help});
     const quads = [["R", 1, 1], ["Y", 30, 1], ["G", 1, 42], ["B", 30, 42]];
     for (const [c, x, y] of quads) svg.append(s("rect", {x, y, width: 29, height: 41, fill: COLOURS[c], opacity: .85}));
     svg.append(s("circle", {cx: 30, cy: 42, r: 15, fill: "#fffaf0", stroke: "#1d2a32", "stroke-width": 1.2}));
@@ -64,7 +65,7 @@ export function mauwCard(code, catalog, {as = null, cls = "", note = null} = {})
     return svg;
   }
   if (info.kind === "spirit") {
-    const svg = cardSvg(label, {cls: ["mauw", "spirit", cls].join(" "), fill: "#ece6f7"});
+    const svg = cardSvg(label, {cls: ["mauw", "spirit", cls].join(" "), fill: "#ece6f7", help});
     svg.append(s("path", {d: "M18 60 q0 -34 12 -34 q12 0 12 34 l-4 -4 l-4 4 l-4 -4 l-4 4 l-4 -4 Z",
                           fill: "#fff", stroke: "#6c5b9b", "stroke-width": 1.4}));
     svg.append(s("circle", {cx: 26, cy: 40, r: 2, fill: "#6c5b9b"}), s("circle", {cx: 34, cy: 40, r: 2, fill: "#6c5b9b"}));
@@ -72,7 +73,7 @@ export function mauwCard(code, catalog, {as = null, cls = "", note = null} = {})
     corners(svg, 0, "#6c5b9b", {size: 10});
     return svg;
   }
-  const svg = cardSvg(label, {cls: ["mauw", "animal", cls].join(" "), fill: "#f3ead7"});
+  const svg = cardSvg(label, {cls: ["mauw", "animal", cls].join(" "), fill: "#f3ead7", help});
   svg.append(animalGlyph(code));
   svg.append(text(30, 14, info.name, {size: 9, fill: "#5b3a29"}));
   return svg;

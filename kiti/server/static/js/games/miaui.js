@@ -156,7 +156,7 @@ function handBox(ctx) {
         const move = `dive ${n}`;
         return h("button", {type: "button", class: ["pick", legal.has(move) && "legal"], "data-key": move, "data-move": move,
                             "aria-label": `Dive ${n}` + (legal.has(move) ? "" : " (not now)"), onclick: () => ctx.play(move)},
-          diverCard(n));
+          diverCard(n, {help: ctx.catalog?.diver_help}));
       })),
     h("p", {class: "kbd-help"}, "Click a diver, or type its number (1–12) on the keyboard."));
 }

@@ -77,12 +77,12 @@ function destinyView(ctx) {
     const move = `buy ${d}`;
     const text = info(d)?.text || d;
     if (ok.has(move)) {
-      return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, onclick: () => ctx.play(move)},
+      return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, "data-help": text, onclick: () => ctx.play(move)},
         h("b", {}, `Buy ${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
     }
-    return h("div", {class: "destiny"}, h("b", {}, `${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
+    return h("div", {class: "destiny", "data-help": text}, h("b", {}, `${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
   };
-  return h("div", {},
+  return h("div", {class: "destiny-box"},
     h("div", {class: "section-title"}, "Destinies"),
     h("div", {class: "destinies"}, v.destinies.table.length ? v.destinies.table.map(box) : h("span", {class: "muted"}, "none left")));
 }
@@ -467,7 +467,7 @@ export function render(board, ctx) {
       h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply: ${coconuts(v.supply)}`)),
       v.solo ? h("span", {class: "tag"}, "Solo against the Opponent") : null),
     h("div", {class: "motu-top"}, rowView(ctx), destinyView(ctx)),
-    me !== null && v.travelers?.[me] ? h("p", {class: "muted"}, travelerText(ctx, v.travelers[me])) : null,
+    me !== null && v.travelers?.[me] ? h("p", {class: "muted traveler-line"}, travelerText(ctx, v.travelers[me])) : null,
     interimBox(ctx),
     placeBar(ctx),
     actionBar(ctx),
