@@ -15,6 +15,7 @@ from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from ..core.words import name_refusal, same_name
+from ..core.words import name_refusal, same_name
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash

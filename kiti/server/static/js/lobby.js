@@ -1,12 +1,13 @@
-// The lobby: create a table (game, seats, the game's options, timer, takeover), the open tables
-// to join or watch, the games being played, the finished ones to replay, and the tables this
-// browser holds a seat at.
+// The lobby: create a table (game, seats, the game's options, timer, takeover), the games this
+// browser sat at (its own history: seats.js), the open tables to join or watch, the games being
+// played and the finished ones to replay (pages of the server's lists, from its database).
 
-import {api, games} from "./api.js";
+import {api, ApiError, games} from "./api.js";
 import {clear, copyText, h, toast} from "./dom.js";
 import {held, remember, seatLink} from "./seats.js";
 
 const BOT_WORDS = {random: "Random bot", heuristic: "Heuristic bot", ismcts: "ISMCTS bot (strong, slower)"};
+const PAGE = 20;  // tables per page of a list
 const TIMERS = [["", "No timer"], ["30", "30 s per move"], ["60", "1 min per move"], ["120", "2 min per move"],
                 ["300", "5 min per move"]];
 
@@ -19,6 +20,7 @@ export class LobbyScreen {
   constructor(root) {
     this.root = root;
     this.timer = null;
+    this.shown = {};  // tables shown per list (a page more at each "More")
     document.title = "Kiti: lobby";
     document.getElementById("crumbs").append(h("span", {}, "Lobby"));
     this.build().catch((error) => root.append(h("p", {class: "panel error", role: "alert"}, error.message)));
@@ -30,29 +32,32 @@ export class LobbyScreen {
 
   async build() {
     this.games = await games();
-    this.created = h("div", {id: "created", "aria-live": "polite"});
+    this.created = h("div", {id: "created", "aria-live": "polite", hidden: true, style: "grid-column: 1 / -1"});
     this.mine = h("div", {class: "table-list"});
     this.open = h("div", {class: "table-list"});
     this.playing = h("div", {class: "table-list"});
+    this.waiting = h("div", {class: "table-list"});
     this.over = h("div", {class: "table-list"});
     this.nameInput = h("input", {id: "my-name", type: "text", maxlength: 40, placeholder: "Name",
                                  value: localStorage.getItem("kiti.name") || "",
                                  onchange: () => localStorage.setItem("kiti.name", this.nameInput.value.trim())});
     this.form = this.createForm();
     this.root.append(
-      h("div", {class: "lobby"},
+      h("div", {class: "lobby"}, this.created,
         h("section", {class: "panel intro"},
           h("h1", {}, "Play island card games online"),
           h("p", {}, "Miaui, Mauw and MOTU with friends and bots. Create a table, send each friend the link of ",
             "their seat, or join an open table below. Kiti referees every rule and shows each player only what ",
             "they may see.")),
         h("section", {class: "panel create", "aria-labelledby": "new-table"},
-          h("h2", {id: "new-table"}, "New table"), this.form, this.created),
+          h("h2", {id: "new-table"}, "New table"), this.form, this.createError = h("div", {"aria-live": "polite"})),
         h("section", {class: "panel lists"},
           h("div", {class: "row"}, h("label", {for: "my-name"}, "Your name (to join a table)"), this.nameInput),
+          this.joinError = h("div", {"aria-live": "polite"}),
           h("h2", {}, "Your tables"), this.mine,
           h("h2", {}, "Open tables"), this.open,
           h("h2", {}, "Being played"), this.playing,
+          h("h2", {}, "Waiting for their players"), this.waiting,
           h("h2", {}, "Finished"), this.over,
           h("button", {type: "button", class: "ghost", onclick: () => this.refresh()}, "Refresh"))));
     await this.refresh();
@@ -81,7 +86,9 @@ export class LobbyScreen {
     form.append(
       gameBox,
       h("div", {class: "row"}, h("label", {for: "seat-count"}, "Players"), this.count),
-      h("fieldset", {}, h("legend", {}, "Seats"), this.seatBox),
+      h("fieldset", {}, h("legend", {}, "Seats"),
+        h("p", {class: "help"}, "Tick the seat you sit at. A person's seat with a name is kept for them (only ",
+          "their link opens it); one left without a name is open to anyone in the list below."), this.seatBox),
       h("fieldset", {}, h("legend", {}, "Options"), this.optionBox),
       h("fieldset", {}, h("legend", {}, "Time"),
         h("div", {class: "row"}, h("label", {for: "timer"}, "Turn timer"), this.timerSelect),
@@ -132,7 +139,8 @@ export class LobbyScreen {
     const g = this.game();
     const n = Number(this.count.value);
     const old = [...this.seatBox.querySelectorAll(".seat-row")].map((row) => ({
-      kind: row.querySelector("select").value, name: row.querySelector("input").value}));
+      kind: row.querySelector("select").value, name: row.querySelector("input[type=text]").value}));
+    const sitting = this.mySeat();
     clear(this.seatBox);
     for (let i = 0; i < n; i++) {
       const before = old[i] || {kind: i < 2 && n > 1 ? "human" : g.bots.includes("heuristic") ? "heuristic" : "random", name: ""};
@@ -141,9 +149,15 @@ export class LobbyScreen {
         g.bots.map((b) => h("option", {value: b}, BOT_WORDS[b] || b)));
       kind.value = g.bots.includes(before.kind) || before.kind === "human" ? before.kind : "random";
       const name = h("input", {type: "text", maxlength: 40, value: before.name});
+      const sit = h("input", {type: "radio", name: "sit", value: i, "aria-label": `I sit at seat ${i}`,
+                              style: "width: auto; min-height: 0; margin: 0",
+                              checked: i === (sitting ?? 0), onchange: () => this.seatBox.querySelectorAll(".seat-row select")
+                                .forEach((k) => k.dispatchEvent(new Event("change")))});
       const sync = () => {  // a person's name, or a bot's parameters (docs: kiti play --seats)
         const bot = kind.value !== "human";
-        name.placeholder = bot ? "bot options, e.g. iters=300" : i === 0 ? "Your name" : "Name (optional)";
+        sit.disabled = bot;
+        name.placeholder = bot ? "bot options, e.g. iters=300" : sit.checked ? "Your name"
+          : "Their name (none: open to anyone)";
         name.setAttribute("aria-label", bot ? `Seat ${i}: bot options` : `Seat ${i}: name`);
       };
       let person = kind.value === "human";
@@ -153,15 +167,25 @@ export class LobbyScreen {
         sync();
       });
       sync();
-      this.seatBox.append(h("div", {class: "seat-row"}, h("span", {class: "seat-no"}, `Seat ${i}`), kind, name));
+      this.seatBox.append(h("div", {class: "seat-row"},
+        h("label", {class: "seat-no", title: "The seat you sit at", style: "display: flex; gap: .3rem; align-items: center; white-space: nowrap; font-size: .85rem"},
+          sit, `Seat ${i}`), kind, name));
     }
+  }
+
+  // The seat the creator sits at: the one ticked "I sit here" (a person's seat), else none.
+  mySeat() {
+    const rows = [...this.seatBox.querySelectorAll(".seat-row")];
+    const i = rows.findIndex((row) => row.querySelector("input[name=sit]").checked);
+    return i >= 0 && rows[i].querySelector("select").value === "human" ? i : null;
   }
 
   body() {
     const g = this.game();
     const rows = [...this.seatBox.querySelectorAll(".seat-row")];
     const kinds = rows.map((row) => row.querySelector("select").value);
-    const texts = rows.map((row) => row.querySelector("input").value.trim());
+    const texts = rows.map((row) => row.querySelector("input[type=text]").value.trim());
+    const me = this.mySeat();
     const seats = kinds.map((kind, i) => (kind !== "human" && texts[i] ? `${kind}:${texts[i]}` : kind));
     const names = kinds.map((kind, i) => (kind === "human" && texts[i]) || null);
     const options = {};
@@ -171,7 +195,9 @@ export class LobbyScreen {
       if (spec.type === "int") value = Number(value);
       if (value !== spec.default) options[spec.name] = value;
     }
-    const body = {game: g.id, seats, names, options, takeover: this.takeover.checked};
+    // A seat named for somebody opens only with its link; an unnamed one is open to anyone.
+    const open = kinds.map((kind, i) => kind === "human" && i !== me && !names[i]);
+    const body = {game: g.id, seats, names, open, options, takeover: this.takeover.checked};
     if (this.timerSelect.value) body.timer = Number(this.timerSelect.value);
     if (this.takeover.checked) body.stand_in = this.standIn.value;
     return body;
@@ -180,55 +206,104 @@ export class LobbyScreen {
   async create() {
     const button = this.form.querySelector("button[type=submit]");
     button.disabled = true;
+    clear(this.createError);
     try {
+      const me = this.mySeat();
       const made = await api("/api/tables", this.body());
-      this.showCreated(made);
+      this.showCreated(made, me);
       this.refresh();
     } catch (error) {
-      clear(this.created).append(h("p", {class: "error", role: "alert"}, `Not created: ${error.message}`));
+      this.createError.append(h("p", {class: "error", role: "alert"}, `Not created: ${error.message}`));
     } finally {
       button.disabled = false;
     }
   }
 
-  showCreated(made) {
+  // The "table is ready" panel, at the top of the lobby: the creator's own seat to sit at, the
+  // other seats' links only to share (opening one would take that person's seat).
+  showCreated(made, me) {
     const t = made.table;
-    for (const seat of made.seats) remember(t.id, seat.seat, seat.token, t.game);
-    const first = made.seats[0];
-    clear(this.created).append(h("div", {class: "created"},
+    const own = made.seats.find((s) => s.seat === me);
+    const others = made.seats.filter((s) => s !== own);
+    const share = others.map((s) => ({seat: s.seat, name: t.seats[s.seat].name, token: s.token,
+                                      open: t.seats[s.seat].open}));
+    if (own) remember(t.id, own.seat, own.token, t.game, share);
+    const linkRow = (label, url, aria) => h("li", {},
+      h("span", {}, label), h("input", {readonly: true, value: url, "aria-label": aria}),
+      h("button", {type: "button", onclick: () => copyText(url)}, "Copy"));
+    clear(this.created).append(h("div", {class: "created panel", role: "region", "aria-label": "Your new table"},
       h("h3", {}, `Table ${t.id} · ${t.name} is ready`),
-      first ? h("p", {}, h("a", {class: "button primary", href: `#table=${t.id}&token=${first.token}`},
-        `Sit at seat ${first.seat}`), " — then send the other links to your friends.")
-        : h("p", {}, h("a", {class: "button primary", href: `#table=${t.id}`}, "Watch the bots play")),
+      own ? h("p", {}, h("a", {class: "button primary", href: `#table=${t.id}&token=${own.token}`},
+        `Sit at seat ${own.seat}`), others.length ? " — then send the other links to your friends." : "")
+        : h("p", {}, h("a", {class: "button primary", href: `#table=${t.id}`}, "Watch the table")),
+      others.length ? h("p", {class: "muted"}, "Links to share (each opens that person's seat: do not open them yourself):") : null,
       h("ul", {class: "links"},
-        made.seats.map((s) => h("li", {},
-          h("span", {}, `Seat ${s.seat} (${t.seats[s.seat].name})`),
-          h("input", {readonly: true, value: seatLink(t.id, s.token), "aria-label": `Link of seat ${s.seat}`}),
-          h("button", {type: "button", onclick: () => copyText(seatLink(t.id, s.token))}, "Copy"))),
-        h("li", {}, h("span", {}, "Spectators"),
-          h("input", {readonly: true, value: seatLink(t.id), "aria-label": "Link to watch or join"}),
-          h("button", {type: "button", onclick: () => copyText(seatLink(t.id))}, "Copy")))));
+        share.map((s) => linkRow(`Seat ${s.seat} (${s.open ? "open to anyone" : s.name})`, seatLink(t.id, s.token),
+                                 `Link of seat ${s.seat}`)),
+        linkRow("Spectators", seatLink(t.id), "Link to watch or join"))));
+    this.created.hidden = false;
+    window.scrollTo(0, 0);
     toast(`Table ${t.id} created`);
   }
 
   // ------------------------------------------------------------------ the lists
   async refresh() {
-    const all = (await api("/api/tables?status=all")).tables;
-    const byId = new Map(all.map((t) => [t.id, t]));
-    const mine = held().filter((m) => byId.has(m.table));
-    this.fill(this.mine, mine.map((m) => byId.get(m.table)), (t) => {
-      const m = mine.find((x) => x.table === t.id);
-      return [h("a", {class: "button primary", href: `#table=${t.id}&token=${m.token}`}, `Open seat ${m.seat}`)];
-    }, "No seat in this browser yet.");
-    const open = all.filter((t) => t.status === "waiting" && t.seats.some((s) => s.kind === "human" && !s.claimed));
-    this.fill(this.open, open, (t) => [
-      h("button", {type: "button", class: "primary", onclick: () => this.join(t)}, "Join"),
-      h("a", {class: "button", href: `#table=${t.id}`}, "Watch")], "No open table: create one.");
-    this.fill(this.playing, all.filter((t) => t.status === "playing"),
-      (t) => [h("a", {class: "button", href: `#table=${t.id}`}, "Watch")], "Nothing being played.");
-    this.fill(this.over, all.filter((t) => t.status === "over"),
-      (t) => [h("a", {class: "button", href: `#replay=${t.id}`}, "Replay"),
-              h("a", {class: "button ghost", href: `#table=${t.id}`}, "Final table")], "No finished game in memory.");
+    await Promise.all([this.refreshMine(), this.refreshList(this.open, "open"),
+                       this.refreshList(this.playing, "playing"), this.refreshList(this.waiting, "waiting"),
+                       this.refreshList(this.over, "over")]);
+  }
+
+  // "Your tables": the games this browser sat at, as the server has them now.
+  async refreshMine() {
+    const mine = held();
+    const found = new Map();
+    for (let i = 0; i < mine.length; i += 50) {
+      const ids = mine.slice(i, i + 50).map((m) => m.table).join(",");
+      for (const t of (await api(`/api/tables?status=all&limit=50&ids=${encodeURIComponent(ids)}`)).tables) found.set(t.id, t);
+    }
+    const rows = mine.filter((m) => found.has(m.table));
+    this.fill(this.mine, rows.map((m) => found.get(m.table)), (t) => {
+      const m = rows.find((x) => x.table === t.id);
+      const seat = `#table=${t.id}&token=${m.token}`;
+      if (t.status === "over") {
+        return [h("a", {class: "button primary", href: `#replay=${t.id}`}, "Replay"),
+                h("a", {class: "button ghost", href: seat}, "Final table")];
+      }
+      const out = [h("a", {class: "button primary", href: seat}, `Open your seat ${m.seat}`)];
+      if (m.share.length && t.status === "waiting") out.push(this.shareBox(t, m.share));
+      return out;
+    }, "No game in this browser yet: the tables you sit at are listed here.");
+  }
+
+  shareBox(t, share) {
+    return h("details", {class: "share"}, h("summary", {}, "Links to share"),
+      h("ul", {class: "links"}, share.map((s) => h("li", {},
+        h("span", {}, `Seat ${s.seat} (${s.open ? "open to anyone" : s.name})`),
+        h("input", {readonly: true, value: seatLink(t.id, s.token), "aria-label": `Seat ${s.seat}'s link to share`}),
+        h("button", {type: "button", onclick: () => copyText(seatLink(t.id, s.token))}, "Copy")))));
+  }
+
+  // One of the server's lists, a page at a time ("More" asks for the next page).
+  async refreshList(box, status) {
+    const shown = this.shown[status] ||= PAGE;
+    const data = await api(`/api/tables?status=${status}&limit=${shown}`);
+    // waiting: the tables whose free seats are kept for their people (the others are open)
+    if (status === "waiting") data.tables = data.tables.filter((t) => !t.seats.some((s) => s.open));
+    const actions = {
+      open: (t) => [h("button", {type: "button", class: "primary", onclick: () => this.join(t)}, "Join"),
+                    h("a", {class: "button", href: `#table=${t.id}`}, "Watch")],
+      playing: (t) => [h("a", {class: "button", href: `#table=${t.id}`}, "Watch")],
+      waiting: (t) => [h("a", {class: "button", href: `#table=${t.id}`}, "Watch")],
+      over: (t) => [h("a", {class: "button", href: `#replay=${t.id}`}, "Replay"),
+                    h("a", {class: "button ghost", href: `#table=${t.id}`}, "Final table")],
+    }[status];
+    const empty = {open: "No open table: create one.", playing: "Nothing being played.",
+                   waiting: "No table waiting for its players.", over: "No finished game yet."}[status];
+    this.fill(box, data.tables, actions, empty);
+    if (data.more) {
+      box.append(h("button", {type: "button", class: "ghost small more",
+                              onclick: () => { this.shown[status] = shown + PAGE; this.refreshList(box, status); }}, "More"));
+    }
   }
 
   fill(box, tables, actions, empty) {
@@ -237,21 +312,27 @@ export class LobbyScreen {
       box.append(h("p", {class: "muted"}, empty));
       return;
     }
-    box.append(h("ul", {}, tables.slice(0, 30).map((t) => h("li", {class: "table-item", "data-table": t.id},
-      h("span", {class: "tname"}, h("b", {}, t.name), ` · ${t.id}`),
+    box.append(h("ul", {}, tables.map((t) => h("li", {class: "table-item", "data-table": t.id, "data-status": t.status},
+      h("span", {class: "tname"}, h("b", {}, t.name), ` · ${t.id}`, t.status === "over" ? " · finished" : ""),
       h("span", {class: "tseats"}, t.seats.map((s) => s.kind === "human"
-        ? (s.claimed ? s.name : h("i", {}, "free seat")) : `${s.name} (bot)`).reduce((acc, x, i) => acc.concat(i ? [", ", x] : [x]), [])),
+        ? (s.claimed ? s.name : s.open ? h("i", {}, "open seat") : h("i", {}, `kept for ${s.name}`))
+        : `${s.name} (bot)`).reduce((acc, x, i) => acc.concat(i ? [", ", x] : [x]), [])),
       h("span", {class: "tact"}, actions(t))))));
   }
 
+  // Join a table's first seat open to anyone; a refusal (a name taken, no seat left) is said here.
   async join(t) {
     const name = this.nameInput.value.trim();
+    clear(this.joinError);
+    const seat = t.seats.find((s) => s.open);
     try {
-      const joined = await api(`/api/tables/${t.id}/join`, name ? {name} : {});
+      const joined = await api(`/api/tables/${t.id}/join`, {...(name ? {name} : {}), ...(seat ? {seat: seat.seat} : {})});
       remember(t.id, joined.seat, joined.token, t.game);
       location.hash = `table=${t.id}&token=${joined.token}`;
     } catch (error) {
-      toast(`Cannot join: ${error.message}`, "error");
+      const why = error instanceof ApiError ? error.message : String(error);
+      this.joinError.append(h("p", {class: "error", role: "alert"}, `Cannot join table ${t.id}: ${why}`));
+      toast(`Cannot join: ${why}`, "error");
       this.refresh();
     }
   }

@@ -276,7 +276,8 @@ export class TableScreen {
     const t = m.table;
     if (t.status === "waiting") return "Waiting for players…";
     if (m.over) {
-      const win = (m.standings || []).filter((s) => s.winner).map((s) => s.seats.map((x) => this.ctx.who(x)).join(" & "));
+      // a party that is no seat (MOTU's solo Opponent) by its own name
+      const win = (m.standings || []).filter((s) => s.winner).map((s) => s.seats.map((x) => this.ctx.who(x)).join(" & ") || s.party);
       const verb = win.length > 1 ? "share the win" : win[0] === "you" || win[0].includes(" & ") ? "win" : "wins";
       return win.length ? `Game over: ${listing(win)} ${verb}` : "Game over";
     }
@@ -415,7 +416,7 @@ export class TableScreen {
     clear(box);
     const t = m.table;
     const rows = (m.standings || []).map((s) => h("tr", {class: s.winner ? "winner" : ""},
-      h("td", {}, String(s.rank)), h("td", {}, s.seats.map((x) => this.ctx.name(x)).join(" & ")),
+      h("td", {}, String(s.rank)), h("td", {}, s.seats.map((x) => this.ctx.name(x)).join(" & ") || s.party),
       h("td", {class: "num"}, String(s.score)), h("td", {}, s.winner ? "★ winner" : "")));
     const rematch = t.rematch
       ? h("a", {class: "button primary", href: `#table=${t.rematch}` + (this.token ? `&token=${this.token}` : "")}, "Go to the rematch")
