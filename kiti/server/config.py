@@ -6,6 +6,35 @@ import os
 from dataclasses import dataclass
 
 
+@dataclass(frozen=True)
+class TimerPreset:
+    """A table's clock: ``move`` seconds for each decision; the unused part of it goes to the
+    person's reserve (``bank`` at the start, at most ``cap``), which a slow decision draws on."""
+
+    move: float
+    bank: float
+    cap: float
+
+
+#: The clocks a table may be created with by name (``"timer": "fast"``).
+TIMER_PRESETS = {
+    "fast": TimerPreset(20.0, 60.0, 180.0),
+    "normal": TimerPreset(60.0, 180.0, 600.0),
+    "slow": TimerPreset(180.0, 600.0, 1800.0),
+}
+#: A timer given in seconds starts with an empty reserve that holds at most this many decisions.
+CUSTOM_CAP = 4
+
+
+def timer_preset(seconds: float) -> TimerPreset:
+    """The clock of a table whose timer is ``seconds`` per decision: a named preset's (a table
+    stores only the seconds), else an empty reserve of at most ``CUSTOM_CAP`` decisions."""
+    for preset in TIMER_PRESETS.values():
+        if preset.move == seconds:
+            return preset
+    return TimerPreset(seconds, 0.0, CUSTOM_CAP * seconds)
+
+
 def default_db_url() -> str:
     """An SQLite file in the user's data folder (``platformdirs.user_data_dir("kiti")``)."""
     from platformdirs import user_data_dir

@@ -93,9 +93,18 @@ def choices(state: State, seat: int) -> dict[str, Any]:
 
 def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
     """What the end adds: the result, the standings and every card (the referee's view)."""
-    result = state.result()
-    return {"result": result.to_dict(), "standings": standings(result.to_dict(), table),
+    result = state.result().to_dict()
+    return {"result": result, "standings": [credit(row, state, table) for row in standings(result, table)],
             "reveal": state.table(), "record_url": f"/api/tables/{table['id']}/record"}
+
+
+def credit(row: dict[str, Any], state: State, table: dict[str, Any]) -> dict[str, Any]:
+    """A standings row with its seats' decisions, how many of them a stand-in made for their
+    people (``stand_in_moves``, from the table's seats) and ``stand_in`` true when it made most."""
+    seats = set(row["seats"])
+    made = sum(1 for seat, _move in state.history if seat in seats)
+    stood = sum(table["seats"][s].get("stand_in_moves", 0) for s in seats)
+    return {**row, "decisions": made, "stand_in_moves": stood, "stand_in": 2 * stood > made}
 
 
 def standings(result: dict[str, Any], table: dict[str, Any]) -> list[dict[str, Any]]:

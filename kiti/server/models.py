@@ -63,3 +63,15 @@ moves = Table(
     Column("seat", Integer, nullable=False),
     Column("move", String(200), nullable=False),
 )
+
+
+#: Per human seat of a timed or takeover table: its time bank and the decisions a stand-in made
+#: for it (all of them, and the last ones in a row); see :mod:`kiti.server.clock`.
+clocks = Table(
+    "kiti_clocks", metadata,
+    Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("bank", Float, nullable=False),
+    Column("stand_ins", Integer, nullable=False),
+    Column("streak", Integer, nullable=False),
+)

@@ -16,6 +16,7 @@ from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from ..core.words import name_refusal, same_name
 from ..core.words import name_refusal, same_name
+from .config import TIMER_PRESETS
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash
@@ -156,8 +157,14 @@ def clean_name(name: Any, seat: int, kind: str) -> str:
 
 
 def timer_of(value: Any) -> float | None:
+    """Seconds per decision: a number, or a preset's name (``config.TIMER_PRESETS``)."""
     if value is None:
         return None
+    if isinstance(value, str):
+        preset = TIMER_PRESETS.get(value)
+        if preset is None:
+            raise bad(f"timer {quoted(value)} is not one of {', '.join(TIMER_PRESETS)} (or a number of seconds)")
+        return preset.move
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.05 <= value <= 86_400:
         raise bad("timer must be null or a number of seconds from 0.05 to 86400")
     return float(value)

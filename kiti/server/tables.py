@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
 from ..core.game import State
+from ..core.turns import forced_move
 from ..games import replay
 from . import messages, queries
 from .botplay import BotDriver
-from .clock import TurnClock
+from .clock import SeatTime, TurnClock, save_op
 from .protocol import ProtocolError, error
 from .queries import TableRow
 from .store import Op
@@ -58,10 +59,10 @@ class Seat:
     def human(self) -> bool:
         return self.kind == "human"
 
-    def info(self, seat: int, bot_plays: bool) -> dict[str, Any]:
+    def info(self, seat: int, bot_plays: bool, stand_ins: int = 0) -> dict[str, Any]:
         return {"seat": seat, "kind": "human" if self.human else "bot", "bot": None if self.human else self.kind,
                 "name": self.name, "claimed": self.claimed, "connected": self.conn is not None,
-                "away": self.away, "bot_plays": bot_plays}
+                "away": self.away, "bot_plays": bot_plays, "stand_in_moves": stand_ins}
 
 
 class Table:
@@ -73,7 +74,7 @@ class Table:
         self.seats = [Seat(s.kind, s.name, s.token_hash, s.claimed) for s in row.seats]
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
-        self.forced: set[int] = set()  # seats a bot plays for one move (timeout, no takeover)
+        self.forced: set[int] = set()  # seats a stand-in plays for one decision (their time ran out)
         self.clock = TurnClock(self)
         self.bots = BotDriver(self)
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -99,7 +100,8 @@ class Table:
                 "players": row.players, "options": row.options, "status": row.status,
                 "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
                 "rematch_of": row.rematch_of, "rematch": row.rematch,
-                "seats": [s.info(i, self.plays(i)) for i, s in enumerate(self.seats)]}
+                "seats": [s.info(i, self.plays(i), self.clock.time(i).stand_ins)
+                          for i, s in enumerate(self.seats)]}
 
     def connections(self) -> list[Conn]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
@@ -141,22 +143,70 @@ class Table:
         self.broadcast(origin, re)
         self.bots.schedule()
 
+    def notify(self, seat: int, code: str, message: str, **extra: Any) -> None:
+        """Tell the seat's person (if connected) what the table did for them (a ``notice``)."""
+        conn = self.seats[seat].conn
+        if conn is not None:
+            conn.send({"type": "notice", "code": code, "seat": seat, "message": message, **extra})
+
+    async def _forced_moves(self) -> list[tuple[int, str]]:
+        """Each person here whose only legal move is forced (``forced_move``) has it played at
+        once (under the lock, before the change is broadcast: they are never asked for it); a
+        person who is not connected gets it when they connect.  The moves, for :meth:`tell_forced`."""
+        played: list[tuple[int, str]] = []
+        while self.playing():
+            found = ((seat, forced_move(self.state, seat)) for seat in sorted(self.state.to_act())
+                     if self.seats[seat].conn is not None and not self.plays(seat))
+            seat, move = next(((s, m) for s, m in found if m is not None), (None, None))
+            if seat is None or move is None:
+                break
+            try:
+                await self._move(seat, str(move), bot=False)
+            except ProtocolError as exc:
+                log.warning("table %s: the forced move of seat %d failed: %s", self.id, seat, exc.message)
+                break
+            played.append((seat, str(move)))
+        return played
+
+    def tell_forced(self, played: list[tuple[int, str]]) -> None:
+        for seat, move in played:
+            self.notify(seat, "forced", f"Your only move, {move}, was played for you.", move=move)
+
     # ------------------------------------------------------------ moves
     async def submit(self, seat: int, text: str, origin: Conn | None = None, re: Any = None,
                      bot: bool = False) -> None:
         """Apply a move (checked), commit it, then broadcast it."""
         async with self.lock:
+            await self.clock.restore()
             if bot and not (self.plays(seat) and self.playing()):
                 return  # its human came back meanwhile
             self._check_playing()
             if not bot and self.plays(seat):
                 raise ProtocolError("away", "a bot is playing this seat: send back to take it")
-            self._apply(seat, text)
-            await self._commit(seat)
-            self.forced.discard(seat)
-            self.clock.restart(seat)
-            self.services.moves += 1
+            await self._move(seat, text, bot)
+            played = await self._forced_moves()
             self.changed(origin, re)
+            self.tell_forced(played)
+
+    async def _move(self, seat: int, text: str, bot: bool) -> None:
+        """Apply and store a move, with its seat's clock (a stand-in's move is counted)."""
+        self._apply(seat, text)
+        after = self.clock.after_move(seat, stand_in=bot) if self.seats[seat].human else None
+        await self._commit(seat, after)
+        self.forced.discard(seat)
+        self.clock.restart(seat)
+        if after is not None:
+            self.clock.settle(seat, after)
+            self._away_after_stand_ins(seat, after)
+        self.services.moves += 1
+
+    def _away_after_stand_ins(self, seat: int, after: SeatTime) -> None:
+        """At a takeover table a seat goes away once a stand-in made two decisions in a row for it."""
+        s = self.seats[seat]
+        if self.row.takeover and after.streak >= 2 and not s.away:
+            s.away = True
+            self.notify(seat, "away", f"A stand-in ({self.row.stand_in}) played your last {after.streak} "
+                        "decisions: it goes on playing your seat until you come back (any click).")
 
     def _check_playing(self) -> None:
         if self.row.status == "waiting":
@@ -178,10 +228,13 @@ class Table:
         except NotationError as exc:
             raise ProtocolError("bad_move", str(exc)) from None
 
-    async def _commit(self, seat: int) -> None:
-        """Store the move just applied; if the database refuses it, take it back."""
+    async def _commit(self, seat: int, after: SeatTime | None = None) -> None:
+        """Store the move just applied (and the mover's clock, ``after``); if the database refuses
+        it, take it back."""
         state = self.state
         ops = [queries.append_move(self.id, len(state.history) - 1, seat, str(state.history[-1][1]))]
+        if after is not None and (self.row.timer is not None or self.row.takeover):
+            ops.append(save_op(self.id, seat, after))
         if state.over:
             ops.append(queries.update_table(self.id, status="over", result=state.result().to_dict()))
         try:
@@ -218,6 +271,7 @@ class Table:
     async def attach(self, conn: Conn, token: str | None, since: int | None) -> None:
         """A connection joins as the token's seat (or as a spectator without a token)."""
         async with self.lock:
+            await self.clock.restore()
             seat = None if token is None else self.seat_of(token)
             conn.viewer, conn.cursor = seat, since or 0
             conn.send(messages.welcome(self.id, seat, self.services.config.limits()))
@@ -226,7 +280,9 @@ class Table:
                 self.send_state(conn, self.public(), self.clock.left())
                 return
             await self._sit(seat, conn)
+            played = await self._forced_moves()
             self.changed()
+            self.tell_forced(played)
 
     async def _sit(self, seat: int, conn: Conn) -> None:
         s = self.seats[seat]
@@ -258,7 +314,10 @@ class Table:
 
     def _came_back(self, seat: int) -> None:
         s = self.seats[seat]
+        if s.away or seat in self.forced:
+            self.clock.came_back(seat)  # a new streak of stand-in decisions starts from none
         s.away = False
+        self.forced.discard(seat)
         if s.leaving is not None:
             s.leaving.cancel()
             s.leaving = None
@@ -267,8 +326,11 @@ class Table:
     async def back(self, seat: int, origin: Conn, re: Any = None) -> None:
         """The seat's human takes it back from the bot."""
         async with self.lock:
+            await self.clock.restore()
             self._came_back(seat)
+            played = await self._forced_moves()
             self.changed(origin, re)
+            self.tell_forced(played)
 
     async def detach(self, conn: Conn) -> None:
         async with self.lock:
@@ -287,16 +349,19 @@ class Table:
             self.seats[seat].leaving = loop.call_later(grace, lambda: self.spawn(self._away(seat, True)))
 
     async def _away(self, seat: int, left: bool) -> None:
-        """A bot takes the seat (it left, or timed out); for one move without takeover."""
+        """A bot takes the seat: until its human is back when it left a takeover table, for the
+        one decision whose time ran out otherwise (and the person is told)."""
         async with self.lock:
             s = self.seats[seat]
             s.leaving = None
             if not self.playing() or (s.conn is not None if left else seat not in self.state.to_act()):
                 return
-            if self.row.takeover:
+            if left:
                 s.away = True
-            elif seat in self.state.to_act():
+            elif not self.plays(seat):
                 self.forced.add(seat)
+                self.notify(seat, "timed_out", f"Your time ran out, so a stand-in ({self.row.stand_in}) "
+                            "made one decision for you. The seat stays yours.")
             self.changed()
 
     def timed_out(self, seat: int) -> None:
@@ -309,9 +374,21 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.human and s.conn is None:
                 self._leave_later(i)
-        if self.playing():
+        if self.state.history:
+            self.spawn(self._restored())
+        elif self.playing():
             self.clock.update()
             self.bots.schedule()
+
+    async def _restored(self) -> None:
+        """A game under way (after a restart): its stored banks and counts first, then the clock,
+        the bots and any forced move."""
+        async with self.lock:
+            await self.clock.restore()
+            if self.playing():
+                played = await self._forced_moves()
+                self.changed()
+                self.tell_forced(played)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)

@@ -74,10 +74,12 @@ export class TableScreen {
       onStatus: (text) => { this.status = text; this.renderBanners(); },
       onWelcome: (m) => { this.you = m.you; if (token && m.you !== null) this.seatKnown(m.you); },
     });
+    const receive = this.conn.receive.bind(this.conn);  // notices: what the table did for this person
+    this.conn.receive = (m) => (m.type === "notice" ? this.noticed(m) : receive(m));
     this.conn.open();
     this.ticker = setInterval(() => this.tick(), 250);
-    this.keys = (event) => { this.keyboard = true; this.onKey(event); };
-    this.pointer = () => { this.keyboard = false; };
+    this.keys = (event) => { this.keyboard = true; this.comeBack(); this.onKey(event); };
+    this.pointer = () => { this.keyboard = false; this.comeBack(); };
     document.addEventListener("keydown", this.keys);
     document.addEventListener("pointerdown", this.pointer);
   }
@@ -165,6 +167,7 @@ export class TableScreen {
 
   async play(move) {
     this.clearError();
+    this.notices = [];
     try {
       await this.conn.send("move", {move});
       this.stepPrefix = [];
@@ -239,10 +242,30 @@ export class TableScreen {
       if (m.you === null && free.length) box.append(this.joinBox(free));
     }
     const mine = m.you !== null ? t.seats[m.you] : null;
+    for (const notice of this.notices || []) {
+      box.append(h("div", {class: "banner warn notice", role: "status", "data-notice": notice.code}, notice.message));
+    }
     if (mine && mine.bot_plays && !m.over && t.status === "playing") {
-      box.append(h("div", {class: "banner warn"}, `A bot (${t.stand_in}) is playing your seat. `,
+      box.append(h("div", {class: "banner warn", "data-stand-in": mine.away ? "away" : "one"},
+        mine.away ? `A stand-in (${t.stand_in}) is playing your seat. ` :
+          `Your time ran out: a stand-in (${t.stand_in}) makes this one decision for you; the seat stays yours. `,
         h("button", {type: "button", class: "primary small", onclick: () => this.back()}, "Take my seat back")));
     }
+  }
+
+  // A notice (a decision made for this person) is shown until they act or take their seat back.
+  noticed(m) {
+    this.notices = [...(this.notices || []).filter((n) => n.code !== m.code), m];
+    if (this.m) this.renderBanners();
+  }
+
+  // Any click or key of a person whose seat a stand-in plays takes it back (once per state).
+  comeBack() {
+    const m = this.m;
+    const mine = m && m.you !== null ? m.table.seats[m.you] : null;
+    if (!mine || !mine.bot_plays || m.over || m.table.status !== "playing" || this.backAsked === m) return;
+    this.backAsked = m;
+    this.back();
   }
 
   joinBox(free) {
@@ -264,6 +287,7 @@ export class TableScreen {
   }
 
   async back() {
+    this.notices = [];
     try {
       await this.conn.send("back");
     } catch (error) {
@@ -299,6 +323,10 @@ export class TableScreen {
     if (m.clock && m.you !== null && m.clock.left[String(m.you)] !== undefined && !m.over) {
       bar.append(h("span", {class: "clock", "data-clock": m.you, "aria-label": "Time left for your move"}, ""));
     }
+    if (m.clock?.banks?.[String(m.you)] !== undefined && !m.over) {
+      bar.append(h("span", {class: "bank", title: "Your reserve: what your moves left unused of their time"},
+        "reserve ", h("span", {class: "clock", "data-bank": m.you}, "")));
+    }
     this.tick();
   }
 
@@ -324,6 +352,10 @@ export class TableScreen {
         h("span", {class: ["dot", dot], "aria-hidden": "true"}),
         h("span", {class: "chip-name"}, h("b", {}, name), s.seat === m.you ? " (you)" : ""),
         h("span", {class: "chip-kind"}, s.kind === "bot" ? kind : `seat ${s.seat} · ${kind}`),
+        s.stand_in_moves ? h("span", {class: "chip-stand-in", title: "Decisions a stand-in made for this person"},
+          ` · stand-in ×${s.stand_in_moves}`) : null,
+        m.clock?.banks?.[String(s.seat)] !== undefined && !m.over
+          ? h("span", {class: "chip-bank"}, " · reserve ", h("span", {"data-bank": s.seat})) : null,
         acting ? h("span", {class: "chip-act"}, "to act ", h("span", {class: "clock", "data-clock": s.seat})) : null));
     }
     this.tick();
@@ -417,7 +449,9 @@ export class TableScreen {
     const t = m.table;
     const rows = (m.standings || []).map((s) => h("tr", {class: s.winner ? "winner" : ""},
       h("td", {}, String(s.rank)), h("td", {}, s.seats.map((x) => this.ctx.name(x)).join(" & ") || s.party),
-      h("td", {class: "num"}, String(s.score)), h("td", {}, s.winner ? "★ winner" : "")));
+      h("td", {class: "num"}, String(s.score)), h("td", {}, s.winner ? "★ winner" : "",
+        s.stand_in ? h("span", {class: "stand-in-mark", title: "A stand-in made most of these decisions"},
+          `${s.winner ? " · " : ""}mostly a stand-in (${s.stand_in_moves} of ${s.decisions} decisions)`) : null)));
     const rematch = t.rematch
       ? h("a", {class: "button primary", href: `#table=${t.rematch}` + (this.token ? `&token=${this.token}` : "")}, "Go to the rematch")
       : m.you !== null ? h("button", {type: "button", class: "primary", onclick: () => this.conn.send("rematch").catch((e) => this.showError(e))}, "Rematch") : null;
@@ -450,6 +484,16 @@ export class TableScreen {
       el.textContent = left === null ? "" : seconds(left);
       el.classList.toggle("low", left !== null && left < 10);
     }
+    for (const el of this.root.querySelectorAll("[data-bank]")) {
+      el.textContent = seconds(this.bankLeft(Number(el.dataset.bank)));
+    }
+  }
+
+  // A person's reserve now: it runs down once the decision's own time is spent.
+  bankLeft(seat) {
+    const bank = this.m?.clock?.banks?.[String(seat)] ?? 0;
+    const left = this.clockLeft(seat);
+    return left === null ? bank : Math.max(0, Math.min(bank, left));
   }
 
   onKey(event) {
