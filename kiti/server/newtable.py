@@ -15,7 +15,6 @@ from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from ..core.words import name_refusal, same_name
-from ..core.words import name_refusal, same_name
 from .config import TIMER_PRESETS
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow

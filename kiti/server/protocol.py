@@ -41,7 +41,6 @@ ERRORS = {
     "bad_token": "the token is not a seat of this table",
     "seat_taken": "the seat has been claimed by somebody else",
     "seat_kept": "the seat is kept for the person it was made for: only its link opens it",
-    "seat_kept": "the seat is kept for the person it was made for: only its link opens it",
     "no_free_seat": "the table has no free seat",
     "not_seated": "spectators cannot do that",
     "not_started": "the table is waiting for players",
