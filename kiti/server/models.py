@@ -56,6 +56,24 @@ seats = Table(
     Column("open", Boolean, nullable=False, server_default=false()),
 )
 
+#: A table's chat (issue 17): each message with the seat that wrote it (None: a spectator).
+chat = Table(
+    "kiti_chat", metadata,
+    Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("at", Float, nullable=False),  # Unix time
+)
+
+#: Who may write in a table's chat beside its seats (the creator's choice); no row: seats only.
+chat_rules = Table(
+    "kiti_chat_rules", metadata,
+    Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("spectators", Boolean, nullable=False),
+)
+
 moves = Table(
     "kiti_moves", metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),

@@ -15,12 +15,14 @@ from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
 from ..core.words import name_refusal, same_name
+from . import chat
 from .config import TIMER_PRESETS
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash
 
-CREATE_KEYS = {"game", "players", "options", "seats", "names", "open", "timer", "takeover", "stand_in"}
+CREATE_KEYS = {"game", "players", "options", "seats", "names", "open", "timer", "takeover", "stand_in",
+               "spectator_chat"}
 MAX_NAME = 40
 
 
@@ -51,6 +53,7 @@ def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[Ta
                    takeover=flag(body.get("takeover", False), "takeover"),
                    stand_in=stand_in_of(body.get("stand_in"), cls, time_limit),
                    status="waiting" if tokens else "playing", created=time.time(), seats=seats)
+    chat.note_rule(row.id, chat.spectator_flag(body.get("spectator_chat")))
     return row, state, tokens
 
 

@@ -17,13 +17,14 @@ VERSION = 1
 #: Client message type -> {key: (types accepted, required)}.
 CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
     "hello": {"v": ((int,), True), "table": ((str,), True), "token": ((str,), False),
-              "since": ((int,), False)},
+              "since": ((int,), False), "chat_since": ((int,), False)},
     "move": {"move": ((str,), True)},
     "steps": {"prefix": ((list,), False)},
     "undo": {},
     "back": {},
     "rematch": {},
     "ping": {},
+    "chat": {"text": ((str,), True)},
 }
 COMMON = {"type": ((str,), True), "id": ((str, int), False)}
 
@@ -55,6 +56,7 @@ ERRORS = {
     "replaced": "the seat was opened on another connection",
     "too_slow": "the connection does not read its messages",
     "storage": "the database refused the change; nothing changed",
+    "chat_closed": "spectators may read this table's chat but not write in it",
 }
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import quoted
+from . import chat
 from .lobby import Hub
 from .messages import steps_message
 from .protocol import VERSION, ProtocolError, error, message_id, parse_frame
@@ -131,11 +132,15 @@ class Session:
         if m["v"] != VERSION:
             raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}, not {quoted(m['v'])}")
         since = m.get("since")
-        if since is not None and since < 0:
-            raise ProtocolError("bad_message", "hello: 'since' must be 0 or more")
+        for key in ("since", "chat_since"):
+            if m.get(key, 0) < 0:
+                raise ProtocolError("bad_message", f"hello: {key!r} must be 0 or more")
         table = await self.hub.get(m["table"])
+        room = await chat.room(table) if "chat_since" in m else None
         await table.attach(self, m.get("token"), since)
         self.table = table
+        if room is not None:  # a client that shows the chat (chat_since 0: it has no message yet)
+            self.send(room.history(self, m["chat_since"]))
 
     def _seated(self) -> tuple[Table, int]:
         if self.table is None:
@@ -167,6 +172,12 @@ class Session:
     async def on_rematch(self, m: dict[str, Any]) -> None:
         table, _ = self._seated()
         await self.hub.rematch(table)
+
+    async def on_chat(self, m: dict[str, Any]) -> None:
+        if self.table is None:
+            raise ProtocolError("not_joined", "send hello (with the table and your seat's token) first")
+        room = await chat.room(self.table)
+        await room.say(self, m["text"], message_id(m))
 
     async def on_ping(self, m: dict[str, Any]) -> None:
         out = {"type": "pong"}

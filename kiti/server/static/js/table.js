@@ -6,7 +6,7 @@
 
 import {api, catalog} from "./api.js";
 import {add, clear, copyText, h, listing, seconds, toast} from "./dom.js";
-import {Connection} from "./connection.js";
+import {ChatBox, ChatConnection} from "./chat.js";
 import {remember, seatLink} from "./seats.js";
 
 const KNOWN = new Set(["miaui", "mauw", "motu"]);
@@ -66,8 +66,9 @@ export class TableScreen {
     this.errorText = "";
     this.stepPrefix = [];
     this.build();
-    this.conn = new Connection({
+    this.conn = new ChatConnection({
       table: tableId, token,
+      onChat: (m) => this.chat.receive(m, this.you ?? null),
       onState: (m) => this.receive(m),
       onError: (m) => this.showError(m),
       onRematch: (m) => this.rematch(m),
@@ -115,7 +116,8 @@ export class TableScreen {
         h("div", {class: "board-wrap"}, el.board),
         h("aside", {class: "side"},
           el.error, el.seats, el.controls, el.moves,
-          h("section", {class: "log-box"}, h("h2", {}, "Game log"), el.log)))));
+          h("section", {class: "log-box"}, h("h2", {}, "Game log"), el.log),
+          (this.chat = new ChatBox((text) => this.conn.send("chat", {text}))).el))));
     el.board.append(h("p", {class: "loading"}, "Joining the table…"));
   }
 
