@@ -20,6 +20,7 @@ from kiti.bots.registry import make_bot
 from kiti.core.game import MAX_SEED
 from kiti.core.registry import get_game
 from kiti.core.seatview import seat_view
+from kiti.core.turns import forced_move
 
 expect = sync_api.expect
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
@@ -138,15 +139,16 @@ PLAY = """async ({table, token, moves}) => {
 
 def solo_moves(seed: int, policy: str) -> tuple[list[str], list[int]]:
     """A whole solo MOTU game from ``seed``: the first legal move each time, or the heuristic
-    bot's; its moves and the winning parties."""
+    bot's; the moves a person makes (the server plays a forced one itself) and the winners."""
     cls = get_game("motu")
     state = cls.new(1, {}, seed)
     bot = make_bot("heuristic", cls, 1)
     moves = []
     while not state.over:
         move = str(bot.choose(seat_view(state, 0))) if policy == "heuristic" else first_legal(state)
+        if forced_move(state, 0) is None:
+            moves.append(move)
         state.apply(0, move)
-        moves.append(move)
     return moves, list(state.result().winners)
 
 
