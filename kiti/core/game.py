@@ -435,8 +435,9 @@ class State(ABC):
         return self._end_view(viewer) if self.over else self._view(viewer)
 
     def _end_view(self, viewer: Viewer) -> JSON:
-        """A finished game as ``viewer`` sees it: the referee's view, its ``viewer`` set to
-        ``viewer`` (so that front ends still say "you")."""
+        """A finished game as ``viewer`` sees it.  Default: the referee's view, its ``viewer``
+        set to ``viewer`` (so that front ends still say "you"); a game whose end leaves
+        some cards hidden (cards never in play) overrides it."""
         view = self._view(REFEREE)
         if viewer != REFEREE:
             view["viewer"] = viewer

@@ -598,15 +598,16 @@ class MiauiState(State):
         """The one place a view of the table is made: a seat, None (spectator) or REFEREE."""
         n = self.players
         ref = viewer == REFEREE
+        shown_all = ref or self.over  # the end shows every card in play; the box, never
         open_b = self.open_baskets
         lagoon = [
-            [c if (ref or i not in veil or veil[i][0] == viewer) else "?" for i, c in enumerate(cards)]
+            [c if (shown_all or i not in veil or veil[i][0] == viewer) else "?" for i, c in enumerate(cards)]
             for cards, veil in zip(self.lagoon, self.veil)
         ]
         piles = []
         scores: list[float | None] = []
         for s, pile in enumerate(self.piles):
-            if ref or open_b or s == viewer:
+            if shown_all or open_b or s == viewer:
                 piles.append(list(pile))
             else:
                 piles.append(["?"] * (len(pile) - 1) + pile[-1:])
@@ -614,9 +615,9 @@ class MiauiState(State):
             # A pile of 0 or 1 card is wholly visible, so its total is too.
             shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
             scores.append(pile_score(pile) if shown else None)
-        hands = [list(h) if (ref or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
+        hands = [list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
         played = [[r[s] for r in self.reveals] for s in range(n)]  # the diver discard piles
-        discards = [list(d) if (ref or open_b) else ["?"] * len(d) for d in played]
+        discards = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
         committed = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
         ]
@@ -646,6 +647,11 @@ class MiauiState(State):
         if ref:
             view["burned"] = self.burned
         return view
+
+    def _end_view(self, viewer: Any) -> dict[str, Any]:
+        """The end shows every card in play to everyone; the burned card, the boxed cards and
+        the rest of the deck were never in play and stay hidden (see :meth:`_view`)."""
+        return self._view(viewer)
 
     # -------------------------------------------------------------- copies
     def _copy_parts(self, new: State) -> None:
