@@ -57,29 +57,33 @@ def restart(server: Server, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Serve
 
 def test_the_turn_bar_follows_a_reveal_after_a_restart_between_two_dives(
         tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann dives, the server restarts, Bob dives: while Ann's page shows the divers revealed (the
+    reveal's animation, at its normal speed), its turn bar no longer waits for Bob."""
     server = Server(tmp_path)
     try:
         made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "human", "heuristic"],
                                           "names": ["Ann", "Bob", None]})
         table = made["table"]["id"]
         ann = browser.page()
-        ann.goto(server.url(f"table={table}&token={made['seats'][0]['token']}"))
+        ann.goto(f"{server.base}/#table={table}&token={made['seats'][0]['token']}")  # animations as people see them
         bob = Bob(server.base, table, made["seats"][1]["token"])
         ann.locator(".turnbar.mine").wait_for()
         ann.locator(".hand button.legal").first.click()
-        expect(ann.locator(".turnbar .turn-text")).to_contain_text("Bob")  # Ann dived: Bob is awaited
+        expect(ann.locator(".turnbar .turn-text")).to_contain_text("Waiting for Bob")  # Ann dived
         bob.ws.close()
-        ann.context.set_offline(True)  # Ann's page comes back only after Bob's dive
         server = restart(server, tmp_path, monkeypatch)
+        expect(ann.locator(".banners")).not_to_contain_text("reconnecting")  # Ann's page is back
         bob = Bob(server.base, table, made["seats"][1]["token"])
         assert bob.state["your_turn"] and bob.state["view"]["round"] == 1, "the premise: Bob still to dive"
         after = bob.play(bob.state["legal"][0])
         assert after["view"]["round"] == 2, "the premise: every diver is revealed, round 2 begins"
-        ann.context.set_offline(False)
+        shown = ann.wait_for_function(  # the turn bar at the moment the page shows the divers revealed
+            "() => document.querySelectorAll('.dive-slot.revealed').length === 3"
+            " && document.querySelector('.turnbar .turn-text').textContent").json_value()
+        shot(ann, "restart-between-dives-revealed")
+        assert "Waiting for Bob" not in shown and "Your move" in shown, shown
         ann.wait_for_function("() => document.querySelector('.miaui-top b')?.textContent === 'Round 2 of 12'")
         expect(ann.locator(".turnbar")).to_have_class("turnbar mine")
-        expect(ann.locator(".turnbar .turn-text")).not_to_contain_text("Waiting for Bob")
-        shot(ann, "restart-between-dives")
         bob.ws.close()
     finally:
         server.stop()

@@ -148,10 +148,16 @@ export class TableScreen {
     this.m = m;
     this.receivedAt = performance.now();
     const ctx = this.makeContext();
-    if (before && this.module.animate && m.events.length && !m.reset && this.backlog <= 2) {
+    this.ctx = ctx;
+    if (before && this.module.animate && m.events.length && !m.reset && this.backlog <= 2 && !document.hidden) {
+      // The turn bar, banners and seats follow the state at once (never "Waiting for Bob…" while his
+      // diver is being revealed); only the board plays the change (not at all in a hidden tab,
+      // whose timers the browser slows down).
+      this.renderBanners();
+      this.renderTurn();
+      this.renderSeats();
       await this.module.animate(this.el.board, before, ctx, m.events);
     }
-    this.ctx = ctx;
     this.render(m.lines, m.events);
     this.el.screen.dataset.states = String(Number(this.el.screen.dataset.states) + 1);  // tests wait on it
   }
