@@ -2,40 +2,7 @@
 // the table's creator allowed it), a few one-click phrases, and the messages missed while away
 // fetched again on reconnecting from the chat cursor.  Everything shown is text, never markup.
 
-import {Connection} from "./connection.js";
 import {clear, h} from "./dom.js";
-
-// A table connection that also asks for the chat: its hello carries `chat_since` (the last chat
-// message this page has), and `chat` messages go to `onChat`.
-export class ChatConnection extends Connection {
-  constructor(options) {
-    super(options);
-    this.onChat = options.onChat;
-    this.chatCursor = 0;
-  }
-
-  open() {
-    super.open();
-    const ws = this.ws;
-    const hello = ws.onopen;
-    ws.onopen = () => {
-      const send = ws.send;
-      ws.send = (text) => {  // the hello, once: with the chat cursor added
-        ws.send = send;
-        send.call(ws, JSON.stringify({...JSON.parse(text), chat_since: this.chatCursor}));
-      };
-      hello();
-    };
-  }
-
-  receive(m) {
-    if (m.type === "chat") {
-      if (m.cursor > this.chatCursor) this.chatCursor = m.cursor;
-      this.onChat?.(m);
-    }
-    super.receive(m);
-  }
-}
 
 export class ChatBox {
   constructor(send) {

@@ -1,15 +1,17 @@
 // One WebSocket to a table (docs/protocol.md, "The table"): hello with the seat's token, every
 // request answered by id, and a reconnection after any drop that passes the last cursor as
-// `since`, so no event is missed or repeated.
+// `since`, so no event is missed or repeated.  With an `onChat` handler the page also takes the
+// table's chat: its hello carries `chat_since` (the last chat message it has).
 
 const RETRY = [500, 1000, 2000, 4000, 8000];
 
 export class Connection {
-  constructor({table, token, onWelcome, onState, onError, onRematch, onStatus}) {
+  constructor({table, token, onWelcome, onState, onError, onRematch, onStatus, onChat}) {
     this.table = table;
     this.token = token || null;
-    this.handlers = {onWelcome, onState, onError, onRematch, onStatus};
+    this.handlers = {onWelcome, onState, onError, onRematch, onStatus, onChat};
     this.cursor = 0;
+    this.chatCursor = 0;
     this.ident = 0;
     this.pending = new Map();
     this.closed = false;
@@ -31,6 +33,7 @@ export class Connection {
       const hello = {type: "hello", v: 1, table: this.table};
       if (this.token) hello.token = this.token;
       if (this.cursor) hello.since = this.cursor;
+      if (this.handlers.onChat) hello.chat_since = this.chatCursor;
       ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (event) => this.receive(JSON.parse(event.data));
@@ -45,6 +48,10 @@ export class Connection {
       return;
     }
     if (m.type === "state") this.cursor = m.cursor;
+    if (m.type === "chat") {
+      if (m.cursor > this.chatCursor) this.chatCursor = m.cursor;
+      this.handlers.onChat?.(m);
+    }
     const waiting = m.re !== undefined ? this.pending.get(m.re) : undefined;
     if (waiting) {
       this.pending.delete(m.re);

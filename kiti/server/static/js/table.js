@@ -6,7 +6,8 @@
 
 import {api, catalog} from "./api.js";
 import {add, clear, copyText, h, listing, seconds, toast} from "./dom.js";
-import {ChatBox, ChatConnection} from "./chat.js";
+import {ChatBox} from "./chat.js";
+import {Connection} from "./connection.js";
 import {remember, seatLink} from "./seats.js";
 
 const KNOWN = new Set(["miaui", "mauw", "motu"]);
@@ -66,7 +67,7 @@ export class TableScreen {
     this.errorText = "";
     this.stepPrefix = [];
     this.build();
-    this.conn = new ChatConnection({
+    this.conn = new Connection({
       table: tableId, token,
       onChat: (m) => this.chat.receive(m, this.you ?? null),
       onState: (m) => this.receive(m),
