@@ -1,8 +1,9 @@
 """The lobby: every live table, and the services they share (store, bot pool, settings).
 
 At start the hub applies the migrations and restores every unfinished table by replaying
-its stored record; it creates tables, lists the open ones, gives free seats to joiners,
-makes rematches, and loads finished tables from the database when asked for them.
+its stored record; it creates tables, lists pages of the stored tables (finished ones too,
+from the database), gives the seats their creators left open to joiners, makes rematches
+(each seat kept for its person), and loads finished tables from the database when asked.
 """
 
 from __future__ import annotations
@@ -120,7 +121,8 @@ class Hub:
         return table, tokens
 
     async def join(self, table_id: str, body: Any) -> tuple[Table, int, str]:
-        """A free human seat for a joiner, with a new token (any earlier link for it dies)."""
+        """A seat open to anyone for a joiner (``free_seat``), with a new token (the creator's
+        link for that open seat dies); a name another person at the table has is refused."""
         table = await self.get(table_id)
         seat, name = join_request(body, table.row.players)
         async with table.lock:
