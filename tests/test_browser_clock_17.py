@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -114,5 +115,27 @@ def test_a_timed_out_seat_stays_its_persons_goes_away_after_two_and_comes_back_w
         expect(ann.locator('.seat-chip[data-seat="0"]')).not_to_contain_text("away")
         ann.locator(".turnbar.mine").wait_for()
         shot(ann, "back-after-a-click")
+    finally:
+        server.stop()
+
+
+def test_the_end_screen_marks_a_seat_a_stand_in_mostly_played(tmp_path: Path, browser: Browser) -> None:
+    server = Server(tmp_path)
+    try:  # Cat opens her seat and closes the page at once: the stand-in plays her whole game
+        made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "random", "random"],
+                                          "names": ["Cat", None, None], "takeover": True})
+        table = made["table"]["id"]
+        cat = browser.page()
+        cat.goto(server.url(f"table={table}&token={made['seats'][0]['token']}"))
+        cat.locator(".turnbar.mine").wait_for()
+        cat.close()
+        watcher = browser.page()
+        watcher.goto(server.url(f"table={table}"))
+        watcher.locator(".end-panel:not([hidden])").wait_for(timeout=waits.GAME * 1000)
+        row = watcher.locator(".standings tr", has_text="Cat")
+        expect(row.locator(".stand-in-mark")).to_contain_text(re.compile(r"mostly a stand-in \((\d+) of \1 decisions\)"))
+        for bot in ("seat 1", "seat 2"):
+            expect(watcher.locator(".standings tr", has_text=bot).locator(".stand-in-mark")).to_have_count(0)
+        shot(watcher, "end-stand-in-mark")
     finally:
         server.stop()

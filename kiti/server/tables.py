@@ -161,7 +161,7 @@ class Table:
             if seat is None or move is None:
                 break
             try:
-                await self._move(seat, str(move), bot=False)
+                await self._move(seat, str(move), bot=False, forced=True)
             except ProtocolError as exc:
                 log.warning("table %s: the forced move of seat %d failed: %s", self.id, seat, exc.message)
                 break
@@ -188,10 +188,11 @@ class Table:
             self.changed(origin, re)
             self.tell_forced(played)
 
-    async def _move(self, seat: int, text: str, bot: bool) -> None:
-        """Apply and store a move, with its seat's clock (a stand-in's move is counted)."""
+    async def _move(self, seat: int, text: str, bot: bool, forced: bool = False) -> None:
+        """Apply and store a move, with its seat's clock (a stand-in's move is counted; a forced
+        one changes nothing of it)."""
         self._apply(seat, text)
-        after = self.clock.after_move(seat, stand_in=bot) if self.seats[seat].human else None
+        after = self.clock.after_move(seat, stand_in=bot) if self.seats[seat].human and not forced else None
         await self._commit(seat, after)
         self.forced.discard(seat)
         self.clock.restart(seat)
