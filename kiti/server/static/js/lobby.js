@@ -150,7 +150,7 @@ export class LobbyScreen {
       kind.value = g.bots.includes(before.kind) || before.kind === "human" ? before.kind : "random";
       const name = h("input", {type: "text", maxlength: 40, value: before.name});
       const sit = h("input", {type: "radio", name: "sit", value: i, "aria-label": `I sit at seat ${i}`,
-                              style: "width: auto; min-height: 0; margin: 0",
+                              style: "width: auto; min-height: 0; margin: 0; flex: none",
                               checked: i === (sitting ?? 0), onchange: () => this.seatBox.querySelectorAll(".seat-row select")
                                 .forEach((k) => k.dispatchEvent(new Event("change")))});
       const sync = () => {  // a person's name, or a bot's parameters (docs: kiti play --seats)
@@ -169,7 +169,7 @@ export class LobbyScreen {
       sync();
       this.seatBox.append(h("div", {class: "seat-row"},
         h("label", {class: "seat-no", title: "The seat you sit at", style: "display: flex; gap: .3rem; align-items: center; white-space: nowrap; font-size: .85rem"},
-          sit, `Seat ${i}`), kind, name));
+          sit, window.innerWidth < 500 ? `${i}` : `Seat ${i}`), kind, name));
     }
   }
 
