@@ -30,7 +30,7 @@ def test_create_gives_each_human_seat_a_token_and_lists_the_table_as_open(tmp_pa
         assert sorted(tokens(made)) == [0, 2]
         assert all(len(t) >= 32 for t in tokens(made).values())
         assert all(s["link"].endswith(f"#table={table['id']}&token={s['token']}") for s in made["seats"])
-        listed = c.get("/api/tables").json()["tables"]
+        listed = c.get("/api/tables?status=waiting").json()["tables"]  # both seats kept for their people
         assert [t["id"] for t in listed] == [table["id"]]
         assert c.get(f"/api/tables/{table['id']}").json()["table"]["seats"][1]["bot"] == "heuristic"
 
@@ -66,8 +66,8 @@ def test_a_join_without_a_seat_leaves_a_named_seat_to_its_person(tmp_path) -> No
         bo = c.post(f"/api/tables/{tid}/join", json={"name": "Bo"}).json()
         cy = c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).json()
         assert (bo["seat"], cy["seat"]) == (1, 2)
-        last = c.post(f"/api/tables/{tid}/join", json={"name": "Di"}).json()
-        assert last["seat"] == 0  # only when no other seat is free
+        last = c.post(f"/api/tables/{tid}/join", json={"name": "Di"})
+        assert last.status_code == 409 and last.json()["error"]["code"] == "no_free_seat"  # Ana's, by link only
 
 
 def test_bad_create_requests_are_refused_naming_the_problem(tmp_path) -> None:

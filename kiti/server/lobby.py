@@ -21,7 +21,7 @@ from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED
 from ..core.words import same_name
 from ..games import get_game, replay
-from . import queries
+from . import chat, queries
 from .botpool import BotPool
 from .config import ServerConfig
 from .newtable import join_request, new_table
@@ -115,7 +115,7 @@ class Hub:
 
     async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
         row, state, tokens = new_table(body, self.config.bot_time_limit, self.new_seed())
-        await self.store.write(queries.insert_table(row))
+        await self.store.write(queries.insert_table(row), *chat.rule_ops(row.id))  # stored together
         table = self.tables[row.id] = Table(row, state, self)
         table.resume()
         return table, tokens
