@@ -16,6 +16,7 @@ from ..bots.registry import BOTS
 from ..core.errors import KitiError, OptionError, quoted
 from ..core.options import parse_int
 from ..core.registry import game_ids, game_part, get_game, has_part
+from .config import TIMER_PRESETS
 from .lobby import Hub
 from .messages import seat_names
 from .protocol import ProtocolError
@@ -76,7 +77,8 @@ async def games(request: Request) -> JSONResponse:
                     "options": [{"name": o.name, "type": o.type.__name__, "default": o.default,
                                  "help": o.help, "choices": o.choices} for o in info.options],
                     "bots": [b for b in BOTS if b != "heuristic" or has_part(get_game(game), "heuristic")]})
-    return JSONResponse({"games": out})
+    timers = [{"name": name, "move": p.move, "bank": p.bank, "cap": p.cap} for name, p in TIMER_PRESETS.items()]
+    return JSONResponse({"games": out, "timers": timers})
 
 
 async def catalog(request: Request) -> JSONResponse:

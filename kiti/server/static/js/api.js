@@ -27,9 +27,16 @@ export async function api(path, body) {
 }
 
 let gamesPromise = null;
-export function games() {
-  gamesPromise = gamesPromise || api("/api/games").then((d) => d.games);
+function gamesAnswer() {
+  gamesPromise = gamesPromise || api("/api/games");
   return gamesPromise;
+}
+export function games() {
+  return gamesAnswer().then((d) => d.games);
+}
+// The server's timer presets (docs/protocol.md, "Turn timer"): [{name, move, bank, cap}].
+export function timerPresets() {
+  return gamesAnswer().then((d) => d.timers || []);
 }
 
 const catalogs = new Map();

@@ -2,14 +2,24 @@
 // browser sat at (its own history: seats.js), the open tables to join or watch, the games being
 // played and the finished ones to replay (pages of the server's lists, from its database).
 
-import {api, ApiError, games} from "./api.js";
+import {api, ApiError, games, timerPresets} from "./api.js";
 import {clear, copyText, h, toast} from "./dom.js";
 import {held, remember, seatLink} from "./seats.js";
 
 const BOT_WORDS = {random: "Random bot", heuristic: "Heuristic bot", ismcts: "ISMCTS bot (strong, slower)"};
 const PAGE = 20;  // tables per page of a list
-const TIMERS = [["", "No timer"], ["30", "30 s per move"], ["60", "1 min per move"], ["120", "2 min per move"],
-                ["300", "5 min per move"]];
+const CUSTOM_TIMERS = [["30", "30 s per move, no reserve"], ["120", "2 min per move, no reserve"]];
+
+function span(seconds) {
+  return seconds % 60 ? `${seconds} s` : `${seconds / 60} min`;
+}
+
+// The timer choices: none, the server's presets (a time per move and a reserve), plain seconds.
+function timerChoices(presets) {
+  return [["", "No timer"],
+    ...presets.map((p) => [p.name, `${words(p.name)}: ${span(p.move)} a move + ${span(p.bank)} reserve`]),
+    ...CUSTOM_TIMERS];
+}
 
 function words(name) {
   const text = name.replace(/_/g, " ");
@@ -32,6 +42,7 @@ export class LobbyScreen {
 
   async build() {
     this.games = await games();
+    this.timers = timerChoices(await timerPresets());
     this.created = h("div", {id: "created", "aria-live": "polite", hidden: true, style: "grid-column: 1 / -1"});
     this.mine = h("div", {class: "table-list"});
     this.open = h("div", {class: "table-list"});
@@ -80,7 +91,7 @@ export class LobbyScreen {
     this.seatBox = h("div", {class: "seat-rows"});
     this.optionBox = h("div", {class: "options"});
     this.timerSelect = h("select", {id: "timer", "aria-label": "Turn timer"},
-      TIMERS.map(([value, label]) => h("option", {value}, label)));
+      this.timers.map(([value, label]) => h("option", {value}, label)));
     this.takeover = h("input", {type: "checkbox", id: "takeover"});
     this.standIn = h("select", {id: "stand-in", "aria-label": "Stand-in bot"});
     form.append(
@@ -198,7 +209,8 @@ export class LobbyScreen {
     // A seat named for somebody opens only with its link; an unnamed one is open to anyone.
     const open = kinds.map((kind, i) => kind === "human" && i !== me && !names[i]);
     const body = {game: g.id, seats, names, open, options, takeover: this.takeover.checked};
-    if (this.timerSelect.value) body.timer = Number(this.timerSelect.value);
+    const timer = this.timerSelect.value;  // a preset's name, or seconds
+    if (timer) body.timer = /^[0-9]+$/.test(timer) ? Number(timer) : timer;
     if (this.takeover.checked) body.stand_in = this.standIn.value;
     return body;
   }

@@ -75,9 +75,8 @@ export class TableScreen {
       onRematch: (m) => this.rematch(m),
       onStatus: (text) => { this.status = text; this.renderBanners(); },
       onWelcome: (m) => { this.you = m.you; if (token && m.you !== null) this.seatKnown(m.you); },
+      onNotice: (m) => this.noticed(m),  // what the table did for this person
     });
-    const receive = this.conn.receive.bind(this.conn);  // notices: what the table did for this person
-    this.conn.receive = (m) => (m.type === "notice" ? this.noticed(m) : receive(m));
     this.conn.open();
     this.ticker = setInterval(() => this.tick(), 250);
     this.keys = (event) => { this.keyboard = true; this.comeBack(); this.onKey(event); };
