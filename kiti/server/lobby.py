@@ -28,7 +28,7 @@ from .newtable import join_request, new_table
 from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .store import Store
-from .tables import Seat, Table
+from .tables import Seat, Table, table_info
 from .tokens import new_table_id, new_token, token_hash
 
 log = logging.getLogger("kiti.server")
@@ -165,14 +165,9 @@ class Hub:
         """A table's public info, each seat saying whether a lobby join may take it (``open``)."""
         table = self.tables.get(table_id)
         if table is not None:
-            row = table.row
-            out = table.public()
-        else:
-            assert row is not None
-            out = stored_public(row)
-        for seat, stored in zip(out["seats"], row.seats):
-            seat["open"] = stored.open and seat["kind"] == "human" and not seat["claimed"]
-        return out
+            return table.public()
+        assert row is not None
+        return stored_public(row)
 
     def maybe_evict(self, table: Table) -> None:
         """Drop a finished table nobody watches from memory (after a while)."""
@@ -220,11 +215,9 @@ def stored_public(row: TableRow) -> dict[str, Any]:
         name = get_game(row.game).info.name
     except KitiError:
         name = row.game
-    seats = [Seat(s.kind, s.name, s.token_hash, s.claimed).info(i, s.kind != "human")
+    seats = [Seat(s.kind, s.name, s.token_hash, s.claimed, s.open).info(i, s.kind != "human")
              for i, s in enumerate(row.seats)]
-    return {"id": row.id, "game": row.game, "name": name, "players": row.players, "options": row.options,
-            "status": row.status, "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
-            "rematch_of": row.rematch_of, "rematch": row.rematch, "seats": seats}
+    return table_info(row, name, seats)
 
 
 def rematch_row(table: Table, seed: int) -> TableRow:

@@ -51,6 +51,7 @@ class Seat:
     name: str
     token_hash: str | None
     claimed: bool
+    open: bool = False  # a lobby join may take it while unclaimed (not kept for a named person)
     conn: Conn | None = None
     away: bool = False  # its human left or timed out: a bot plays it until the human is back
     leaving: asyncio.TimerHandle | None = None
@@ -62,7 +63,15 @@ class Seat:
     def info(self, seat: int, bot_plays: bool, stand_ins: int = 0) -> dict[str, Any]:
         return {"seat": seat, "kind": "human" if self.human else "bot", "bot": None if self.human else self.kind,
                 "name": self.name, "claimed": self.claimed, "connected": self.conn is not None,
-                "away": self.away, "bot_plays": bot_plays, "stand_in_moves": stand_ins}
+                "away": self.away, "bot_plays": bot_plays, "stand_in_moves": stand_ins,
+                "open": self.open and self.human and not self.claimed}
+
+
+def table_info(row: TableRow, name: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table's public info (its stored row, the game's name, each seat's ``Seat.info``)."""
+    return {"id": row.id, "game": row.game, "name": name, "players": row.players, "options": row.options,
+            "status": row.status, "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
+            "rematch_of": row.rematch_of, "rematch": row.rematch, "seats": seats}
 
 
 class Table:
@@ -71,7 +80,7 @@ class Table:
         self.id = row.id
         self.state = state
         self.services = services
-        self.seats = [Seat(s.kind, s.name, s.token_hash, s.claimed) for s in row.seats]
+        self.seats = [Seat(s.kind, s.name, s.token_hash, s.claimed, s.open) for s in row.seats]
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.forced: set[int] = set()  # seats a stand-in plays for one decision (their time ran out)
@@ -95,13 +104,9 @@ class Table:
 
     def public(self) -> dict[str, Any]:
         """The table's public info (in every state message and the lobby's lists)."""
-        row = self.row
-        return {"id": row.id, "game": row.game, "name": type(self.state).info.name,
-                "players": row.players, "options": row.options, "status": row.status,
-                "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
-                "rematch_of": row.rematch_of, "rematch": row.rematch,
-                "seats": [s.info(i, self.plays(i), self.clock.time(i).stand_ins)
-                          for i, s in enumerate(self.seats)]}
+        return table_info(self.row, type(self.state).info.name,
+                          [s.info(i, self.plays(i), self.clock.time(i).stand_ins)
+                           for i, s in enumerate(self.seats)])
 
     def connections(self) -> list[Conn]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)

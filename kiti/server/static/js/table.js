@@ -247,7 +247,8 @@ export class TableScreen {
       box.append(h("div", {class: "banner info"},
         h("p", {}, `Waiting for ${listing(free.map((s) => `seat ${s.seat}`))} to join. Share the table: `,
           h("button", {type: "button", class: "small", onclick: () => copyText(seatLink(t.id))}, "Copy the table link"))));
-      if (m.you === null && free.length) box.append(this.joinBox(free));
+      const open = free.filter((s) => s.open);  // the others are kept for their people (their links)
+      if (m.you === null && open.length) box.append(this.joinBox(open));
     }
     const mine = m.you !== null ? t.seats[m.you] : null;
     for (const notice of this.notices || []) {
