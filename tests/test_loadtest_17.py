@@ -109,3 +109,32 @@ def test_postgres_commits_wait_for_the_disk_only_with_fsync() -> None:
             with engine.connect() as conn:
                 assert conn.execute(text("SHOW synchronous_commit")).scalar() == expected
             engine.dispose()
+
+
+def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
+    """The store's writer commits on a connection of its own that it keeps (no pool checkout
+    and ping per commit; reads never share it); a connection PostgreSQL dropped (a restart)
+    is replaced, the move not lost."""
+    from pg_kit import postgres_server
+    from sqlalchemy import text
+
+    from kiti.server.store import Store
+
+    def pid(conn: Any) -> None:
+        seen.append(conn.execute(text("SELECT pg_backend_pid()")).scalar())
+
+    seen: list[int] = []
+    with postgres_server() as url:
+        store = Store(url)
+        store.start()
+        try:
+            async def writes() -> None:
+                await store.write(pid)
+                await store.write(pid)
+                assert seen[0] == seen[1], "the writer kept its connection"
+                store.read_now(lambda c: c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": seen[1]}))
+                await store.write(pid)
+            asyncio.run(writes())
+        finally:
+            store.close()
+    assert len(seen) == 3 and seen[2] != seen[1]

@@ -1,8 +1,8 @@
 """Storage: SQLite by default, PostgreSQL by URL, through SQLAlchemy 2 (one code path).
 
 Writes are grouped: every change asked for during one turn of the event loop is committed
-in one transaction (group commit), and the caller awaits the commit, so a move is durable
-before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
+in one transaction (group commit), on a connection the writer keeps open, and the caller
+awaits the commit, so a move is durable before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
 writer thread (a network round trip or a disk sync must not block the loop); an SQLite
 commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
 for the GIL at every call while the loop is busy), and a checkpoint thread copies SQLite's
@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event, insert
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
@@ -99,6 +100,7 @@ class Store:
         self._pending: list[Any] = []
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
+        self._conn: Connection | None = None  # the writer's connection (see _writer)
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic, shipped in the package)."""
@@ -124,6 +126,9 @@ class Store:
             self._queue.put(None)
             self._thread.join()
             self._thread = None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         if self._checkpointer is not None:
             self._stop.set()
             self._checkpointer.join()
@@ -185,12 +190,33 @@ class Store:
                 batch.append(nxt)
             self._commit(batch)
 
-    def _commit(self, batch: list[Any]) -> None:
+    def _writer(self) -> Connection:
+        """The writer's own connection, kept open between commits (no pool checkout, no
+        liveness ping per commit); a failed commit drops it, so the next one reconnects."""
+        if self._conn is None:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _drop_writer(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.invalidate()
+                self._conn.close()
+            except Exception:
+                log.exception("closing the writer's connection failed")
+            self._conn = None
+
+    def _commit(self, batch: list[Any], again: bool = True) -> None:
         start = time.perf_counter()
         try:
-            with self.engine.begin() as conn:
+            conn = self._writer()
+            with conn.begin():
                 run_ops(conn, [op for ops, _, _ in batch for op in ops])
         except Exception as exc:  # one bad change: retry each alone, fail only that one
+            self._drop_writer()
+            if again and isinstance(exc, DBAPIError) and exc.connection_invalidated:
+                self._commit(batch, again=False)  # the connection was lost (a database restart)
+                return
             if len(batch) > 1:
                 for item in batch:
                     self._commit([item])
