@@ -1,6 +1,7 @@
 """Load test: N concurrent tables of scripted random clients over real WebSockets.
 
     python -m kiti.server.loadtest --tables 1000 --serve        # starts its own kiti serve
+    python -m kiti.server.loadtest --tables 1000 --serve --postgres   # and its own PostgreSQL
     python -m kiti.server.loadtest --tables 500 --url http://127.0.0.1:8000
 
 Every human seat of every table is a client on its own WebSocket that, when its seat is to
