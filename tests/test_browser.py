@@ -9,13 +9,11 @@ Screenshots are kept under tests/artifacts/browser/ (desktop and phone) for a pe
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser_kit import (
-    ARTIFACTS,
     PHONE,
     Browser,
     Server,
@@ -28,30 +26,8 @@ from browser_kit import (
 
 expect = sync_api.expect
 
+pytest_plugins = ("browser_fixtures",)  # one server and one Chromium per module
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"))
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    print(f"\nscreenshots: {ARTIFACTS}")
-    yield b
-    b.close()
-
-
-@pytest.fixture()
-def errors(browser: Browser) -> Iterator[list[str]]:
-    """The test fails on any JavaScript error in its pages."""
-    browser.errors.clear()
-    yield browser.errors
-    assert not browser.errors, "JavaScript errors:\n" + "\n".join(browser.errors)
 
 
 def phone_url(link: str) -> str:

@@ -4,29 +4,13 @@ and messages stay text: no markup, no script, no dialog."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from browser_kit import ARTIFACTS, PHONE, Browser, Server, chromium_missing, shot, sync_api
+from browser_kit import PHONE, Browser, Server, chromium_missing, shot, sync_api
 
 expect = sync_api.expect
+pytest_plugins = ("browser_fixtures",)  # one server and one Chromium per module
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
 ATTACK = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"><b>bold</b>'
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"))
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    print(f"\nscreenshots: {ARTIFACTS}")
-    yield b
-    b.close()
 
 
 def test_a_seat_chats_a_spectator_reads_and_markup_stays_text(server: Server, browser: Browser) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 import serve_kit
-from browser_kit import ARTIFACTS, Browser, Server, chromium_missing, shot, sync_api
+from browser_kit import Server, chromium_missing, shot, sync_api
 
 import kiti.games  # noqa: F401  (registers the games)
 from kiti.bots.registry import make_bot
@@ -23,23 +23,9 @@ from kiti.core.seatview import seat_view
 from kiti.core.turns import forced_move
 
 expect = sync_api.expect
+pytest_plugins = ("browser_fixtures",)  # one server and one Chromium per module
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
 LAPTOP = {"width": 1280, "height": 800}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    print(f"\nscreenshots: {ARTIFACTS}")
-    yield b
-    b.close()
-
-
-@pytest.fixture()
-def errors(browser: Browser) -> Iterator[list[str]]:
-    browser.errors.clear()
-    yield browser.errors
-    assert not browser.errors, "JavaScript errors:\n" + "\n".join(browser.errors)
 
 
 @pytest.fixture()

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import waits
 from browser_kit import (
-    ARTIFACTS,
     PHONE,
     ROOT,
     Browser,
@@ -28,30 +26,9 @@ from browser_kit import (
     shot,
 )
 
+pytest_plugins = ("browser_fixtures",)  # one server and one Chromium per module
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
 SCREEN = PHONE["height"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("serve"))
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    print(f"\nscreenshots: {ARTIFACTS}")
-    yield b
-    b.close()
-
-
-@pytest.fixture()
-def errors(browser: Browser) -> Iterator[list[str]]:
-    browser.errors.clear()
-    yield browser.errors
-    assert not browser.errors, "JavaScript errors:\n" + "\n".join(browser.errors)
 
 
 def catalog(server: Server, game: str) -> dict[str, Any]:
