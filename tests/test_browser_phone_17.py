@@ -180,10 +180,9 @@ def test_a_long_press_shows_the_help_without_playing_the_card(server: Server, br
     cdp = context.new_cdp_session(page)
     point = [{"x": b["x"] + b["width"] / 2, "y": b["y"] + b["height"] / 2}]
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": point})
-    time.sleep(0.8)
-    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     shown = page.locator(".card-help:not([hidden])")
-    shown.wait_for(timeout=waits.PAGE * 1000)
+    shown.wait_for(timeout=waits.PAGE * 1000)  # the finger still down: a long press, however slow the page
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     code = card.evaluate("el => el.closest('button').dataset.key || ''")
     assert any(text in shown.inner_text() for text in mauw["help"].values()), shown.inner_text()
     time.sleep(0.3)

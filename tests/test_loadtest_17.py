@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import waits
 from test_server_limits_17 import Uvicorn
 
 from kiti.server.loadtest import Plan, Stats, drive, make_tables, parse_mix
@@ -74,16 +75,17 @@ async def fake_table(answer: bool, tell_others: bool, plan: Plan) -> Stats:
         return await drive(f"http://127.0.0.1:{port}", tables, plan)
 
 
-PLAN = Plan(think=0.05, duration=1.0, warmup=0.0, answer_timeout=0.5)
+PLAN = Plan(think=0.05, duration=1.0, warmup=0.0, answer_timeout=0.5)  # the unanswered move's wait
+ANSWERED = Plan(think=0.05, duration=1.0, warmup=0.0, answer_timeout=waits.seconds(5))  # a busy machine
 
 
 def test_a_move_received_by_the_other_seat_is_counted_once() -> None:
-    stats = asyncio.run(fake_table(answer=True, tell_others=True, plan=PLAN))
+    stats = asyncio.run(fake_table(answer=True, tell_others=True, plan=ANSWERED))
     assert (stats.moves, stats.expected, stats.received, dict(stats.errors)) == (1, 1, 1, {})
 
 
 def test_a_move_the_other_seat_never_receives_is_an_error() -> None:
-    stats = asyncio.run(fake_table(answer=True, tell_others=False, plan=PLAN))
+    stats = asyncio.run(fake_table(answer=True, tell_others=False, plan=ANSWERED))
     assert (stats.moves, stats.expected, stats.received) == (1, 1, 0)
     assert dict(stats.errors) == {"unreceived": 1}
 

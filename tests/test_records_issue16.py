@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import waits
 
 from kiti.bots.registry import BotSpecError, check_lineup
 from kiti.games import get_game
@@ -82,7 +83,7 @@ def test_a_record_lineup_is_checked_like_a_servers_bot_specs(tmp_path: Path, lin
     path = record_file(tmp_path, lineup=lineup)
     for command in (["play", "--load"], ["replay"]):
         try:
-            result = kiti(*command, path, timeout=60)
+            result = kiti(*command, path, timeout=waits.COMMAND)
         except subprocess.TimeoutExpired:
             pytest.fail(f"kiti {' '.join(command)} took the lineup {lineup[:3]!r:.80} and kept thinking")
         assert_one_clear_line(result, "invalid record", "'lineup'", *words)

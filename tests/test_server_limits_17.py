@@ -170,14 +170,14 @@ def test_a_bad_hello_does_not_keep_the_connection_and_a_good_one_does(tmp_path: 
 
 
 def test_a_hello_still_being_answered_is_not_cut_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A busy server (here: a table that takes 1.2 s to load) answers a hello sent in time."""
-    with server_kit.client(tmp_path, hello_timeout=0.3) as c:
+    """A busy server (here: a table that takes 2.5 s to load) answers a hello sent in time."""
+    with server_kit.client(tmp_path, hello_timeout=1.0) as c:
         table = server_kit.create(c)["table"]["id"]
         hub = server_kit.hub(c)
         load = hub.get
 
         async def slow_get(table_id: str) -> Any:
-            await asyncio.sleep(1.2)
+            await asyncio.sleep(2.5)  # well past the deadline: only the hello in progress keeps it
             return await load(table_id)
 
         monkeypatch.setattr(hub, "get", slow_get)
