@@ -37,8 +37,6 @@ KEPT = 200  # messages a live table keeps in memory
 PHRASES = ("hello", "good luck", "thinking…", "well played", "good game", "thanks")
 SPECTATOR = "spectator"  # the name a spectator writes under
 
-#: Create requests' choices, until the table's chat is first opened (see :func:`rule_ops`).
-_pending: dict[str, bool] = {}
 
 
 @dataclass
@@ -62,15 +60,10 @@ def spectator_flag(value: Any) -> bool:
     return value
 
 
-def note_rule(table_id: str, spectators: bool) -> None:
-    """Remember a new table's choice until it is stored (with the table, or when its chat opens)."""
-    if spectators:
-        _pending[table_id] = True
-
-
-def rule_ops(table_id: str) -> list[Op]:
-    """The operation that stores a new table's chat rule (none for the default, seats only)."""
-    return _rule_op(table_id) if _pending.pop(table_id, False) else []
+def rule_ops(table_id: str, spectators: bool) -> list[Op]:
+    """The operation that stores a new table's chat rule, with the table (none for the
+    default: seats only)."""
+    return _rule_op(table_id) if spectators else []
 
 
 def _rule_op(table_id: str) -> list[Op]:
@@ -142,7 +135,7 @@ async def room(table: Table) -> Room:
     found = _rooms.get(table)
     if found is not None:  # loaded meanwhile
         return found
-    spectators = own if own is not None else _pending.pop(table.id, False) or inherited
+    spectators = own if own is not None else inherited  # a rematch keeps its game's rule
     made = _rooms[table] = Room(table, lines, spectators)
     if own is None and spectators:
         await table.write(*_rule_op(table.id))

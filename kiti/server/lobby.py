@@ -114,8 +114,8 @@ class Hub:
         return table
 
     async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
-        row, state, tokens = new_table(body, self.config.bot_time_limit, self.new_seed())
-        await self.store.write(queries.insert_table(row), *chat.rule_ops(row.id))  # stored together
+        row, state, tokens, spectator_chat = new_table(body, self.config.bot_time_limit, self.new_seed())
+        await self.store.write(queries.insert_table(row), *chat.rule_ops(row.id, spectator_chat))
         table = self.tables[row.id] = Table(row, state, self)
         table.resume()
         return table, tokens

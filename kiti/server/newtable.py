@@ -30,9 +30,10 @@ def bad(message: str) -> ProtocolError:
     return ProtocolError("bad_request", message)
 
 
-def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[TableRow, State, dict[int, str]]:
-    """A create request as a stored row, a fresh game (``seed``: its seed, else a random one)
-    and the human seats' tokens."""
+def new_table(body: Any, time_limit: float,
+              seed: int | None = None) -> tuple[TableRow, State, dict[int, str], bool]:
+    """A create request as a stored row, a fresh game (``seed``: its seed, else a random one),
+    the human seats' tokens and whether spectators may write in its chat."""
     if not isinstance(body, dict):
         raise bad("the request must be a JSON object")
     extra = sorted(set(body) - CREATE_KEYS)
@@ -53,8 +54,7 @@ def new_table(body: Any, time_limit: float, seed: int | None = None) -> tuple[Ta
                    takeover=flag(body.get("takeover", False), "takeover"),
                    stand_in=stand_in_of(body.get("stand_in"), cls, time_limit),
                    status="waiting" if tokens else "playing", created=time.time(), seats=seats)
-    chat.note_rule(row.id, chat.spectator_flag(body.get("spectator_chat")))
-    return row, state, tokens
+    return row, state, tokens, chat.spectator_flag(body.get("spectator_chat"))
 
 
 def game_of(game: Any) -> type[State]:
