@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .cards import COUNT
-from .rules import DEPTH_RULE, NO_FIGHTING_TIE, SPACE_NAMES, remembered_dives, remembered_piles
+from .rules import DEPTH_RULE, NO_FIGHTING_TIE, SPACE_NAMES, remembered_dives
 from .tell import (
     BACK,
     People,
@@ -69,13 +69,6 @@ class Sight:
 
     def option(self, name: str) -> bool:
         return bool(self.view.get("options", {}).get(name))
-
-    def piles(self) -> list[list[str]]:
-        """The piles to show: at the end every pile is revealed, rebuilt from the catches this
-        viewer saw (all public), so nothing is shown that the viewer has not seen."""
-        if self.over and not self.referee and self.events:
-            return remembered_piles(self.events, self.players, self.option("taker_chooses_order"))
-        return self.view["piles"]
 
 
 # ----------------------------------------------------------------- header
@@ -208,7 +201,7 @@ def seat_lines(s: Sight) -> list[Text]:
     tag_w = max(4, *(t.cell_len for t in tags))
     widths = [max(len(title), *(c.cell_len for c in cells)) for title, cells, _ in cols]
     pile_w = s.width - tag_w - sum(widths) - len(cols) - 1
-    piles = s.piles()
+    piles = s.view["piles"]  # at the end, every pile (the view shows every card in play)
     head = [_pad(Text("Seat"), tag_w), _pad(Text("Fish pile (bottom → top)"), pile_w)]
     head += [_pad(Text(title), w, right) for (title, _, right), w in zip(cols, widths)]
     lines = [Text(" ").join(head).copy()]
