@@ -114,10 +114,14 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
             ana.locator(".hand button").last.click()
             expect(ana.locator(".refusal")).to_contain_text("already chosen a diver")
             shot(ana, "miaui-refusal")
-        if rnd == 6:  # Bo's phone drops out and comes back through his link
+        if rnd == 6:  # Bo's phone drops out and comes back through his link; Ana's page shows it
+            bo_dot = ana.locator('.seat-chip[data-seat="1"] .dot')
+            expect(bo_dot).to_have_class(re.compile(r"\bon\b"))
             bo.close()
+            expect(bo_dot).to_have_class(re.compile(r"\boff\b"))
             bo = browser.page(context=phone)
             bo.goto(phone_url(bo_link))
+            expect(bo_dot).to_have_class(re.compile(r"\bon\b"))
         wait_round(bo, rnd)
         if rnd == 6:
             assert "Round 1:" in bo.locator(".log").inner_text(), "the log is back after reconnecting"

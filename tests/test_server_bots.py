@@ -73,8 +73,8 @@ def test_a_human_who_leaves_is_played_by_a_bot_and_takes_the_seat_back(tmp_path)
                 state = hello(ws0, tid, toks[0])
                 assert not seat0(state)["away"] and seat0(state)["connected"]
                 assert not seat0(state)["bot_plays"]
-                seen = until(ws1, lambda m: m["type"] == "state" and seat0(m)["connected"])
-                assert not seat0(seen)["away"]
+                seen = until(ws1, lambda m: m["type"] == "presence" and seat0(m)["connected"])
+                assert not seat0(seen)["away"] and set(seen) == {"type", "table", "clock"}
 
 
 def test_bots_think_in_worker_processes_and_play_a_whole_game(tmp_path) -> None:

@@ -52,7 +52,12 @@ class Recorder:
     def cursor(self, value: int) -> None:
         self.since, self._cursor = self._cursor, value
 
+    def send_text(self, text: str) -> None:
+        self.send(json.loads(text))
+
     def send(self, message: dict[str, Any]) -> None:
+        if message["type"] == "presence":  # shared by every viewer: public info only
+            assert set(message) == {"type", "table", "clock"}, message
         if message["type"] == "state":
             self.sent.append((message, self.table.state.clone(), self.since))
 

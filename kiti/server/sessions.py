@@ -46,8 +46,14 @@ class Session:
         has thousands of queued views to scan)."""
         if self.closing is not None:
             return
+        self.send_text(json.dumps(message, separators=(",", ":"), allow_nan=False))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one text shared by many connections)."""
+        if self.closing is not None:
+            return
         try:
-            self.outbox.put_nowait(json.dumps(message, separators=(",", ":"), allow_nan=False))
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.close(4002, "too slow: messages were not read")
 

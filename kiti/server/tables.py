@@ -11,6 +11,7 @@ built from its own sight (:mod:`kiti.server.messages`).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ class Conn(Protocol):
     cursor: int
 
     def send(self, message: dict[str, Any]) -> None: ...
+
+    def send_text(self, text: str) -> None: ...
 
     def close(self, code: int, reason: str) -> None: ...
 
@@ -131,6 +134,16 @@ class Table:
                 conn.send(built[key][0])
             else:
                 built[key] = self.send_state(conn, table, clock)
+
+    def presence(self, *, but: Conn | None = None) -> None:
+        """A ``presence`` message (the table's public info and clock: who is connected) to
+        every viewer but ``but``, encoded once: a seat connecting or leaving changes no view,
+        so nobody's state is rebuilt for it (a reconnect storm costs one small text each)."""
+        text = json.dumps({"type": "presence", "table": self.public(), "clock": self.clock.left()},
+                          separators=(",", ":"), allow_nan=False)
+        for conn in self.connections():
+            if conn is not but:
+                conn.send_text(text)
 
     def send_state(self, conn: Conn, table: dict[str, Any], clock: dict[str, Any] | None,
                    re: Any = None) -> tuple[dict[str, Any], int]:
@@ -285,10 +298,20 @@ class Table:
                 self.spectators.add(conn)
                 self.send_state(conn, self.public(), self.clock.left())
                 return
+            status = self.row.status
             await self._sit(seat, conn)
             played = await self._forced_moves()
-            self.changed()
-            self.tell_forced(played)
+            if played or self.row.status != status:  # the game started or moved: everybody's state
+                self.changed()
+                self.tell_forced(played)
+            else:  # nothing moved: the seat's own state, and who is here to the others
+                if self.playing():
+                    self.clock.update()
+                else:
+                    self.clock.cancel()
+                self.send_state(conn, self.public(), self.clock.left())
+                self.presence(but=conn)
+                self.bots.schedule()
 
     async def _sit(self, seat: int, conn: Conn) -> None:
         s = self.seats[seat]
@@ -345,7 +368,7 @@ class Table:
             elif self.seats[conn.viewer].conn is conn:
                 self.seats[conn.viewer].conn = None
                 self._leave_later(conn.viewer)
-                self.broadcast()
+                self.presence()
         self.services.maybe_evict(self)
 
     def _leave_later(self, seat: int) -> None:

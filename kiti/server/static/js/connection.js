@@ -6,10 +6,10 @@
 const RETRY = [500, 1000, 2000, 4000, 8000];
 
 export class Connection {
-  constructor({table, token, onWelcome, onState, onError, onRematch, onStatus, onChat, onNotice}) {
+  constructor({table, token, onWelcome, onState, onPresence, onError, onRematch, onStatus, onChat, onNotice}) {
     this.table = table;
     this.token = token || null;
-    this.handlers = {onWelcome, onState, onError, onRematch, onStatus, onChat, onNotice};
+    this.handlers = {onWelcome, onState, onPresence, onError, onRematch, onStatus, onChat, onNotice};
     this.cursor = 0;
     this.chatCursor = 0;
     this.ident = 0;
@@ -59,6 +59,7 @@ export class Connection {
       else waiting.resolve(m);
     }
     if (m.type === "state") this.handlers.onState?.(m);
+    else if (m.type === "presence") this.handlers.onPresence?.(m);
     else if (m.type === "error" && !waiting) this.handlers.onError?.(m);
     else if (m.type === "rematch") this.handlers.onRematch?.(m);
     else if (m.type === "notice") this.handlers.onNotice?.(m);

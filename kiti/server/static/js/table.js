@@ -71,6 +71,7 @@ export class TableScreen {
       table: tableId, token,
       onChat: (m) => this.chat.receive(m, this.you ?? null),
       onState: (m) => this.receive(m),
+      onPresence: (m) => this.presence(m),  // a seat connected or left: its dot, the clocks
       onError: (m) => this.showError(m),
       onRematch: (m) => this.rematch(m),
       onStatus: (text) => { this.status = text; this.renderBanners(); },
@@ -160,6 +161,19 @@ export class TableScreen {
     }
     this.render(m.lines, m.events);
     this.el.screen.dataset.states = String(Number(this.el.screen.dataset.states) + 1);  // tests wait on it
+  }
+
+  presence(m) {
+    // In the queue, after any state still being shown: it changes the table's info and clock only.
+    this.queue = this.queue.then(() => {
+      if (!this.m) return;
+      this.m = {...this.m, table: m.table, clock: m.clock};
+      this.receivedAt = performance.now();
+      this.ctx = this.makeContext();
+      this.renderBanners();
+      this.renderTurn();
+      this.renderSeats();
+    }).catch((error) => console.error(error));
   }
 
   makeContext() {
