@@ -144,9 +144,9 @@ def test_in_team_play_a_teammates_bare_nines_take_no_warrior() -> None:
 
 # ------------------------------------------------------------------ prompts offer exactly the legal answers
 def asked(state, seat):  # type: ignore[no-untyped-def]
-    from kiti.cli.render import renderer
+    from kiti.cli.render import words
 
-    return renderer(type(state)).prompt(state.observation(seat), seat)
+    return words(type(state)).prompt(state.observation(seat), seat)
 
 
 def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
@@ -175,7 +175,7 @@ def test_the_defence_prompt_offers_what_the_hand_holds() -> None:
 def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
     from rich.console import Console
 
-    from kiti.cli.render import renderer, tell_events
+    from kiti.cli.render import tell_events, terminal
 
     s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
     s.apply(0, "KI 1A>0B")
@@ -183,7 +183,7 @@ def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
     sentence = next(x for x in tell_events(type(s), s.events(1), 1, names) if "Kiwi" in x)
     assert len(sentence) > 80  # the premise: it cannot fit one line
     console = Console(width=80, record=True, color_system=None)
-    console.print(renderer(type(s)).render_view(s.observation(1), s.events(1), names, width=80, height=24))
+    console.print(terminal(type(s)).render_view(s.observation(1), s.events(1), names, width=80, height=24))
     lines = console.export_text().splitlines()
     assert all(len(line) <= 80 for line in lines)
     assert sentence in " ".join(line.strip() for line in lines)  # whole, broken only between words

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..core.errors import KitiError
 from ..core.registry import game_part
-from .render import move_menu, renderer, tell_events
+from .render import move_menu, tell_events, words
 from .saves import reason
 from .screen import Leave, literal, wrap_words
 
@@ -66,7 +66,7 @@ class Prompt:
         lines = [Text(x) for x in wrap_words(notations, screen.width, ", ", "Legal moves: ", "  ")]
         lines[0].stylize("bold", 0, len("Legal moves:"))
         lines.append(Text("why MOVE tells what a move does, or why it is not allowed."))
-        lines.append(Text(renderer(session.cls).input_help(session.state.observation(seat))))
+        lines.append(Text(words(session.cls).input_help(session.state.observation(seat))))
         lines += [Text(x) for x in wrap_words(COMMAND_LINE.split(" · "), screen.width, " · ", "", "  ")]
         lines.append(Text("Tab completes moves and commands."))
         screen.page(lines)

@@ -1,12 +1,17 @@
-"""Terminal rendering through each game's declared renderer part, and generic screens.
+"""Terminal rendering through each game's declared parts, and generic screens.
 
-A game's renderer (declared in its package, see :mod:`kiti.core.registry`) is a module
-with these functions (:class:`Renderer`); nothing here knows any game's rules:
+A game declares (see :mod:`kiti.core.registry`) a ``terminal`` part (:class:`Terminal`,
+drawn with ``rich``) and a ``words`` part (:class:`Words`, plain text, which the server
+uses too); nothing here knows any game's rules.  The terminal part:
 
 - ``render_view(view, events=None, names=None, labels=None, width=80, height=21)``: the
   table as a rich renderable that fits ``width`` columns and ``height`` lines (abbreviated,
   never wrapped).  ``events`` are what the viewer has seen; ``names`` a player's name per
   seat (None: unnamed; the viewer's own seat is always "you"); ``labels`` what plays there.
+- optionally ``dialogue(turn, line)`` (below).
+
+The words part:
+
 - ``describe_event(event, viewer=None, names=None)``: one event in plain words, or None.
 - optionally ``describe_events(events, viewer=None, names=None)``: every event worth telling,
   in the order a person should read them (``log`` uses it, through :func:`tell_events`);
@@ -16,12 +21,12 @@ with these functions (:class:`Renderer`); nothing here knows any game's rules:
 - ``input_help(view)``: one line on the shorthand accepted now.
 - ``prompt(view, seat)``: what the seat is asked, addressed to it ("your move"); the
   front end puts the person's name (or "Seat N") in front.
-- optionally ``dialogue(turn, line) -> (line or None, renderable or None)``: the game answers a
+The terminal's ``dialogue(turn, line) -> (line or None, renderable or None)``: the game answers a
   typed line itself before the terminal treats it as a command or a move (MOTU's placement
   helpers: a rotation alone, ``aim``, ``map``). ``turn`` (:class:`Turn`) holds the seat, its own
   view and two questions, never the state: ``steps(prefix)`` (the moves offered step by step)
   and ``why(text)`` (why a move is refused; None if it is legal). The hook returns the line to go
-  on with (None when it answered) and what to print. A renderer without it changes nothing.
+  on with (None when it answered) and what to print. A terminal part without it changes nothing.
 
 Games and the engine name seats ``seat N`` in the messages they write (reasons a move is
 illegal, undo refusals); :func:`speak` turns those into "you" and players' names for the
@@ -46,11 +51,13 @@ from ..core.results import Result
 from ..core.words import seat_word
 
 
-class Renderer(Protocol):
+class Terminal(Protocol):
     def render_view(self, view: Any, events: Sequence[dict[str, Any]] | None = None,
                     names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
                     width: int = 80, height: int = 21) -> RenderableType: ...
 
+
+class Words(Protocol):
     def describe_event(self, event: dict[str, Any], viewer: Any = None,
                        names: Sequence[str | None] | None = None) -> str | None: ...
 
@@ -61,17 +68,23 @@ class Renderer(Protocol):
     def prompt(self, view: Any, seat: int) -> str: ...
 
 
-def renderer(cls: type[State]) -> Renderer:
-    """The game's renderer (MissingPartError if it declares none)."""
-    part: Renderer = game_part(cls, "renderer")
+def words(cls: type[State]) -> Words:
+    """The game's ``words`` part (MissingPartError if it declares none)."""
+    part: Words = game_part(cls, "words")
+    return part
+
+
+def terminal(cls: type[State]) -> Terminal:
+    """The game's ``terminal`` part (MissingPartError if it declares none)."""
+    part: Terminal = game_part(cls, "terminal")
     return part
 
 
 def tell_events(cls: type[State], events: Sequence[dict[str, Any]], viewer: Any = None,
                 names: Sequence[str | None] | None = None) -> list[str]:
-    """Every event worth telling, in words: the renderer's own ``describe_events`` where it
+    """Every event worth telling, in words: the words part's own ``describe_events`` where it
     orders them itself, else each event its ``describe_event`` tells, oldest first."""
-    r = renderer(cls)
+    r = words(cls)
     own = getattr(r, "describe_events", None)
     if own is not None:
         return list(own(events, viewer, names))
@@ -79,8 +92,8 @@ def tell_events(cls: type[State], events: Sequence[dict[str, Any]], viewer: Any 
 
 
 def expand_input(cls: type[State], text: str, seat: int | None = None) -> str:
-    """Player shorthand expanded by the game's renderer (unchanged when not shorthand)."""
-    return renderer(cls).expand_input(text, seat) or text
+    """Player shorthand expanded by the game's words part (unchanged when not shorthand)."""
+    return words(cls).expand_input(text, seat) or text
 
 
 # ------------------------------------------------------------------ words
@@ -157,7 +170,7 @@ def render_table(state: State, view: Any, seat: int | None, console: Console | N
     """Print ``view`` as ``viewer`` sees it, and the standings once the game is over."""
     console = console or Console(markup=False, highlight=False, emoji=False)
     events = state.events(viewer)
-    console.print(renderer(type(state)).render_view(view, events, names, labels,
+    console.print(terminal(type(state)).render_view(view, events, names, labels,
                                                     width=console.width, height=10_000))
     if state.is_over():
         for line in standings(state.result(), seat, names or (), console.width):
@@ -192,7 +205,7 @@ def turn_for(state: State, seat: int) -> Turn:
 def dialogue(state: State, seat: int, line: str, console: Console) -> str | None:
     """Offer a typed line to the game's ``dialogue`` hook, if it has one: the line to go on with
     (maybe rewritten), or None when the game answered it (what it said is printed)."""
-    hook = getattr(renderer(type(state)), "dialogue", None)
+    hook = getattr(terminal(type(state)), "dialogue", None)
     if hook is None:
         return line
     rest: str | None

@@ -19,7 +19,7 @@ from ..core.records import apply_entry, start
 from ..core.words import seat_word
 from ..games import get_game, replay
 from .app import app, fail
-from .render import render_table, renderer, standings
+from .render import render_table, standings, terminal
 from .saves import Opened, open_game
 from .screen import Leave, Screen, literal
 
@@ -128,7 +128,7 @@ class Stepper:
         state, screen = self.state, self.screen
         view = state.table() if self.viewer == REFEREE else state.observation(self.viewer)
         lines = standings(state.result(), self._seat(), self.names, screen.width) if state.is_over() else []
-        screen.draw(renderer(type(state)).render_view(
+        screen.draw(terminal(type(state)).render_view(
             view, state.events(self.viewer), self.names, self.labels, width=screen.width,
             height=screen.rows - 3 - len(lines) if screen.interactive else 10_000))
         for line in lines:

@@ -28,7 +28,7 @@ from ..core.moves import Move
 from ..core.turns import forced_move
 from ..core.words import seat_word
 from .prompt import Prompt
-from .render import dialogue, renderer, speak, standings
+from .render import dialogue, speak, standings, terminal, words
 from .saves import Keeper, Lineup, Saver, reason
 from .screen import Leave, Screen
 
@@ -95,7 +95,7 @@ class Session:
     def draw(self, viewer: int | None, spare: int = 3) -> None:
         """Draw the table as ``viewer`` sees it (None: a spectator), leaving ``spare`` lines."""
         state, screen = self.state, self.screen
-        table = renderer(self.cls).render_view(
+        table = terminal(self.cls).render_view(
             state.observation(viewer), state.events(viewer), self.lineup.names, self.lineup.labels(),
             width=screen.width, height=screen.rows - spare)
         screen.draw(table)
@@ -224,7 +224,7 @@ class Session:
             screen.say(("Enter: back to the table.", "dim"))
         else:
             self.make_room(seat, 2)
-        question = renderer(self.cls).prompt(self.state.observation(seat), seat)
+        question = words(self.cls).prompt(self.state.observation(seat), seat)
         return screen.ask(f"{self.addressed(seat, question)} (? for help) > ")
 
     def make_room(self, seat: int, lines: int) -> None:
@@ -251,7 +251,7 @@ class Session:
             self.screen.error("Not a move: ", f"{len(line):,} characters is far too long for a move.{tip}")
             return None
         try:
-            return self.cls.parse_move(renderer(self.cls).expand_input(line, seat) or line)
+            return self.cls.parse_move(words(self.cls).expand_input(line, seat) or line)
         except NotationError as exc:
             self.screen.error("Not a move: ", f"{self.say(str(exc), seat)}.{tip}")
             return None

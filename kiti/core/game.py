@@ -29,6 +29,7 @@ stopped and scored as a draw (``truncated``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from abc import ABC, abstractmethod
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
+from .contract import event_args, event_fields, to_json
 from .errors import (
     GameOverError,
     IllegalMoveError,
@@ -76,6 +78,16 @@ class GameInfo:
     #: Earlier rules versions whose records still replay under some options: version ->
     #: those options, in words (see :meth:`State.replays_version`).
     old_versions: Mapping[str, str] = field(default_factory=dict)
+    #: The game's typed view (a frozen dataclass, :mod:`kiti.core.contract`); ``_view``
+    #: builds it.  None: a game whose ``_view`` still returns plain JSON.
+    view_type: type | None = None
+    #: The event kinds (:func:`kiti.core.contract.declare_events`); when given, ``events``
+    #: (each kind's field names) is derived from them.
+    event_types: Mapping[str, type] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.event_types and not self.events:
+            object.__setattr__(self, "events", event_fields(self.event_types))
 
 
 class State(ABC):
@@ -426,26 +438,41 @@ class State(ABC):
                              f"game (seats are 0-{self.players - 1}; None is a spectator)")
         return viewer
 
-    def observation(self, seat: int | None = None) -> JSON:
-        """The table now as ``seat`` sees it (None: a spectator). JSON-serialisable.
+    def view(self, seat: Viewer = None) -> Any:
+        """The table now as ``seat`` sees it (None: a spectator; REFEREE: everything), as the
+        game's typed view (``info.view_type``): what bots, renderers and encoders read.
 
         Once the game is over the end shows every card to everyone (as at a real table, and
         as the server's ``reveal``): the whole table, still seen from ``seat``."""
         viewer = self._viewer(seat)
         return self._end_view(viewer) if self.over else self._view(viewer)
 
-    def _end_view(self, viewer: Viewer) -> JSON:
+    def observation(self, seat: int | None = None) -> JSON:
+        """:meth:`view` as JSON (:func:`kiti.core.contract.to_json`, the one place views
+        become JSON): what the server sends and records show."""
+        return to_json(self.view(seat))
+
+    def _end_view(self, viewer: Viewer) -> Any:
         """A finished game as ``viewer`` sees it.  Default: the referee's view, its ``viewer``
         set to ``viewer`` (so that front ends still say "you"); a game whose end leaves
         some cards hidden (cards never in play) overrides it."""
         view = self._view(REFEREE)
-        if viewer != REFEREE:
+        if viewer == REFEREE:
+            return view
+        if isinstance(view, dict):
             view["viewer"] = viewer
-        return view
+            return view
+        return dataclasses.replace(view, viewer=viewer)
+
+    def emit(self, kind: str, to: int, referee: tuple[tuple[str, Any], ...] | None = None,
+             **fields: Any) -> None:
+        """Log an event of ``kind`` for the audience ``to`` (:mod:`kiti.core.events`), its
+        fields by keyword, checked against the game's declaration of that kind."""
+        self.log.append((to, kind, event_args(kind, self.info.events, fields), referee))
 
     def table(self) -> JSON:
         """The whole table, hidden cards included (for referees, replays and tests)."""
-        return self._view(REFEREE)
+        return to_json(self._view(REFEREE))
 
     def events(self, viewer: Viewer = None, since: int = 0) -> list[dict[str, Any]]:
         """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""

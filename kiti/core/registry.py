@@ -2,7 +2,8 @@
 
 A game package registers its state class together with its declared parts::
 
-    register(MiauiState, GameParts(renderer="kiti.games.miaui.render",
+    register(MiauiState, GameParts(words="kiti.games.miaui.words",
+                                   terminal="kiti.games.miaui.terminal",
                                    heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
                                    summary="summary.md"))
 
@@ -10,9 +11,11 @@ A part is named by ``"module:attribute"`` (or ``"module"``: the module itself) a
 only when first asked for, so a simulation never loads a terminal renderer.  Asking for a part a game does not declare
 raises :class:`MissingPartError` naming the game and the part, before anything starts.
 
-- ``renderer``: the terminal hook (a module with ``render_view``, ``describe_event``,
-  ``describe_events`` (optional), ``expand_input``, ``input_help`` and ``prompt``; see
-  ``kiti/cli/render.py``);
+- ``words``: the game in plain words (no ``rich``: the server imports only this): a module
+  with ``describe_event``, ``describe_events`` (optional), ``prompt``, ``expand_input`` and
+  ``input_help``; see ``kiti/cli/render.py``;
+- ``terminal``: the terminal's drawing of a view (``render_view``, optionally ``dialogue``),
+  built on ``rich``; see ``kiti/cli/render.py``;
 - ``heuristic``: a strategy class for the ``heuristic`` bot (``params``, ``choose``,
   ``rollout``; see ``kiti/bots/heuristic.py``);
 - ``summary``: the short rules text printed by ``kiti rules``, a file of the game package;
@@ -40,7 +43,8 @@ from .game import State
 class GameParts:
     """What a game package provides besides its rules (each ``"module:attribute"``)."""
 
-    renderer: str | None = None
+    words: str | None = None
+    terminal: str | None = None
     heuristic: str | None = None
     summary: str | None = None
     cards: str | None = None

@@ -21,8 +21,8 @@ from .protocol import VERSION
 
 
 def renderer(cls: type[State]) -> Any:
-    """The game's renderer part, or None if it declares none."""
-    return game_part(cls, "renderer") if has_part(cls, "renderer") else None
+    """The game's ``words`` part (sentences and prompts, no terminal code), or None."""
+    return game_part(cls, "words") if has_part(cls, "words") else None
 
 
 def describe(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | str | None,

@@ -13,6 +13,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from ..bots.registry import BOTS
+from ..core.contract import game_schema
 from ..core.errors import KitiError, OptionError, quoted
 from ..core.options import parse_int
 from ..core.registry import game_ids, game_part, get_game, has_part
@@ -89,6 +90,21 @@ async def catalog(request: Request) -> JSONResponse:
         raise ProtocolError("bad_request", f"there is no game {quoted(request.path_params['game'])}") from None
     return JSONResponse({"game": cls.info.id, "version": cls.info.version, "catalog": catalog_of(cls.info.id)},
                         headers={"Cache-Control": "public, max-age=3600"})
+
+
+async def schema(request: Request) -> JSONResponse:
+    """A game's view and event JSON Schemas, generated from its typed declarations."""
+    try:
+        info = get_game(request.path_params["game"]).info
+    except KitiError:
+        raise ProtocolError("bad_request", f"there is no game {quoted(request.path_params['game'])}") from None
+    return JSONResponse(schema_of(info.id), headers={"Cache-Control": "public, max-age=3600"})
+
+
+@functools.cache
+def schema_of(game: str) -> Any:
+    info = get_game(game).info
+    return game_schema(info.id, info.version, info.view_type, info.event_types)
 
 
 @functools.cache
@@ -197,6 +213,7 @@ async def websocket(ws: WebSocket) -> None:
 ROUTES = [
     Route("/api/games", api(games)),
     Route("/api/games/{game}/catalog", api(catalog)),
+    Route("/api/games/{game}/schema", api(schema)),
     Route("/api/tables", api(list_tables), methods=["GET"]),
     Route("/api/tables", api(create_table), methods=["POST"]),
     Route("/api/tables/{table}", api(show_table), methods=["GET"]),

@@ -4,7 +4,8 @@ from ...core.registry import GameParts, register
 from .rules import INFO, MauwState
 
 register(MauwState, GameParts(
-    renderer="kiti.games.mauw.render",
+    words="kiti.games.mauw.render",  # split into words.py and terminal.py (issue 18)
+    terminal="kiti.games.mauw.render",
     heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
     summary="summary.md",
     catalog="kiti.games.mauw.cards:catalog",

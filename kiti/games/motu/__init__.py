@@ -9,7 +9,8 @@ from ...core.registry import GameParts, register
 from .rules import INFO, MotuState
 
 register(MotuState, GameParts(
-    renderer="kiti.games.motu.render",
+    words="kiti.games.motu.render",  # split into words.py and terminal.py (issue 18)
+    terminal="kiti.games.motu.render",
     heuristic="kiti.games.motu.heuristic:MotuHeuristic",
     summary="summary.md",
     catalog="kiti.games.motu.catalog:catalog",

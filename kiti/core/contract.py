@@ -1,0 +1,189 @@
+"""The typed contract between a game and everything that reads it.
+
+A game declares, in one module of its package (``kiti/games/<id>/view.py``):
+
+- its **view**: frozen dataclasses (the table as one viewer sees it, with the *rule facts*
+  front ends need: what a depth takes, a card's cost, what a column accepts), built by its
+  one ``_view(viewer)``;
+- its **events**: one small frozen dataclass per event kind, each with a ``kind`` class
+  attribute; the game logs them with :meth:`kiti.core.game.State.emit`, by keyword.
+
+From the same declarations this module makes the JSON a front end receives
+(:func:`to_json`, the one place views become JSON) and a JSON Schema
+(:func:`json_schema`, served at ``/api/games/{id}/schema`` and checked against real views
+and events by the conformance suite).  A field's ``metadata={"doc": ...}`` becomes its
+schema ``description``.
+
+Types understood: ``int``, ``float``, ``str``, ``bool``, ``None``, ``Literal[...]``,
+unions (``X | None``), ``tuple[X, ...]``, ``tuple[X, Y]``, ``list[X]``, ``dict[str, X]``,
+``Any`` and nested dataclasses.  :data:`Hidden` is the ``"?"`` that stands for a card the
+viewer may not see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, Literal, Union
+
+Hidden = Literal["?"]  #: a card (or choice) the viewer may not see
+HIDDEN: Hidden = "?"
+
+JSON = Any
+
+
+class ContractError(TypeError):
+    """A declaration the contract cannot describe, or an event that does not match its kind."""
+
+
+# ---------------------------------------------------------------- JSON
+@cache
+def _names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def to_json(value: Any) -> JSON:
+    """``value`` as JSON-ready data: a dataclass becomes an object of its fields (in their
+    declared order), tuples and lists become lists, mappings objects with string keys."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: to_json(getattr(value, name)) for name in _names(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [to_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): to_json(v) for k, v in value.items()}
+    return value
+
+
+# -------------------------------------------------------------- schema
+def json_schema(root: type, title: str = "") -> dict[str, Any]:
+    """A JSON Schema (draft 2020-12) for the dataclass ``root`` and what it holds."""
+    defs: dict[str, Any] = {}
+    body = _schema(root, defs)
+    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    if title:
+        out["title"] = title
+    return {**out, **body, "$defs": defs}
+
+
+def events_schema(kinds: Mapping[str, type], title: str = "") -> dict[str, Any]:
+    """A JSON Schema for one event (as a viewer receives it): one of the declared kinds, each
+    an object with ``type`` set to the kind and the kind's fields (``to`` and referee-only
+    fields appear in the referee's copy only, so they are allowed but not required)."""
+    defs: dict[str, Any] = {}
+    options = []
+    for kind, cls in kinds.items():
+        body = _object(cls, defs)
+        props = {"type": {"const": kind}, **body["properties"], "to": {"type": "array", "items": {"type": "integer"}}}
+        for name, tp in _referee_fields(cls).items():
+            props[name] = _schema(tp, defs)
+        options.append({"type": "object", "properties": props, "required": ["type", *body["required"]],
+                        "additionalProperties": False, **({"description": body["description"]}
+                                                          if "description" in body else {})})
+    out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    if title:
+        out["title"] = title
+    return {**out, "oneOf": options, "$defs": defs}
+
+
+def _referee_fields(cls: type) -> dict[str, Any]:
+    """An event kind's ``referee`` class attribute: {field: type} only the referee sees."""
+    return dict(getattr(cls, "referee", {}) or {})
+
+
+def _schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    if tp is Any or tp is object:
+        return {}
+    if tp is None or tp is type(None):
+        return {"type": "null"}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is str:
+        return {"type": "string"}
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if tp.__name__ not in defs:
+            defs[tp.__name__] = {}  # a placeholder first: recursive types end here
+            defs[tp.__name__] = _object(tp, defs)
+        return {"$ref": f"#/$defs/{tp.__name__}"}
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is Literal:
+        return {"enum": list(args)}
+    if origin is Union or origin is types.UnionType:
+        return {"anyOf": [_schema(a, defs) for a in args]}
+    if origin in (tuple,):
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": _schema(args[0], defs)}
+        return {"type": "array", "prefixItems": [_schema(a, defs) for a in args],
+                "minItems": len(args), "maxItems": len(args)}
+    if origin in (list, Sequence, typing.Sequence):
+        return {"type": "array", "items": _schema(args[0], defs) if args else {}}
+    if origin in (dict, Mapping, typing.Mapping):
+        if args and args[0] not in (str, int):
+            raise ContractError(f"object keys must be strings or ints, not {args[0]!r}")
+        return {"type": "object", "additionalProperties": _schema(args[1], defs) if args else {}}
+    raise ContractError(f"the contract cannot describe the type {tp!r}")
+
+
+def _object(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
+    hints = typing.get_type_hints(cls)
+    props: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        schema = _schema(hints[f.name], defs)
+        doc = f.metadata.get("doc")
+        props[f.name] = {**schema, "description": doc} if doc else schema
+    out: dict[str, Any] = {"type": "object", "properties": props, "required": list(props),
+                           "additionalProperties": False}
+    if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("):
+        out["description"] = " ".join(cls.__doc__.split())
+    return out
+
+
+def doc(text: str, **kwargs: Any) -> Any:
+    """A dataclass field with a description (it becomes the field's schema ``description``)."""
+    return dataclasses.field(metadata={"doc": text}, **kwargs)
+
+
+# -------------------------------------------------------------- events
+def declare_events(*kinds: type) -> dict[str, type]:
+    """The event kinds of a game, by kind name: each a frozen dataclass whose ``kind`` class
+    attribute names it (and whose optional ``referee`` class attribute, {field: type}, names
+    the fields only the referee sees)."""
+    out: dict[str, type] = {}
+    for cls in kinds:
+        kind = getattr(cls, "kind", None)
+        if not isinstance(kind, str) or not dataclasses.is_dataclass(cls):
+            raise ContractError(f"{cls!r} is not an event kind (a dataclass with a 'kind' name)")
+        if kind in out:
+            raise ContractError(f"two event kinds are named {kind!r}")
+        out[kind] = cls
+    return out
+
+
+def event_fields(kinds: Mapping[str, type]) -> dict[str, tuple[str, ...]]:
+    """Each kind's field names, in the order of a log entry's ``args``."""
+    return {kind: _names(cls) for kind, cls in kinds.items()}
+
+
+def event_args(kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The stored ``args`` of an event given by keyword, checked against its declaration."""
+    names = fields.get(kind)
+    if names is None:
+        raise ContractError(f"no event kind is named {kind!r}")
+    if len(values) != len(names) or not all(n in values for n in names):
+        missing = [n for n in names if n not in values]
+        extra = [n for n in values if n not in names]
+        raise ContractError(f"event {kind!r}: missing {missing}, unknown {extra}")
+    return tuple(values[n] for n in names)
+
+
+def game_schema(game_id: str, version: str, view_type: type | None, event_types: Mapping[str, type]) -> dict[str, Any]:
+    """A game's whole contract as JSON Schemas: its view and one event (``/api/games/{id}/schema``)."""
+    return {"game": game_id, "version": version,
+            "view": None if view_type is None else json_schema(view_type, f"{game_id} view"),
+            "event": events_schema(event_types, f"{game_id} event") if event_types else None}
