@@ -41,6 +41,12 @@ class SeatView:
         return self.info["now"]
 
     @cached_property
+    def view(self) -> Any:
+        """The seat's typed view (``State.view``, the game's declared view type): what
+        heuristics read, with the rule facts they need."""
+        return self._guess.view(self.seat)
+
+    @cached_property
     def legal_moves(self) -> list[Move]:
         return self._guess.legal_moves(self.seat)
 
