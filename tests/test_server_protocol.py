@@ -263,7 +263,7 @@ def test_rematch_keeps_the_seats_and_tokens_with_a_new_seed(tmp_path) -> None:
             assert hello(ws, new.id, token)["table"]["status"] == "playing"
 
 
-def test_games_with_many_moves_get_first_steps_instead_of_a_list(monkeypatch) -> None:
+def test_every_game_gets_first_steps_and_games_with_few_moves_the_list_too(monkeypatch) -> None:
     from kiti.core.registry import get_game
     from kiti.server.messages import state_message
 
@@ -272,7 +272,8 @@ def test_games_with_many_moves_get_first_steps_instead_of_a_list(monkeypatch) ->
     table = {"id": "t", "game": "miaui", "status": "playing",
              "seats": [{"name": f"seat {i}", "kind": "human", "bot_plays": False} for i in range(3)]}
     plain, _ = state_message(state, table, 0, 0, None)
-    assert plain["legal"] == state.legal_notations(0) and plain["steps"] is None
+    assert plain["legal"] == state.legal_notations(0)
+    assert [s["move"] for s in plain["steps"]] == state.legal_notations(0)  # clients choose through steps
     monkeypatch.setattr(cls, "many_moves", lambda self, seat: True)
     wide, _ = state_message(state, table, 0, 0, None)
     assert wide["legal"] is None

@@ -85,10 +85,12 @@ def state_message(state: State, table: dict[str, Any], viewer: int | None, since
 
 
 def choices(state: State, seat: int) -> dict[str, Any]:
-    """The seat's legal moves, or the first steps of its move where they are too many."""
+    """The first steps of the seat's move (every game: clients choose moves through them),
+    and the whole list of legal moves too where they are few."""
+    steps = {"steps": steps_list(state.move_steps(seat, ()))}
     if state.many_moves(seat):
-        return {"steps": steps_list(state.move_steps(seat, ()))}
-    return {"legal": state.legal_notations(seat)}
+        return steps
+    return {"legal": state.legal_notations(seat), **steps}
 
 
 def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
