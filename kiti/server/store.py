@@ -223,8 +223,7 @@ class Store:
                 return
             _resolve(batch[0], error=exc)
             return
-        for item in batch:
-            _resolve(item)
+        _resolve_all(batch)
         took = time.perf_counter() - start
         if took > SLOW:
             log.warning("slow commit: %.0f ms for %d change(s)", 1000 * took, len(batch))
@@ -257,6 +256,23 @@ class Rows:
 
     def __call__(self, conn: Connection) -> None:
         conn.execute(insert(self.table), self.rows)
+
+
+def _resolve_all(batch: list[Any]) -> None:
+    """Tell every waiter of a committed batch, with one wake-up of each loop (not one per
+    change: from the writer thread each wake-up is a write to the loop's pipe)."""
+    loops: dict[Any, list[Any]] = {}
+    for _, loop, future in batch:
+        loops.setdefault(loop, []).append(future)
+    for loop, futures in loops.items():
+        def done(futures: list[Any] = futures) -> None:
+            for future in futures:
+                if not future.done():
+                    future.set_result(None)
+        try:
+            loop.call_soon_threadsafe(done)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
 
 
 def _resolve(item: Any, error: BaseException | None = None) -> None:
