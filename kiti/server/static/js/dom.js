@@ -95,5 +95,7 @@ export function animFactor() {
 }
 
 export function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms * animFactor()));
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms * animFactor());
+  });
 }
