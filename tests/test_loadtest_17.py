@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import waits
+from loadtest import Plan, Stats, drive, make_tables, parse_mix
 from test_server_limits_17 import Uvicorn
-
-from kiti.server.loadtest import Plan, Stats, drive, make_tables, parse_mix
 
 
 def test_every_other_seat_receives_every_move_in_a_mixed_run(tmp_path: Path) -> None:

@@ -11,8 +11,10 @@ Modules, by what they do:
   live table (moves, undo, seats, broadcast); ``clock``: its turn timer; ``botplay``: its
   bots; ``botpool``: the worker pool bots think in; ``tokens``: seat tokens;
 - ``store``: the database (SQLAlchemy, group commits); ``queries``: what is stored and the
-  operations on it; ``models``: the schema's tables; ``migrations``: the schema (Alembic);
-- ``loadtest``: concurrent tables over real WebSockets against a running server.
+  operations on it; ``models``: the schema's tables; ``migrations``: the schema (Alembic).
+
+The load test (concurrent tables over real WebSockets against a running server) is a
+development tool outside the package: tools/loadtest.py.
 
 The protocol is documented in docs/protocol.md.
 """

@@ -15,7 +15,7 @@ register(MotuState, GameParts(
     summary="summary.md",
     catalog="kiti.games.motu.catalog:catalog",
     cards="kiti.games.motu.draw:CARDS",
-    bench="kiti.games.motu.bench_island:bench_extras",
+    bench="kiti.sim.bench_motu:bench_extras",
 ))
 
 __all__ = ["INFO", "MotuState"]

@@ -1,8 +1,8 @@
 """Load test: N concurrent tables of scripted random clients over real WebSockets.
 
-    python -m kiti.server.loadtest --tables 1000 --serve        # starts its own kiti serve
-    python -m kiti.server.loadtest --tables 1000 --serve --postgres   # and its own PostgreSQL
-    python -m kiti.server.loadtest --tables 500 --url http://127.0.0.1:8000
+    python tools/loadtest.py --tables 1000 --serve        # starts its own kiti serve
+    python tools/loadtest.py --tables 1000 --serve --postgres   # and its own PostgreSQL
+    python tools/loadtest.py --tables 500 --url http://127.0.0.1:8000
 
 Every human seat of every table is a client on its own WebSocket that, when its seat is to
 act, "thinks" for a random time around ``--think`` seconds, then sends a random legal move
@@ -504,7 +504,7 @@ def postgres() -> Iterator[str]:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m kiti.server.loadtest", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python tools/loadtest.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--url", default="http://127.0.0.1:8000", help="a running server (see --serve)")
     p.add_argument("--serve", action="store_true", help="start a kiti serve of its own (temporary SQLite)")
     p.add_argument("--db", default="", help="with --serve: the database URL")

@@ -1,14 +1,14 @@
-"""Time ``legal_placements`` on a grown island: ``python -m kiti.games.motu.bench_island``, and
+"""Time MOTU's ``legal_placements`` on a grown island: ``python -m kiti.sim.bench_motu``, and
 MOTU's extra figures for ``kiti bench motu`` (:func:`bench_extras`, the game's declared ``bench``
-part)."""
+part).  A development tool: it lives beside ``kiti bench``, not in the game's runtime modules."""
 
 from __future__ import annotations
 
 import random
 import time
 
-from .cards import ISLAND_IDS, VILLAGE_IDS
-from .island import Island, lay_card, legal_placements, new_island, random_legal_placement
+from ..games.motu.cards import ISLAND_IDS, VILLAGE_IDS
+from ..games.motu.island import Island, lay_card, legal_placements, new_island, random_legal_placement
 
 
 def grown_island(cards: int, seed: int) -> Island:
