@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import re
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
@@ -112,6 +115,33 @@ def catalog_of(game: str) -> Any:
     """A game's catalog, made once (it depends on no table)."""
     cls = get_game(game)
     return game_part(cls, "catalog")() if has_part(cls, "catalog") else {}
+
+
+CLIENTS = resources.files("kiti.server") / "static" / "js" / "games"
+CLIENT_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+async def client_module(request: Request) -> Response:
+    """A game's web client module (its declared ``client`` part) at the stable URL
+    ``/js/games/{id}.js``, where its imports of the shared client (``../dom.js``) resolve."""
+    source = client_source(request.path_params["game"])
+    if source is None:
+        return PlainTextResponse("Not Found", status_code=404)
+    return Response(source.read_bytes(), media_type="text/javascript; charset=utf-8",
+                    headers={"Cache-Control": "no-cache"})
+
+
+def client_source(name: str) -> Traversable | None:
+    """The file of game ``name``'s client module: the one it declares, else the generic one;
+    for a name that is no game, a file of js/games/ (generic.js), if there is one."""
+    if name in game_ids():
+        cls = get_game(name)
+        if has_part(cls, "client"):
+            return game_part(cls, "client")
+        legacy = CLIENTS / f"{name}.js"  # the built-in games' modules, until they declare them
+        return legacy if legacy.is_file() else CLIENTS / "generic.js"
+    file = CLIENTS / f"{name}.js"
+    return file if CLIENT_NAME.fullmatch(name) and file.is_file() else None
 
 
 LIST_STATUSES = ("open", "waiting", "playing", "over", "all")
@@ -221,5 +251,6 @@ ROUTES = [
     Route("/api/tables/{table}/record", api(record), methods=["GET"]),
     Route("/api/tables/{table}/replay", api(replay), methods=["GET"]),
     Route("/api/health", api(health)),
+    Route("/js/games/{game}.js", client_module),
     WebSocketRoute("/ws", websocket),
 ]
