@@ -21,6 +21,11 @@ function timerChoices(presets) {
     ...CUSTOM_TIMERS];
 }
 
+// "A, B and C".
+function series(items) {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}` : items.join("");
+}
+
 function words(name) {
   const text = name.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -57,7 +62,7 @@ export class LobbyScreen {
       h("div", {class: "lobby"}, this.created,
         h("section", {class: "panel intro"},
           h("h1", {}, "Play island card games online"),
-          h("p", {}, "Miaui, Mauw and MOTU with friends and bots. Create a table, send each friend the link of ",
+          h("p", {}, `${series(this.games.map((g) => g.name))} with friends and bots. Create a table, send each friend the link of `,
             "their seat, or join an open table below. Kiti referees every rule and shows each player only what ",
             "they may see.")),
         h("section", {class: "panel create", "aria-labelledby": "new-table"},
@@ -79,7 +84,7 @@ export class LobbyScreen {
   createForm() {
     const form = this.form = h("form", {class: "create-form", "aria-label": "New table"});
     const gameBox = h("fieldset", {class: "games"}, h("legend", {}, "Game"));
-    const first = this.games.some((g) => g.id === "miaui") ? "miaui" : this.games[0].id;
+    const first = this.games[0].id;  // the games as the server lists them (/api/games)
     for (const g of this.games) {
       gameBox.append(h("label", {class: "game-choice"},
         h("input", {type: "radio", name: "game", value: g.id, checked: g.id === first,
