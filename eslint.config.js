@@ -25,7 +25,6 @@ export default [
       "no-unmodified-loop-condition": "error",
       "no-unreachable-loop": "error",
       "no-use-before-define": ["error", {functions: false, classes: false, variables: true}],
-      "no-implicit-globals": "error",
       "no-new-wrappers": "error",
     },
   },
