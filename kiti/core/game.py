@@ -84,6 +84,10 @@ class GameInfo:
     #: The event kinds (:func:`kiti.core.contract.declare_events`); when given, ``events``
     #: (each kind's field names) is derived from them.
     event_types: Mapping[str, type] = field(default_factory=dict)
+    #: Option combinations the rulings single out (each a partial mapping, the other options
+    #: at their defaults): the conformance suite (:mod:`kiti.testing`) checks each of them
+    #: at every seat count where it is valid, on top of its pairwise cover.
+    notable_options: tuple[Mapping[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if self.event_types and not self.events:
