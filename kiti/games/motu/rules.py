@@ -32,15 +32,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
+from ...core.contract import HIDDEN
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
 from ...core.options import OptionSpec
 from ...core.results import Party
+from . import view as V
 from .cards import (
     DESTINIES,
     ISLAND_IDS,
+    RULER_BANDS,
     SOLO_START_SCORES,
     TRAVELERS,
     VILLAGE_IDS,
@@ -205,26 +208,6 @@ OPTIONS = (
 )
 SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_totems", "solo_coconut_bonus")
 
-EVENTS = {
-    "setup": ("first", "villages", "row", "destinies", "piles"),
-    "traveler": ("seat", "card"),  # to its owner only
-    "turn": ("seat", "round"),
-    "take": ("seat", "position", "card", "paid", "gained"),
-    "pick": ("seat", "side", "card", "paid", "gained"),  # solo
-    "scrap": ("seat", "card", "gained"),
-    "place": ("seat", "card", "rotation", "x", "y"),
-    "refill": ("pile", "card"),
-    "shown": ("pile", "left", "right"),  # solo
-    "pile_empty": ("pile",),
-    "buy": ("seat", "destiny", "price", "onto"),
-    "travel": ("seat", "card", "points", "coconuts"),
-    "give": ("seat",),  # solo: the other card goes face down to the Opponent
-    "discard": ("seat", "card", "paid"),  # solo
-    "chose": ("seat", "pile", "sources"),  # to the chooser only, until the reveal
-    "interim": ("pile", "sources", "points"),  # every seat's choice and points, together
-    "end": ("scores", "winners", "opponent"),
-}
-
 INFO = GameInfo(
     id="motu",
     name="MOTU",
@@ -235,7 +218,8 @@ INFO = GameInfo(
     notation=("take 1-4 (a row position) or scrap; place ROTATION X Y (place 90 2 -1); buy D03, "
               "travel, done; score totem / score fisherman hunter; solo: take left/right, give, "
               "discard"),
-    events=EVENTS,
+    view_type=V.MotuView,
+    event_types=V.EVENT_TYPES,
     move_types=(Take, SoloTake, Place, Buy, Score, Word),
     max_moves=6 * 38 + 10,
     margin_scale=30.0,
@@ -375,6 +359,166 @@ def _parse_int(word: str, text: str, what: str) -> int:
     return int(word)
 
 
+# ------------------------------------------------------------------ the variants
+class Table:
+    """The game for several seats: the hooks :class:`MotuState` asks wherever the solo game
+    differs. :class:`Solo` overrides them (python-chess's variants are the model: one class per
+    variant, named hooks instead of branches). Stateless: every hook is handed the state."""
+
+    solo = False
+    row_size = ROW  #: cards face up in the row
+    start_coconuts = START_COCONUTS
+    hut_start = 0
+    extras = True  #: Travelers and Destinies may be used
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        for spec in OPTIONS:
+            if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
+                raise OptionError(f"option {spec.name} is for the solo game (1 player) only")
+
+    def option_applies(self, name: str) -> bool:
+        return name not in SOLO_OPTIONS
+
+    def move_limit(self, players: int, options: Mapping[str, Any]) -> int:
+        return players * (4 * ROUNDS + 2) + 10  # take, place, buy, travel/done; two interims
+
+    def turn_moves(self, options: Mapping[str, Any]) -> list[Move]:
+        """The moves of a turn besides scrap, placements and scores (for :meth:`MotuState.all_moves`)."""
+        moves: list[Move] = list(TAKES)
+        if options["destinies"]:
+            moves += list(BUYS.values())
+        if options["travelers"]:
+            moves.append(TRAVEL)
+        return [*moves, DONE]
+
+    def extras_refusal(self, key: str) -> str:
+        return f"setup {key} needs the option {key}=true"
+
+    def totem_rule(self, options: Mapping[str, Any]) -> str:
+        return "once"
+
+    def offered(self, state: MotuState) -> list[str]:
+        """The cards a seat may take from: the row."""
+        return state.row
+
+    def affordable(self, state: MotuState, bank: int) -> list[Move]:
+        return [TAKES[i] for i in range(len(state.row)) if take_cost(i) <= bank]
+
+    def take_problem(self, state: MotuState, seat: int, move: Move) -> str:
+        if type(move) is Take and move.position in range(len(state.row)):
+            return state._row_problem(seat, move.position)
+        return f"{move} is not a move now: take 1-4 (a card of the row)"
+
+    def start_turn(self, state: MotuState) -> None:
+        """What a turn shows before the seat takes (the row is already there)."""
+
+    def scrap(self, state: MotuState, seat: int) -> tuple[str, int]:
+        """Scrap the leftmost card: its name and the coconuts gained from it."""
+        gained = state.row_coconuts.pop(0)
+        state.banks[seat] += gained
+        return state.row.pop(0), gained
+
+    def after_card(self, state: MotuState, seat: int) -> None:
+        state._refill()
+        state._extras(seat)
+
+    def finish(self, state: MotuState) -> None:
+        state._finish_table()
+
+    def parties(self, state: MotuState) -> tuple[Party, ...] | None:
+        """The parties, or None: the seats (or teams) themselves."""
+        return None
+
+    def party_scores(self, state: MotuState) -> list[float]:
+        return state.scores()
+
+    def tiebreaks(self, state: MotuState) -> list[tuple[float, ...]]:
+        return [(float(state.coconut_count(s)),) for s in range(state.players)]
+
+    def table_view(self, state: MotuState, ref: bool) -> V.SoloTable | None:
+        return None
+
+
+class Solo(Table):
+    """The solo game against the Opponent: two cards shown instead of a row, the Beach Hut, the
+    other card given or discarded, no Travelers or Destinies, the Opponent as a party."""
+
+    solo = True
+    row_size = 0
+    start_coconuts = SOLO_START_COCONUTS
+    hut_start = HUT_START
+    extras = False
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Travelers and Destinies stay in the box whatever their options say."""
+
+    def option_applies(self, name: str) -> bool:
+        return name not in ("travelers", "destinies")
+
+    def move_limit(self, players: int, options: Mapping[str, Any]) -> int:
+        return 3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10  # take, place, give/discard; interims
+
+    def turn_moves(self, options: Mapping[str, Any]) -> list[Move]:
+        return [*SOLO_TAKES.values(), GIVE, DISCARD]
+
+    def extras_refusal(self, key: str) -> str:
+        return f"setup {key}: the solo game has no {key.capitalize()}"
+
+    def totem_rule(self, options: Mapping[str, Any]) -> str:
+        return str(options["solo_totems"])
+
+    def offered(self, state: MotuState) -> list[str]:
+        """The two cards shown."""
+        return state.shown
+
+    def affordable(self, state: MotuState, bank: int) -> list[Move]:
+        return [SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, state.hut) >= 0]
+
+    def take_problem(self, state: MotuState, seat: int, move: Move) -> str:
+        if type(move) is SoloTake and move.side in SOLO_TAKES:
+            return state._solo_take_problem(seat, move.side)
+        return f"{move} is not a move now: take left or take right"
+
+    def start_turn(self, state: MotuState) -> None:
+        state._show_two()
+
+    def scrap(self, state: MotuState, seat: int) -> tuple[str, int]:
+        """Scrap the left card; the right one becomes the other card."""
+        name, state.other, state.shown = state.shown[0], state.shown[1], []
+        return name, 0
+
+    def after_card(self, state: MotuState, seat: int) -> None:
+        """The other card's fate: asked only when the player can pay to discard it."""
+        if state.banks[seat] >= SOLO_DISCARD:
+            state.phase = "other"
+        else:
+            state._give(seat)
+
+    def finish(self, state: MotuState) -> None:
+        state._finish_solo()
+
+    def parties(self, state: MotuState) -> tuple[Party, ...] | None:
+        return _SOLO_PARTIES
+
+    def party_scores(self, state: MotuState) -> list[float]:
+        return [state.scores()[0], float(state.opponent_score())]
+
+    def tiebreaks(self, state: MotuState) -> list[tuple[float, ...]]:
+        """The Beach Hut is the Opponent's bank; a tie there goes to the player."""
+        return [(float(state.banks[0]), 1.0), (float(state.hut), 0.0)]
+
+    def table_view(self, state: MotuState, ref: bool) -> V.SoloTable | None:
+        return state._solo_view(ref)
+
+
+VARIANTS = (Solo(), Table())
+
+
+def variant_for(players: int) -> Table:
+    """The rules object of a game of ``players`` seats: :class:`Solo` alone, else :class:`Table`."""
+    return VARIANTS[0] if players == 1 else VARIANTS[1]
+
+
 # ------------------------------------------------------------------ the state
 class MotuState(State):
     """A game of MOTU (1 seat: the solo game against the Opponent).
@@ -393,10 +537,11 @@ class MotuState(State):
     # ------------------------------------------------------------- setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
         n = self.players
-        self.solo = n == 1
-        _check_options(options, self.solo)
-        self.use_travelers = options["travelers"] and not self.solo
-        self.use_destinies = options["destinies"] and not self.solo
+        self.variant = variant_for(n)
+        self.solo = self.variant.solo
+        self.variant.check_options(options)
+        self.use_travelers = options["travelers"] and self.variant.extras
+        self.use_destinies = options["destinies"] and self.variant.extras
         setup = dict(setup or {})
         unknown = set(setup) - {"deck", "piles", "villages", "travelers", "destinies", "first"}
         if unknown:
@@ -408,16 +553,16 @@ class MotuState(State):
         self.islands = [new_island(v) for v in villages]
         self._lay_out_cards(setup)
         self._deal_extras(setup)
-        start = SOLO_START_COCONUTS if self.solo else START_COCONUTS
+        start = self.variant.start_coconuts
         self.banks = [start] * n
-        self.hut = HUT_START if self.solo else 0
+        self.hut = self.variant.hut_start
         self.supply = COCONUTS - start * n - self.hut
         self._start_play()
-        self.log.append((EVERYONE, "setup", (self.first, tuple(villages), tuple(self.row), tuple(self.table_destinies),
-                                             tuple(len(p) for p in self.piles)), None))
+        self.emit("setup", to=EVERYONE, first=self.first, villages=tuple(villages), row=tuple(self.row),
+                  destinies=tuple(self.table_destinies), piles=tuple(len(p) for p in self.piles))
         for s, t in enumerate(self.travelers):
             if t is not None:
-                self.log.append((seats(s), "traveler", (s, t), None))
+                self.emit("traveler", to=seats(s), seat=s, card=t)
         self.round = 1
         self._start_turn(self.first)
 
@@ -453,7 +598,7 @@ class MotuState(State):
     def _lay_out_cards(self, setup: dict[str, Any]) -> None:
         """The row (not solo) and piles A, B, C from the setup's deck or piles, or a shuffle."""
         sizes = pile_sizes(self.players, self.options["solo_piles"])
-        row_size = 0 if self.solo else ROW
+        row_size = self.variant.row_size
         if "deck" in setup and "piles" in setup:
             raise SetupError("setup gives deck or piles, not both")
         if "piles" in setup:
@@ -476,8 +621,7 @@ class MotuState(State):
         n = self.players
         for key, on in (("travelers", self.use_travelers), ("destinies", self.use_destinies)):
             if key in setup and not on:
-                raise SetupError(f"setup {key} needs the option {key}=true" if not self.solo
-                                 else f"setup {key}: the solo game has no {key.capitalize()}")
+                raise SetupError(self.variant.extras_refusal(key))
         self.travelers: list[str | None] = [None] * n
         self.traveler_box: list[str] = sorted(TRAVELERS)
         if self.use_travelers:
@@ -495,15 +639,11 @@ class MotuState(State):
     @classmethod
     def option_applies(cls, name: str, players: int) -> bool:
         """Solo options only alone; Travelers and Destinies never alone."""
-        if players == 1:
-            return name not in ("travelers", "destinies")
-        return name not in SOLO_OPTIONS
+        return variant_for(players).option_applies(name)
 
     @classmethod
     def move_limit(cls, players: int, options: Mapping[str, Any]) -> int:
-        if players == 1:  # take, place, give or discard each turn; two interims
-            return 3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10
-        return players * (4 * ROUNDS + 2) + 10  # take, place, buy, travel/done; two interims
+        return variant_for(players).move_limit(players, options)
 
     # ------------------------------------------------------------- notation
     @classmethod
@@ -536,16 +676,7 @@ class MotuState(State):
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
         """Every move that can ever be legal: placements within :func:`placement_bound`."""
-        moves: list[Move] = [SCRAP]
-        if players == 1:
-            moves += [*SOLO_TAKES.values(), GIVE, DISCARD]
-        else:
-            moves += list(TAKES)
-            if options["destinies"]:
-                moves += list(BUYS.values())
-            if options["travelers"]:
-                moves.append(TRAVEL)
-            moves.append(DONE)
+        moves: list[Move] = [SCRAP, *variant_for(players).turn_moves(options)]
         moves += [m for combo, m in SCORES.items() if len(combo) < 3]
         xs, ys = placement_bound(placements_per_seat(players, options["solo_piles"]))
         moves += [Place(r, x, y) for r in ROTATIONS for y in ys for x in xs]
@@ -599,10 +730,7 @@ class MotuState(State):
         return SCRAP
 
     def _affordable(self, seat: int) -> list[Move]:
-        bank = self.banks[seat]
-        if self.solo:
-            return [SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, self.hut) >= 0]
-        return [TAKES[i] for i in range(len(self.row)) if take_cost(i) <= bank]
+        return self.variant.affordable(self, self.banks[seat])
 
     def _placements(self) -> tuple[Place, ...]:
         """The legal placements of the card in hand (worked out once per position)."""
@@ -616,7 +744,7 @@ class MotuState(State):
 
     def _offered(self) -> list[str]:
         """The cards a seat may take from now: the row, or solo the two cards shown."""
-        return self.shown if self.solo else self.row
+        return self.variant.offered(self)
 
     def _fits(self) -> tuple[bool, ...]:
         """Whether each offered card has a legal place on the island of the seat to act (cached)."""
@@ -684,12 +812,7 @@ class MotuState(State):
         if move == SCRAP:
             return (f"scrap is only for when no card you can afford can be placed; you can "
                     f"{' or '.join(map(str, legal))}")
-        if type(move) is Take and not self.solo and move.position in range(len(self.row)):
-            return self._row_problem(seat, move.position)
-        if type(move) is SoloTake and self.solo and move.side in SOLO_TAKES:
-            return self._solo_take_problem(seat, move.side)
-        what = "take left or take right" if self.solo else "take 1-4 (a card of the row)"
-        return f"{move} is not a move now: {what}"
+        return self.variant.take_problem(self, seat, move)
 
     def _row_problem(self, seat: int, position: int) -> str:
         name = self.row[position]
@@ -769,9 +892,8 @@ class MotuState(State):
         self.phase = "take"
         self.bought = False
         self.acting = frozenset((seat,))
-        self.log.append((EVERYONE, "turn", (seat, self.round), None))
-        if self.solo:
-            self._show_two()
+        self.emit("turn", to=EVERYONE, seat=seat, round=self.round)
+        self.variant.start_turn(self)
 
     def _take(self, seat: int, position: int) -> None:
         """Pay one coconut on each card left of it, gain the coconuts on it, hold it to place."""
@@ -781,22 +903,16 @@ class MotuState(State):
         for i in range(paid):
             self.row_coconuts[i] += 1
         self.banks[seat] += gained - paid
-        self.log.append((EVERYONE, "take", (seat, position, name, paid, gained), None))
+        self.emit("take", to=EVERYONE, seat=seat, position=position, card=name, paid=paid, gained=gained)
         self.holding = name
         self.phase = "place"
 
     def _scrap(self, seat: int) -> None:
         """No card can be taken and placed: the leftmost card is discarded (solo: the left one),
-        its coconuts gained."""
-        if self.solo:
-            name, self.other, self.shown = self.shown[0], self.shown[1], []
-            gained = 0
-        else:
-            name = self.row.pop(0)
-            gained = self.row_coconuts.pop(0)
-            self.banks[seat] += gained
+        its coconuts gained (:meth:`Table.scrap`)."""
+        name, gained = self.variant.scrap(self, seat)
         self.discards.append(name)
-        self.log.append((EVERYONE, "scrap", (seat, name, gained), None))
+        self.emit("scrap", to=EVERYONE, seat=seat, card=name, gained=gained)
         self._after_card(seat)
 
     def _place(self, seat: int, move: Place) -> None:
@@ -804,33 +920,26 @@ class MotuState(State):
         assert name is not None
         self.islands[seat] = lay_card(self.islands[seat], name, move.rotation, move.x, move.y)
         self.holding = None
-        self.log.append((EVERYONE, "place", (seat, name, move.rotation, move.x, move.y), None))
+        self.emit("place", to=EVERYONE, seat=seat, card=name, rotation=move.rotation, x=move.x, y=move.y)
         self._after_card(seat)
 
     def _after_card(self, seat: int) -> None:
         """After the card is placed (or scrapped): refill the row, then the optional steps;
-        solo: the other card's fate."""
-        if self.solo:
-            if self.banks[seat] >= SOLO_DISCARD:
-                self.phase = "other"
-            else:
-                self._give(seat)
-            return
-        self._refill()
-        self._extras(seat)
+        solo: the other card's fate (:meth:`Table.after_card`)."""
+        self.variant.after_card(self, seat)
 
     def _refill(self) -> None:
         pile = self.piles[self.pile]
         name = pile.pop()
         self.row.append(name)
         self.row_coconuts.append(0)
-        self.log.append((EVERYONE, "refill", (PILES[self.pile], name), None))
+        self.emit("refill", to=EVERYONE, pile=PILES[self.pile], card=name)
         if not pile:
             self._pile_emptied()
 
     def _pile_emptied(self) -> None:
         self.emptied = True
-        self.log.append((EVERYONE, "pile_empty", (PILES[self.pile],), None))
+        self.emit("pile_empty", to=EVERYONE, pile=PILES[self.pile])
 
     def _extras(self, seat: int) -> None:
         """The optional steps, asked only when there is something to do; else the turn ends."""
@@ -849,7 +958,7 @@ class MotuState(State):
         self.table_destinies.remove(destiny)
         self.owned[seat].append(destiny)
         self.bought = True
-        self.log.append((EVERYONE, "buy", (seat, destiny, price, tuple(onto)), None))
+        self.emit("buy", to=EVERYONE, seat=seat, destiny=destiny, price=price, onto=tuple(onto))
         self._extras(seat)
 
     def _travel(self, seat: int) -> None:
@@ -861,7 +970,7 @@ class MotuState(State):
         self.played[seat] = True
         points = traveler_points(traveler, self.row)
         self.traveler_points[seat] = points
-        self.log.append((EVERYONE, "travel", (seat, name, points, traveler.coconuts), None))
+        self.emit("travel", to=EVERYONE, seat=seat, card=name, points=points, coconuts=traveler.coconuts)
         self._end_turn()  # a Destiny comes before the Traveler: nothing is left to do
 
     def _end_turn(self) -> None:
@@ -871,11 +980,7 @@ class MotuState(State):
             self._next_turn()
 
     def _next_turn(self) -> None:
-        if self.solo:
-            self.round += 1
-            self._start_turn(0)
-            return
-        nxt = (self.turn + 1) % self.players
+        nxt = (self.turn + 1) % self.players  # solo: always seat 0, a new round each turn
         if nxt == self.first:
             self.round += 1
         self._start_turn(nxt)
@@ -885,7 +990,7 @@ class MotuState(State):
         """Solo: the first two cards of the pile, face up: left, then right."""
         pile = self.piles[self.pile]
         self.shown = [pile.pop(), pile.pop()]
-        self.log.append((EVERYONE, "shown", (PILES[self.pile], *self.shown), None))
+        self.emit("shown", to=EVERYONE, pile=PILES[self.pile], left=self.shown[0], right=self.shown[1])
         if not pile:
             self._pile_emptied()
 
@@ -896,7 +1001,7 @@ class MotuState(State):
         self.banks[seat] += change
         self.hut -= change
         self.shown = []
-        self.log.append((EVERYONE, "pick", (seat, side, name, max(0, -change), max(0, change)), None))
+        self.emit("pick", to=EVERYONE, seat=seat, side=side, card=name, paid=max(0, -change), gained=max(0, change))
         self.holding = name
         self.phase = "place"
 
@@ -904,7 +1009,7 @@ class MotuState(State):
         assert self.other is not None
         self.opponent.append(self.other)
         self.other = None
-        self.log.append((EVERYONE, "give", (seat,), None))
+        self.emit("give", to=EVERYONE, seat=seat)
         self._end_turn()
 
     def _discard(self, seat: int) -> None:
@@ -912,7 +1017,7 @@ class MotuState(State):
         self.banks[seat] -= SOLO_DISCARD
         self.hut += SOLO_DISCARD
         self.discards.append(self.other)
-        self.log.append((EVERYONE, "discard", (seat, self.other, SOLO_DISCARD), None))
+        self.emit("discard", to=EVERYONE, seat=seat, card=self.other, paid=SOLO_DISCARD)
         self.other = None
         self._end_turn()
 
@@ -931,7 +1036,7 @@ class MotuState(State):
 
     def _commit(self, seat: int, sources: tuple[str, ...]) -> None:
         self.choices[seat] = sources
-        self.log.append((seats(seat), "chose", (seat, PILES[self.pile], sources), None))
+        self.emit("chose", to=seats(seat), seat=seat, pile=PILES[self.pile], sources=sources)
         self.acting = self.acting - {seat}
         if not self.acting:
             self._reveal()
@@ -947,7 +1052,7 @@ class MotuState(State):
             chosen.append(sources)
             points.append(pts)
         self.choices = [None] * self.players
-        self.log.append((EVERYONE, "interim", (PILES[self.pile], tuple(chosen), tuple(points)), None))
+        self.emit("interim", to=EVERYONE, pile=PILES[self.pile], sources=tuple(chosen), points=tuple(points))
         if self.pile == len(PILES) - 1:
             self._finish()
             return
@@ -963,7 +1068,7 @@ class MotuState(State):
     def totem_rule(self) -> str:
         """How the seats' totems count (:func:`sources.totem_points`): kinds seen exactly once;
         in solo, as the option ``solo_totems`` says."""
-        return str(self.options["solo_totems"]) if self.solo else "once"
+        return self.variant.totem_rule(self.options)
 
     def extra(self, seat: int) -> Mapping[str, int] | None:
         """The symbols a played Traveler adds to ``seat``'s island."""
@@ -986,12 +1091,9 @@ class MotuState(State):
         self.phase = "over"
         self.over = True
         self.acting = frozenset()
-        if self.solo:
-            self._finish_solo()
-        else:
-            self._finish_table()
+        self.variant.finish(self)
         opponent = None if self.opponent_final is None else self.opponent_final["total"]
-        self.log.append((EVERYONE, "end", (tuple(self.scores()), tuple(self.winners()), opponent), None))
+        self.emit("end", to=EVERYONE, scores=tuple(self.scores()), winners=tuple(self.winners()), opponent=opponent)
 
     def _finish_table(self) -> None:
         n = self.players
@@ -1048,14 +1150,10 @@ class MotuState(State):
         return [int(self.interim_total(s) + self.traveler_points[s]) for s in range(self.players)]
 
     def parties(self) -> tuple[Party, ...]:
-        if self.solo:
-            return _SOLO_PARTIES
-        return super().parties()
+        return self.variant.parties(self) or super().parties()
 
     def party_scores(self) -> list[float]:
-        if not self.solo:
-            return self.scores()
-        return [self.scores()[0], float(self.opponent_score())]
+        return self.variant.party_scores(self)
 
     def opponent_score(self) -> int:
         """The Opponent's score: final once over, else its start and its pile as it stands."""
@@ -1066,9 +1164,7 @@ class MotuState(State):
     def tiebreaks(self) -> list[tuple[float, ...]] | None:
         """Equal scores: the most coconuts (a played Traveler's included); solo, the Beach Hut is
         the Opponent's bank and a tie there goes to the player."""
-        if self.solo:
-            return [(float(self.banks[0]), 1.0), (float(self.hut), 0.0)]
-        return [(float(self.coconut_count(s)),) for s in range(self.players)]
+        return self.variant.tiebreaks(self)
 
     # ------------------------------------------------------------- invariants
     def check_invariants(self) -> None:
@@ -1081,7 +1177,7 @@ class MotuState(State):
         coconuts = sum(self.banks) + sum(self.row_coconuts) + self.hut + self.supply
         assert coconuts == COCONUTS, f"{coconuts} coconuts accounted for, not {COCONUTS}"
         assert min(self.banks) >= 0 and self.supply >= 0 and self.hut >= 0, "a negative heap of coconuts"
-        assert len(self.row) == (0 if self.solo else ROW) or self.phase == "place", "the row is not full"
+        assert len(self.row) == self.variant.row_size or self.phase == "place", "the row is not full"
         for s, isl in enumerate(self.islands):
             assert terrain_problem(isl) is None, f"seat {s}'s island breaks a terrain rule"
             assert isl.placements[0].card == self.villages[s]
@@ -1090,62 +1186,80 @@ class MotuState(State):
         assert sorted(self.table_destinies + [d for o in self.owned for d in o] + self.destiny_box) == sorted(DESTINIES)
 
     # ------------------------------------------------------------- views
-    def _view(self, viewer: Any) -> dict[str, Any]:
-        """The one place a view is made: a seat, None (a spectator) or REFEREE."""
+    def _view(self, viewer: Any) -> V.MotuView:
+        """The one place a view is made: a seat, None (a spectator) or REFEREE. Its rule facts
+        (costs, prices, rounds, picks, the ruler, where a card may go) come from the rule
+        functions here, so that no front end restates them (:mod:`.view`)."""
         ref = viewer == REFEREE
         n = self.players
-        view: dict[str, Any] = {
-            "game": "motu", "players": n, "options": dict(self.options), "viewer": viewer,
-            "solo": self.solo, "over": self.over, "phase": self.phase, "turn": self.turn,
-            "round": self.round, "first": self.first, "to_act": sorted(self.acting),
-            "scores": self.scores(), "winners": self.winners(),
-            "coconuts": list(self.banks), "supply": self.supply,
-            "row": [{"card": c, "coconuts": k} for c, k in zip(self.row, self.row_coconuts)],
-            "pile": PILES[self.pile],
-            "piles": {PILES[i]: (p[::-1] if ref else ["?"] * len(p)) for i, p in enumerate(self.piles)},
-            "holding": self.holding, "discards": list(self.discards),
-            "islands": [island_view(isl) for isl in self.islands],
-            "sources": [{s: self.source_value(seat, s) for s in SOURCES} for seat in range(n)],
-            "beach": [longest_beach(isl) for isl in self.islands],
-            "interims": [self._interims_view(s, viewer, ref) for s in range(n)],
-            "travelers": [self._traveler_view(s, viewer, ref) for s in range(n)],
-            "destinies": {"table": list(self.table_destinies), "owned": [list(o) for o in self.owned]},
-            "final": None if self.final is None else [dict(row) for row in self.final],
-            "solo_table": self._solo_view(ref) if self.solo else None,
-        }
-        if ref:
-            view["box"] = {"islands": list(self.box), "travelers": list(self.traveler_box),
-                           "destinies": list(self.destiny_box),
-                           "villages": [v for v in VILLAGE_IDS if v not in self.villages]}
-        return view
+        return V.MotuView(
+            game="motu", players=n, options=dict(self.options), viewer=viewer, solo=self.solo,
+            over=self.over, phase=self.phase, turn=self.turn, round=self.round,
+            rounds=placements_per_seat(n, self.options["solo_piles"]), first=self.first,
+            to_act=tuple(sorted(self.acting)), scores=tuple(self.scores()), winners=tuple(self.winners()),
+            coconuts=tuple(self.banks), supply=self.supply,
+            row=tuple(V.RowCard(c, k, take_cost(i), str(TAKES[i]))
+                      for i, (c, k) in enumerate(zip(self.row, self.row_coconuts))),
+            pile=PILES[self.pile], picks=PICKS[self.pile],
+            piles={PILES[i]: tuple(p[::-1]) if ref else (HIDDEN,) * len(p) for i, p in enumerate(self.piles)},
+            holding=self.holding, placing=self._placing_view(), discards=tuple(self.discards),
+            islands=tuple(island_view(isl) for isl in self.islands),
+            sources=tuple({s: self.source_value(seat, s) for s in SOURCES} for seat in range(n)),
+            beach=tuple(longest_beach(isl) for isl in self.islands),
+            interims=tuple(self._interims_view(s, viewer, ref) for s in range(n)),
+            choices=self._choices_view(viewer),
+            travelers=tuple(self._traveler_view(s, viewer, ref) for s in range(n)),
+            destinies=V.Destinies(tuple(self.table_destinies), tuple(tuple(o) for o in self.owned),
+                                  {d: str(BUYS[d]) for d in self.table_destinies}),
+            final=None if self.final is None else tuple(dict(row) for row in self.final),
+            solo_table=self.variant.table_view(self, ref),
+            ruler=tuple(V.Band(up_to, points) for up_to, points in RULER_BANDS),
+            box=V.Box(tuple(self.box), tuple(self.traveler_box), tuple(self.destiny_box),
+                      tuple(v for v in VILLAGE_IDS if v not in self.villages)) if ref else None)
 
-    def _interims_view(self, seat: int, viewer: Any, ref: bool) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = [{"pile": pile, "sources": list(sources), "points": list(points),
-                                      "total": sum(points)} for pile, sources, points in self.interims[seat]]
+    def _placing_view(self) -> V.Placing | None:
+        """The card in hand and its legal placements by rotation (public: the island and the
+        card are face up)."""
+        if self.phase != "place" or self.holding is None:
+            return None
+        turned = [V.Turned(r, tuple(V.Spot(m.x, m.y, str(m)) for m in self._placements() if m.rotation == r))
+                  for r in ROTATIONS]
+        return V.Placing(self.turn, self.holding, tuple(t for t in turned if t.spots))
+
+    def _choices_view(self, viewer: Any) -> tuple[V.Choice, ...]:
+        """The viewer's Source choices while it is asked for them (else none)."""
+        if self.phase != "interim" or viewer not in self.acting:
+            return ()
+        return tuple(V.Choice(c, str(SCORES[c])) for c in interim_choices(self.scored(viewer), PICKS[self.pile]))
+
+    def _interims_view(self, seat: int, viewer: Any, ref: bool) -> tuple[V.Interim, ...]:
+        out = [V.Interim(pile, tuple(sources), tuple(points), sum(points))
+               for pile, sources, points in self.interims[seat]]
         chosen = self.choices[seat]
         if self.phase == "interim" and chosen is not None:
             mine = ref or seat == viewer
-            out.append({"pile": PILES[self.pile], "sources": list(chosen) if mine else "?",
-                        "points": "?", "total": "?"})
-        return out
+            out.append(V.Interim(PILES[self.pile], tuple(chosen) if mine else HIDDEN, HIDDEN, HIDDEN))
+        return tuple(out)
 
-    def _traveler_view(self, seat: int, viewer: Any, ref: bool) -> dict[str, Any] | None:
+    def _traveler_view(self, seat: int, viewer: Any, ref: bool) -> V.TravelerView | None:
         name = self.travelers[seat]
         if name is None:
             return None
         shown = ref or seat == viewer or self.played[seat]
-        return {"card": name if shown else "?", "played": self.played[seat],
-                "points": self.traveler_points[seat],
-                "coconuts": TRAVELERS[name].coconuts if shown else "?"}
+        return V.TravelerView(name if shown else HIDDEN, self.played[seat], self.traveler_points[seat],
+                              TRAVELERS[name].coconuts if shown else HIDDEN)
 
-    def _solo_view(self, ref: bool) -> dict[str, Any]:
+    def _solo_view(self, ref: bool) -> V.SoloTable:
         shown = ref or self.over
-        return {"hut": self.hut, "shown": list(self.shown), "other": self.other,
-                "difficulty": self.options["difficulty"],
-                "start": SOLO_START_SCORES[self.options["difficulty"]],
-                "opponent": list(self.opponent) if shown else ["?"] * len(self.opponent),
-                "opponent_score": self.opponent_score() if shown else "?",
-                "opponent_final": None if self.opponent_final is None else dict(self.opponent_final)}
+        offers = tuple(V.Offer(side, card, solo_take_price(side, self.hut), str(SOLO_TAKES[side]))
+                       for side, card in zip(("left", "right"), self.shown))
+        return V.SoloTable(
+            hut=self.hut, shown=tuple(self.shown), other=self.other, difficulty=self.options["difficulty"],
+            start=SOLO_START_SCORES[self.options["difficulty"]],
+            opponent=tuple(self.opponent) if shown else (HIDDEN,) * len(self.opponent),
+            opponent_score=self.opponent_score() if shown else HIDDEN,
+            opponent_final=None if self.opponent_final is None else dict(self.opponent_final),
+            offers=offers, discard_price=SOLO_DISCARD)
 
     # ------------------------------------------------------------- copies
     def _copy_parts(self, new: State) -> None:
@@ -1232,16 +1346,14 @@ PHASE_WORDS = {"take": "take a card", "place": "place a card", "extras": "finish
 _SOLO_PARTIES = (Party("seat 0", (0,)), Party("Opponent", ()))
 
 
-def island_view(island: Island) -> dict[str, Any]:
+def island_view(island: Island) -> V.IslandView:
     """An island for views: its cards in the order laid, its bounds and every visible cell."""
     x0, y0, x1, y1 = bounds(island)
-    return {
-        "origin": [0, 0],
-        "bounds": [x0, y0, x1, y1],
-        "placements": [[p.card, p.rotation, p.x, p.y] for p in island.placements],
-        "cells": [{"x": x, "y": y, "terrain": c.terrain, "symbol": c.symbol, "card": c.card}
-                  for (x, y), c in sorted(island.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))],
-    }
+    return V.IslandView(
+        origin=(0, 0), bounds=(x0, y0, x1, y1),
+        placements=tuple((p.card, p.rotation, p.x, p.y) for p in island.placements),
+        cells=tuple(V.Cell(x, y, c.terrain, c.symbol, c.card)
+                    for (x, y), c in sorted(island.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))))
 
 
 def describe(state: MotuState, seat: int, move: Move) -> str:
@@ -1266,14 +1378,6 @@ def describe(state: MotuState, seat: int, move: Move) -> str:
 
 
 # ------------------------------------------------------------------ helpers
-def _check_options(options: Mapping[str, Any], solo: bool) -> None:
-    if solo:  # travelers and destinies: the solo game leaves them in the box either way
-        return
-    for spec in OPTIONS:
-        if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
-            raise OptionError(f"option {spec.name} is for the solo game (1 player) only")
-
-
 def _setup_seat(first: Any, players: int) -> int:
     if type(first) is not int or not 0 <= first < players:
         raise SetupError(f"setup first must be a seat 0-{players - 1}, not {quoted(first)}")
