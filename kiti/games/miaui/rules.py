@@ -106,6 +106,9 @@ INFO = GameInfo(
     # 11 free rounds of dives, plus at most one take per card a taker orders.
     max_moves=11 * 6 + DECK_SIZE,
     margin_scale=40.0,
+    # Every variant of the rulings at once (7, 9, 10: a Lantern's hidden card under Open
+    # Baskets, piles carried over by No Fighting, the taker ordering them).
+    notable_options=({"open_baskets": True, "no_fighting": True, "taker_chooses_order": True},),
 )
 
 
