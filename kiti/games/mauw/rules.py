@@ -203,6 +203,10 @@ INFO = GameInfo(
     move_types=(Play, KiwiPlay, NinoxPlay, Word, Answer, Place),
     max_moves=6000,
     margin_scale=100.0,
+    # Every expert animal (ruling 7); and teams with animals, open slots and the nines tie
+    # policy together (rulings 6, 7, 9, 10: a teammate defends, a Tuatura cancels).
+    notable_options=({"kiwi": 4, "ninox": 4, "tuatura": 4},
+                     {"teams": True, "kiwi": 4, "tuatura": 4, "open_slot_block": True, "ties": "nines"}),
 )
 
 # ------------------------------------------------------------------ pure rules
