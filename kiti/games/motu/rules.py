@@ -223,6 +223,11 @@ INFO = GameInfo(
     move_types=(Take, SoloTake, Place, Buy, Score, Word),
     max_moves=6 * 38 + 10,
     margin_scale=30.0,
+    # The rulebook's first game (no Travelers, no Destinies); and every solo ruling switched
+    # to its alternative at once (ruling 8).
+    notable_options=({"travelers": False, "destinies": False},
+                     {"difficulty": "legendary", "solo_piles": "short", "solo_totems": "kinds",
+                      "solo_coconut_bonus": False}),
 )
 
 
