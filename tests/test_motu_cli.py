@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from kiti.cli.main import app
 from kiti.cli.render import dialogue, move_menu
-from kiti.games.motu.render import render_view
+from kiti.games.motu.terminal import render_view
 from kiti.sim.tournament import TournamentConfig, run_tournament
 
 RUN = CliRunner()
@@ -38,7 +38,7 @@ def test_replay_json_has_the_documented_keys(tmp_path) -> None:  # type: ignore[
     ref = json.loads(out.output)
     assert KEYS <= set(ref) and "box" in ref
     assert ref["to_act"] == [1, 2] and ref["coconuts"] == state.banks
-    assert all(set(c) == {"card", "coconuts"} for c in ref["row"]) and len(ref["row"]) == 4
+    assert all(set(c) == {"card", "coconuts", "cost", "move"} for c in ref["row"]) and len(ref["row"]) == 4
     assert ref["piles"]["B"] == state.piles[1][::-1]
     island = ref["islands"][0]
     assert island["origin"] == [0, 0] and island["placements"][0][0] == state.villages[0]
@@ -47,7 +47,7 @@ def test_replay_json_has_the_documented_keys(tmp_path) -> None:  # type: ignore[
     assert ref["interims"][0] == [{"pile": "A", "sources": ["totem"], "points": "?", "total": "?"}]
     seat = json.loads(RUN.invoke(app, ["replay", str(path), "--json", "--seat", "1"]).output)
     assert seat["interims"][0][0]["sources"] == "?"
-    assert seat["piles"]["B"] == ["?"] * len(state.piles[1]) and "box" not in seat
+    assert seat["piles"]["B"] == ["?"] * len(state.piles[1]) and seat["box"] is None
     assert [t["card"] for t in seat["travelers"]][1] == state.travelers[1]
     assert all(t["card"] in ("?", state.travelers[s]) for s, t in enumerate(seat["travelers"]) if s != 1)
 

@@ -16,7 +16,7 @@ from motu_helpers import G, assert_rejected, game, play_until
 from kiti.core.errors import NotationError
 from kiti.core.records import replay
 from kiti.games import get_game
-from kiti.games.motu.render import describe_event, expand_input
+from kiti.games.motu.words import describe_event, expand_input
 from kiti.games.motu.rules import SOURCE_WORDS, MotuState, source_names
 from kiti.games.motu.sources import SOURCE_NAME, SOURCES
 

@@ -1,10 +1,11 @@
-"""How a MOTU table looks in a terminal (rich), MOTU events in plain words, and the placement
-dialogue.
+"""How a MOTU table looks in a terminal (rich), and the placement dialogue.
 
-MOTU's declared renderer part (this module's functions follow the protocol of
-``kiti/cli/render.py``). It reads views and events only, never the
+MOTU's declared ``terminal`` part (this module's functions follow the protocol of
+``kiti/cli/render.py``; the sentences come from the ``words`` part, :mod:`.words`). It reads
+views and events only, never the
 state; islands are rebuilt from a view's placements with the island model (:mod:`.island`) and
-drawn by :mod:`.draw`. Every rule it shows comes from the rules modules.
+drawn by :mod:`.draw`. Every rule fact it shows (the rounds, a solo take's change) is the
+view's.
 
 The screen fits 80x24: a header, the row (or, solo, the two cards shown), the seats, one island
 window (yours; a spectator sees the island of the seat to act) with the card to place beside it,
@@ -28,27 +29,20 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.errors import NotationError
 from ...core.words import Names
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import DESTINIES
 from .draw import LABEL, SCREEN, draw_any, draw_card, draw_island, island_window
 from .island import EMPTY, ROTATIONS, Island, bounds, lay_card
-from .rules import PICKS, PILES, SOLO_DISCARD, source_names
-from .sources import SOURCE_NAME, SOURCES
+from .sources import SOURCES
+from .words import asked, describe_event, take_change
+from .words import is_int as _is_int
 
 SCREEN_LINES = 24
 #: Sources in the seats' table, where room is short (never "fish": that is a partner, not a Source).
 SHORT = {"fisherman": "fisher", "hunter": "hunt", "canoe": "canoe", "coconut": "coco", "totem": "totem",
          "volcano": "volc"}
-INPUT_HELP = ("Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
-              "Placing: 90 marks where the card turned 90 fits (+), 90 2 -1 places it, aim 90 2 -1 "
-              "shows it there first. Anytime: map [SEAT] [X Y] shows an island, card ID draws a card.")
-
-
-
-
 @lru_cache(maxsize=256)
 def _island(placements: tuple[tuple[str, int, int, int], ...]) -> Island:
     island = EMPTY
@@ -73,7 +67,7 @@ def header(view: dict[str, Any], names: Names = None) -> Text:
     head = Text("MOTU", style="bold")
     if view["solo"]:
         head.append(f" solo ({view['solo_table']['difficulty']})")
-    head.append(f" · turn {view['round']}" if view["solo"] else f" · round {view['round']}/9")
+    head.append(f" · turn {view['round']}" if view["solo"] else f" · round {view['round']}/{view['rounds']}")
     if view["over"]:
         head.append(" · game over")
     elif view["phase"] == "interim":
@@ -105,8 +99,9 @@ def solo_line(view: dict[str, Any]) -> Text:
     solo = view["solo_table"]
     line = Text("")
     if solo["shown"]:
-        line.append(f"Shown: left {solo['shown'][0]} (pay 1) · right {solo['shown'][1]} (gain 1) · ",
-                    style="bold")
+        left, right = solo["offers"]
+        line.append(f"Shown: left {left['card']} ({take_change(left['change'])}) · "
+                    f"right {right['card']} ({take_change(right['change'])}) · ", style="bold")
     elif solo["other"]:
         line.append(f"Other card: {solo['other']} · ", style="bold")
     line.append(f"Beach Hut {solo['hut']}●", style="dim")
@@ -329,105 +324,6 @@ def height(parts: list[RenderableType], width: int = 80) -> int:
     console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
     console.print(Group(*parts))
     return console.file.getvalue().count("\n")  # type: ignore[attr-defined]
-
-
-# ------------------------------------------------------------------ prompts and events
-def prompt(view: dict[str, Any], seat: int) -> str:
-    """The question at the prompt: short, since the view spells out what is asked (:func:`asked`)."""
-    return "your move"
-
-
-def asked(view: dict[str, Any]) -> str:
-    """What the seat to act is asked now, in words (a line of the view)."""
-    phase = view["phase"]
-    if phase == "take" and view["solo"]:
-        return "Take a card: left (pay 1 to the Beach Hut) or right (gain 1); scrap if neither fits"
-    if phase == "take":
-        return "Take a card: take 1-4 (card N costs N-1 coconuts, one on each card to its left)"
-    if phase == "place":
-        return (f"Place {view['holding']}: a rotation (0 90 180 270) marks where it fits; "
-                "ROT X Y places it; aim ROT X Y previews")
-    if phase == "extras":
-        return "Optional: buy a Destiny (buy Dxx), travel (play your Traveler), or done"
-    if phase == "other":
-        other = view["solo_table"]["other"]
-        return f"The other card, {other}: give (face down to the Opponent) or discard (pay {SOLO_DISCARD})"
-    picks = PICKS[PILES.index(view["pile"])]
-    return f"Interim total, pile {view['pile']}: score {picks} Source(s) you have not scored (score totem)"
-
-
-def input_help(view: dict[str, Any]) -> str:
-    return INPUT_HELP
-
-
-def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = None) -> str | None:
-    """One event in plain words (None for those not worth a line)."""
-    t = event["type"]
-    w = who(event.get("seat", -1), viewer, names).capitalize()
-    if t == "take":
-        cost = f", paying {event['paid']}" if event["paid"] else ""
-        gain = f", gaining {event['gained']}" if event["gained"] else ""
-        return f"{w} took {event['card']} (card {event['position'] + 1}{cost}{gain})."
-    if t == "pick":
-        return f"{w} took the {event['side']} card, {event['card']}."
-    if t == "scrap":
-        return f"{w} could place no card: {event['card']} was discarded."
-    if t == "place":
-        return f"{w} placed {event['card']} turned {event['rotation']} at ({event['x']}, {event['y']})."
-    if t == "buy":
-        return f"{w} bought Destiny {event['destiny']} for {event['price']} coconut(s)."
-    if t == "travel":
-        printed = f"; its {event['coconuts']} coconut(s) count from now on" if event["coconuts"] else ""
-        return f"{w} played Traveler {event['card']}: {event['points']} points{printed}."
-    if t == "give":
-        return "The other card went face down to the Opponent."
-    if t == "discard":
-        return f"{w} paid {event['paid']} to discard {event['card']}."
-    if t == "chose":
-        return f"{w} chose {' and '.join(SOURCE_NAME[x] for x in event['sources'])} (secret until everyone has chosen)."
-    if t == "interim":
-        return interim_story(event, viewer, names)
-    if t == "pile_empty":
-        return f"Pile {event['pile']} is empty: interim total."
-    if t == "traveler":
-        return f"{whose(event['seat'], viewer, names).capitalize()} face-down Traveler is {event['card']}."
-    if t == "end":
-        return "The game is over."
-    return None
-
-
-def interim_story(event: dict[str, Any], viewer: Any, names: Names = None) -> str:
-    """Every seat's Sources (named as the rulebook names them) and points at an interim total."""
-    parts = [f"{who(s, viewer, names)}: {' + '.join(SOURCE_NAME[x] for x in src)} {sum(pts)}"
-             for s, (src, pts) in enumerate(zip(event["sources"], event["points"]))]
-    return f"Interim total {event['pile']}: " + ", ".join(parts) + "."
-
-
-def expand_input(text: str, seat: int | None = None) -> str | None:
-    """Shorthand: ``2`` take 2, ``left``, ``D03``, ``90 2 -1`` a placement, ``totem`` or
-    ``Canoe/Palm Tree`` (Source names) score."""
-    words = text.strip().lower().split()
-    if len(words) == 1 and words[0] in ("1", "2", "3", "4", "left", "right"):
-        return f"take {words[0]}"
-    if len(words) == 1 and len(words[0]) == 3 and words[0].upper() in DESTINIES:
-        return f"buy {words[0].upper()}"
-    if len(words) == 3 and all(_is_int(w) for w in words):
-        return "place " + " ".join(words)
-    if words and _names_sources(text):
-        return "score " + " ".join(words)
-    return None
-
-
-def _names_sources(text: str) -> bool:
-    """Whether the text is only Source names (``totem``, ``Canoe/Palm Tree``; the rules read them)."""
-    try:
-        return bool(source_names(text))
-    except NotationError:
-        return False
-
-
-def _is_int(word: str) -> bool:
-    return word.lstrip("+-").isdigit() and word.isascii() and len(word) <= 5
 
 
 # ------------------------------------------------------------------ the placement dialogue
