@@ -37,7 +37,7 @@ PLUGIN = "kiti_nim_18"  # the fake plugin's package
 # A game of another distribution: Nim (take 1-3 sticks; who takes the last wins), registered
 # by its package with a client module of its own, and a misère variant registered by nothing
 # but its entry point (which names the class).
-NIM = '''
+NIM = """
 from dataclasses import dataclass
 
 from kiti.core import GameInfo, GameParts, Move, NotationError, OptionSpec, State, register
@@ -107,7 +107,7 @@ class MisereState(NimState):
 
 
 register(NimState, GameParts(client="nim.js"))
-'''
+"""
 NIM_JS = """import {h} from "../dom.js";
 
 export function render(board, ctx) {
@@ -214,8 +214,9 @@ BAD_LOADS = [  # (game, players, options): each one thing wrong
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), BAD_LOADS)
-def test_bad_players_or_options_are_the_errors_of_a_new_state(game_id: str, players: Any,
-                                                              options: dict[str, Any]) -> None:
+def test_bad_players_or_options_are_the_errors_of_a_new_state(
+    game_id: str, players: Any, options: dict[str, Any]
+) -> None:
     with pytest.raises(KitiError) as direct:
         get_game(game_id).new(players, options, 0)
     with pytest.raises(KitiError) as loaded:
@@ -263,16 +264,24 @@ def test_a_plugin_game_is_found_through_its_entry_point(plugin: Path) -> None:
     assert registry.broken_games() == {}
 
 
-def test_a_broken_plugin_is_a_clear_error_for_its_game_only(fresh_registry: Any,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    plugins = [metadata.EntryPoint("ghost", "kiti_no_such_module_18", "kiti.games"),
-               metadata.EntryPoint("hollow", "json", "kiti.games")]  # loads, registers nothing
+def test_a_broken_plugin_is_a_clear_error_for_its_game_only(
+    fresh_registry: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plugins = [
+        metadata.EntryPoint("ghost", "kiti_no_such_module_18", "kiti.games"),
+        metadata.EntryPoint("hollow", "json", "kiti.games"),
+    ]  # loads, registers nothing
     monkeypatch.setattr(metadata, "entry_points", lambda group: [e for e in plugins if e.group == group])
     assert set(game_ids()) == BUILT_IN
-    with pytest.raises(KitiError, match=r"the game 'ghost' could not be loaded: the entry point ghost = "
-                                        r"kiti_no_such_module_18 raised ModuleNotFoundError"):
+    with pytest.raises(
+        KitiError,
+        match=r"the game 'ghost' could not be loaded: the entry point ghost = "
+        r"kiti_no_such_module_18 raised ModuleNotFoundError",
+    ):
         kiti.load("ghost")
-    with pytest.raises(KitiError, match=r"the game 'hollow' could not be loaded: .*registered no game 'hollow'"):
+    with pytest.raises(
+        KitiError, match=r"the game 'hollow' could not be loaded: .*registered no game 'hollow'"
+    ):
         get_game("hollow")
     assert sorted(registry.broken_games()) == ["ghost", "hollow"]
     assert kiti.load("miaui", players=4).new_state(1).players == 4  # the others still play
@@ -283,7 +292,11 @@ def test_the_server_lists_a_plugin_game_and_serves_its_client_module(plugin: Pat
     with server_kit.client(tmp_path) as c:
         listed = {g["id"]: g for g in c.get("/api/games").json()["games"]}
         assert BUILT_IN | {"nim", "misere"} <= set(listed)
-        assert (listed["nim"]["name"], listed["nim"]["min_seats"], listed["nim"]["max_seats"]) == ("Nim", 2, 3)
+        assert (listed["nim"]["name"], listed["nim"]["min_seats"], listed["nim"]["max_seats"]) == (
+            "Nim",
+            2,
+            3,
+        )
         assert [o["name"] for o in listed["nim"]["options"]] == ["sticks"]
         own = c.get("/js/games/nim.js")
         assert own.status_code == 200 and own.headers["content-type"].startswith("text/javascript")
@@ -295,8 +308,9 @@ def test_the_server_lists_a_plugin_game_and_serves_its_client_module(plugin: Pat
         assert created["table"]["game"] == "nim"
 
 
-def test_the_lobby_lists_a_plugin_game_and_a_person_plays_it(plugin_dir: Path, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_lobby_lists_a_plugin_game_and_a_person_plays_it(
+    plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     browser_kit = pytest.importorskip("browser_kit")
     if browser_kit.chromium_missing():
         pytest.skip("Chromium is missing (apt-get install chromium)")

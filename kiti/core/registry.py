@@ -170,13 +170,19 @@ def _load_built_ins() -> None:
     for module in pkgutil.iter_modules(where or [], BUILT_IN + "."):
         if module.ispkg:
             game_id = module.name.rsplit(".", 1)[1]  # a package that fails is noted under its name
-            _load(game_id, f"the package {module.name}", functools.partial(importlib.import_module, module.name),
-                  named=False)
+            _load(
+                game_id,
+                f"the package {module.name}",
+                functools.partial(importlib.import_module, module.name),
+                named=False,
+            )
 
 
 def _load_plugin(entry: metadata.EntryPoint) -> None:
     dist = getattr(entry, "dist", None)
-    origin = f"the entry point {entry.name} = {entry.value}" + (f" of {dist.name}" if dist is not None else "")
+    origin = f"the entry point {entry.name} = {entry.value}" + (
+        f" of {dist.name}" if dist is not None else ""
+    )
     _load(entry.name, origin, entry.load)
 
 
@@ -213,8 +219,7 @@ def game_part(cls: type[State], part: str) -> Any:
     ref = getattr(_PARTS.get(cls.info.id, GameParts()), part)
     if ref is None:
         have = [p for p in PART_NAMES if has_part(cls, p)]
-        raise MissingPartError(
-            f"{cls.info.name} has no {part} (it declares: {', '.join(have) or 'nothing'})")
+        raise MissingPartError(f"{cls.info.name} has no {part} (it declares: {', '.join(have) or 'nothing'})")
     if part in _FILES:
         package, _, path = ref.rpartition(":")
         value: Any = resources.files(package or cls.__module__.rsplit(".", 1)[0]).joinpath(path)
