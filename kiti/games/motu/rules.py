@@ -94,6 +94,10 @@ GROWTH = 3
 
 
 # ------------------------------------------------------------------ moves
+#: How a placement is written (views give it to clients, which fill it in and never compose notation).
+PLACE_NOTATION = "place {rotation} {x} {y}"
+
+
 @dataclass(frozen=True, slots=True)
 class Take(Move):
     """Take the card at row ``position`` (0 = leftmost). Notation ``take 1`` .. ``take 4``."""
@@ -126,7 +130,7 @@ class Place(Move):
     y: int
 
     def __str__(self) -> str:
-        return f"place {self.rotation} {self.x} {self.y}"
+        return PLACE_NOTATION.format(rotation=self.rotation, x=self.x, y=self.y)
 
     def steps(self) -> tuple[str, ...]:
         return (f"place {self.rotation}", f"{self.x} {self.y}")
@@ -1227,9 +1231,9 @@ class MotuState(State):
         card are face up)."""
         if self.phase != "place" or self.holding is None:
             return None
-        turned = [V.Turned(r, tuple(V.Spot(m.x, m.y, str(m)) for m in self._placements() if m.rotation == r))
+        turned = [V.Turned(r, tuple(V.Spot(m.x, m.y) for m in self._placements() if m.rotation == r))
                   for r in ROTATIONS]
-        return V.Placing(self.turn, self.holding, tuple(t for t in turned if t.spots))
+        return V.Placing(self.turn, self.holding, tuple(t for t in turned if t.spots), PLACE_NOTATION)
 
     def _choices_view(self, viewer: Any) -> tuple[V.Choice, ...]:
         """The viewer's Source choices while it is asked for them (else none)."""

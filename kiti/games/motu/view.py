@@ -10,7 +10,8 @@ shows, each worked out by the rule function that applies it (so no front end res
 - ``solo_table.offers[].change``: what each solo take pays to or wins from the Beach Hut
   (:func:`.rules.solo_take_price`: -1, +1, 0 once the Hut is empty), ``solo_table.discard_price``;
 - ``ruler``: the volcanic ruler's bands (:data:`.cards.RULER_BANDS`);
-- ``placing``: where the card in hand may go, by rotation (the rules' legal placements);
+- ``placing``: where the card in hand may go, by rotation (the rules' legal placements), and
+  how a placement is written (a template, so a client never composes notation itself);
 - ``destinies.moves`` and ``choices``: the notation of the moves a button stands for, so a client
   sends a move without ever writing or reading notation.
 
@@ -125,11 +126,10 @@ class Band:
 
 @dataclass(frozen=True, slots=True)
 class Spot:
-    """A legal placement of the card in hand: its top-left cell, and the move's notation."""
+    """A legal placement of the card in hand: its top-left cell."""
 
     x: int
     y: int
-    move: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +147,7 @@ class Placing:
     seat: int
     card: str
     rotations: tuple[Turned, ...] = doc("by rotation, those with at least one legal spot")
+    notation: str = doc("how a placement is written: {rotation}, {x} and {y} filled in")
 
 
 @dataclass(frozen=True, slots=True)

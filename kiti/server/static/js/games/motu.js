@@ -2,12 +2,17 @@
 // every seat's island on a grid you can pan and zoom, the card to place as a ghost that follows
 // the pointer or the keys over the spots the server lists as legal, the interim Source choices
 // with their values now, the solo Opponent, and the final scores part by part.
+//
+// Every rule fact comes from the view (kiti/games/motu/view.py): a row card's cost and the move
+// that takes it, what a solo take pays to or wins from the Beach Hut, the discard price, the
+// rounds, how many Sources an interim scores and the moves that score them, where the card in
+// hand may go and how a placement is written (a template the view gives). Nothing here reads or
+// writes move notation of its own.
 
 import {add, h, listing, s} from "../dom.js";
 import {cellGroup, islandCard} from "../cards/island.js";
 
 const CELL = 30;
-const SOURCE_ORDER = ["fisherman", "hunter", "canoe", "coconut", "totem", "volcano"];
 
 function coconuts(n) {
   return `${n ?? "?"} coconut${n === 1 ? "" : "s"}`;
@@ -15,6 +20,13 @@ function coconuts(n) {
 
 function seatOf(ctx) {
   return typeof ctx.you === "number" ? ctx.you : null;
+}
+
+// A solo take's change of coconuts (the view's offers[].change), in words (short: "pay 1").
+function change(n, short = false) {
+  if (!n) return short ? "gain nothing" : "gain nothing (the Beach Hut is empty)";
+  const amount = short ? String(Math.abs(n)) : coconuts(Math.abs(n));
+  return (n < 0 ? "pay " : "gain ") + amount + (short ? "" : n < 0 ? " to the Beach Hut" : " from the Beach Hut");
 }
 
 function legal(ctx) {
@@ -32,16 +44,17 @@ function rowView(ctx) {
   const ok = legal(ctx);
   if (v.solo) return soloRow(ctx);
   const cards = v.row.map((item, i) => {
-    const move = `take ${i + 1}`;
+    const move = item.move;
     const inner = [islandCard(item.card, ctx.catalog, {size: 14}),
-                   h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : "")];
+                   h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : ""),
+                   h("span", {class: "cost muted", "data-cost": item.cost}, item.cost ? `costs ${item.cost}` : "free")];
     if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
     return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
-                        "aria-label": `Take card ${i + 1}, ${item.card}, with ${coconuts(item.coconuts)} on it`,
+                        "aria-label": `Take card ${i + 1}, ${item.card}, for ${coconuts(item.cost)}, with ${coconuts(item.coconuts)} on it`,
                         onclick: () => ctx.play(move)}, h("span", {class: "muted"}, `${i + 1}`), inner);
   });
   return h("div", {class: "row-box"},
-    h("div", {class: "section-title"}, "The row ", v.over ? null : h("span", {class: "muted"}, "(card N costs N−1 coconuts, one on each card to its left)")),
+    h("div", {class: "section-title"}, "The row ", v.over ? null : h("span", {class: "muted"}, "(a card's cost is paid one coconut on each card to its left)")),
     h("div", {class: "row-cards"}, cards));
 }
 
@@ -49,10 +62,8 @@ function soloRow(ctx) {
   const v = ctx.view;
   const solo = v.solo_table;
   const ok = legal(ctx);
-  const sides = (solo.shown || []).map((card, i) => {
-    const side = i ? "right" : "left";
-    const move = `take ${side}`;
-    const note = i ? "gain 1 coconut from the Beach Hut" : "pay 1 coconut to the Beach Hut";
+  const sides = (solo.offers || []).map(({side, card, change: n, move}) => {
+    const note = change(n);
     const inner = [islandCard(card, ctx.catalog, {size: 14}), h("span", {class: "coconuts"}, `${side}: ${note}`)];
     if (ctx.mode !== "live") return h("div", {class: "row-card"}, inner);
     return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
@@ -74,7 +85,7 @@ function destinyView(ctx) {
   const ok = legal(ctx);
   const info = (d) => ctx.catalog?.destinies?.[d];
   const box = (d) => {
-    const move = `buy ${d}`;
+    const move = v.destinies.moves[d];
     const text = info(d)?.text || d;
     if (ok.has(move)) {
       return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, "data-help": text, onclick: () => ctx.play(move)},
@@ -151,29 +162,19 @@ function ghostGroup(ctx, card, rotation) {
 
 function placing(ctx) {
   const v = ctx.view;
-  return ctx.mode === "live" && ctx.yourTurn && v.phase === "place" && v.holding && !!ctx.steps;
+  return ctx.mode === "live" && ctx.yourTurn && v.phase === "place" && !!v.placing && v.placing.seat === seatOf(ctx);
 }
 
+// The legal spots of the card in hand turned `rotation` (from the view: the rules' placements).
 function spotsFor(ctx, rotation) {
+  return (ctx.view.placing?.rotations || []).find((r) => r.rotation === rotation)?.spots || [];
+}
+
+// The move that lays the card in hand at the cursor, written by the view's template (a spot
+// that is not legal is sent too: the server answers with the rules' reason).
+function placeMove(ctx) {
   const ui = ctx.ui;
-  const key = `${ctx.view.round}:${ctx.view.turn}:${ctx.view.holding}:${rotation}`;
-  ui.spots = ui.spots || {};
-  if (ui.spots[key]) return ui.spots[key];
-  if (!ui.asking?.[key]) {
-    ui.asking = {...(ui.asking || {}), [key]: true};
-    ctx.askSteps([`place ${rotation}`]).then((steps) => {
-      ui.spots[key] = steps.filter((st) => st.move).map((st) => {
-        const [x, y] = st.token.split(" ").map(Number);
-        return {x, y, move: st.move};
-      });
-      if (ui.cursor === null || ui.cursor === undefined) {
-        const first = ui.spots[key][0];
-        if (first) ui.cursor = {x: first.x, y: first.y};
-      }
-      ctx.rerender();
-    }).catch(() => { ui.asking[key] = false; });
-  }
-  return null;
+  return ctx.view.placing.notation.replace("{rotation}", ui.rotation).replace("{x}", ui.cursor.x).replace("{y}", ui.cursor.y);
 }
 
 function islandView(ctx, seat) {
@@ -203,7 +204,7 @@ function islandView(ctx, seat) {
   let spots = null;
   if (active) {
     const rotation = ui.rotation;
-    spots = spotsFor(ctx, rotation) || [];
+    spots = spotsFor(ctx, rotation);
     const size = cardSize(ctx, v.holding, rotation);
     const cx = Math.floor((size.w - 1) / 2);
     const cy = Math.floor((size.h - 1) / 2);
@@ -228,7 +229,7 @@ function islandView(ctx, seat) {
     ui.anchorOffset = {cx, cy};
   }
   panZoom(svg, ui, setBox, active ? (cell) => ui.moveGhost(cell.x - ui.anchorOffset.cx, cell.y - ui.anchorOffset.cy) : null,
-          active ? () => ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`) : null);
+          active ? () => ctx.play(placeMove(ctx)) : null);
   const tools = h("div", {class: "island-tools"},
     h("button", {type: "button", "aria-label": "Zoom in", onclick: () => { zoom(ui, .8); setBox(); }}, "+"),
     h("button", {type: "button", "aria-label": "Zoom out", onclick: () => { zoom(ui, 1.25); setBox(); }}, "−"),
@@ -318,8 +319,7 @@ function placeBar(ctx) {
   if (!placing(ctx)) return null;
   const v = ctx.view;
   const ui = ctx.ui;
-  const steps = ctx.steps || [];
-  const rotations = steps.map((st) => ({rotation: Number(st.token.split(" ")[1]), count: st.count}));
+  const rotations = v.placing.rotations.map((r) => ({rotation: r.rotation, count: r.spots.length}));
   return h("div", {class: "place-bar", role: "group", "aria-label": "Place the card"},
     h("div", {class: "holding", "aria-label": `The card to place: ${v.holding}`}, islandCard(v.holding, ctx.catalog, {rotation: ui.rotation, size: 18})),
     h("div", {},
@@ -330,7 +330,7 @@ function placeBar(ctx) {
                                           onclick: () => turnTo(ctx, r.rotation)}, `${r.rotation}° (${r.count})`)),
         h("button", {type: "button", class: "small", "data-key": "next-spot", onclick: () => jump(ctx, 1)}, "Next spot"),
         h("button", {type: "button", class: "small primary", "data-key": "place-here",
-                     onclick: () => ui.cursor && ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`)}, "Place here")),
+                     onclick: () => ui.cursor && ctx.play(placeMove(ctx))}, "Place here")),
       h("p", {class: "kbd-help"}, "Keys: arrows move the card, R turns it, N / P next or previous legal spot, Enter places it. ",
         "Drag to pan, wheel or pinch to zoom.")));
 }
@@ -339,13 +339,13 @@ function turnTo(ctx, rotation) {
   const ui = ctx.ui;
   ui.rotation = rotation;
   const spots = spotsFor(ctx, rotation);
-  if (spots && spots.length && !spots.some((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y)) ui.cursor = {x: spots[0].x, y: spots[0].y};
+  if (spots.length && !spots.some((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y)) ui.cursor = {x: spots[0].x, y: spots[0].y};
   ctx.rerender();
 }
 
 function jump(ctx, step) {
   const ui = ctx.ui;
-  const spots = spotsFor(ctx, ui.rotation) || [];
+  const spots = spotsFor(ctx, ui.rotation);
   if (!spots.length) return;
   const i = spots.findIndex((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y);
   const next = spots[(i + step + spots.length) % spots.length];
@@ -367,7 +367,7 @@ function actionBar(ctx) {
   }
   if (ok.has("done")) buttons.push(moveButton(ctx, "done", "End my turn"));
   if (ok.has("give")) buttons.push(moveButton(ctx, "give", "Give the other card to the Opponent"));
-  if (ok.has("discard")) buttons.push(moveButton(ctx, "discard", "Discard it (pay 3 coconuts)"));
+  if (ok.has("discard")) buttons.push(moveButton(ctx, "discard", `Discard it (pay ${coconuts(v.solo_table.discard_price)})`));
   if (!buttons.length) return null;
   const note = v.phase === "extras" ? "Optional: buy a Destiny (highlighted above), play your Traveler, or end your turn." : null;
   return h("div", {class: "hand-box"}, note ? h("p", {}, note) : null, h("div", {class: "action-row"}, buttons));
@@ -377,28 +377,25 @@ function interimBox(ctx) {
   const v = ctx.view;
   const me = seatOf(ctx);
   if (v.phase !== "interim" || me === null || ctx.mode !== "live") return null;
-  const ok = ctx.legal || [];
+  const choices = v.choices || [];
   const mine = v.interims[me] || [];
   const scored = new Set(mine.flatMap((it) => (Array.isArray(it.sources) ? it.sources : [])));
   const ui = ctx.ui;
-  const picks = ok.length ? ok[0].split(" ").length - 1 : 0;
+  const picks = v.picks;
   ui.sources = ui.sources || [];
   ui.sources = ui.sources.filter((x) => !scored.has(x));
   const values = v.sources[me];
-  const chosenMove = ok.find((mv) => {
-    const set = mv.split(" ").slice(1);
-    return set.length === ui.sources.length && set.every((x) => ui.sources.includes(x));
-  });
+  const chosenMove = choices.find((c) => c.sources.length === ui.sources.length && c.sources.every((x) => ui.sources.includes(x)))?.move;
   const names = ctx.catalog?.sources || {};
   return h("div", {class: "hand-box", role: "group", "aria-label": "Interim total"},
     h("div", {class: "section-title"}, `Interim total, pile ${v.pile}`),
     ctx.yourTurn
       ? h("p", {}, `Choose ${picks} Source${picks > 1 ? "s" : ""} to score now (each scores once a game). The points are what each would record now:`)
       : h("p", {}, "Your choice is made: waiting for the others to choose. Their choices are revealed together."),
-    h("div", {class: "sources"}, SOURCE_ORDER.map((src) => {
+    h("div", {class: "sources"}, Object.keys(values).map((src) => {
       const done = scored.has(src);
       const picked = ui.sources.includes(src);
-      const can = ctx.yourTurn && !done && ok.some((mv) => mv.split(" ").includes(src));
+      const can = ctx.yourTurn && !done && choices.some((c) => c.sources.includes(src));
       return h("button", {type: "button", class: ["source", picked && "picked", done && "done"], disabled: !can,
                           "data-source": src, "data-key": `src-${src}`, "aria-pressed": picked ? "true" : "false",
                           onclick: () => {
@@ -417,10 +414,10 @@ function interimTable(ctx) {
   const v = ctx.view;
   if (!v.interims.some((list) => list.length)) return null;
   return h("table", {class: "final-table", "aria-label": "Interim totals"},
-    h("thead", {}, h("tr", {}, h("th", {}, "Interims"), ["A", "B", "C"].map((p) => h("th", {}, `pile ${p}`)))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Interims"), Object.keys(v.piles).map((p) => h("th", {}, `pile ${p}`)))),
     h("tbody", {}, [...Array(v.players).keys()].map((seat) => h("tr", {},
       h("td", {}, ctx.name(seat)),
-      ["A", "B", "C"].map((p) => {
+      Object.keys(v.piles).map((p) => {
         const it = v.interims[seat].find((x) => x.pile === p);
         if (!it) return h("td", {}, "");
         if (!Array.isArray(it.sources)) return h("td", {}, "chosen (secret)");
@@ -453,8 +450,7 @@ export function render(board, ctx) {
   if (ui.moment !== moment) {  // a new step: the ghost starts over
     ui.moment = moment;
     ui.cursor = null;
-    const first = (ctx.steps || [])[0];
-    ui.rotation = first ? Number(first.token.split(" ")[1]) : 0;
+    ui.rotation = v.placing?.rotations[0]?.rotation ?? 0;
     if (placing(ctx)) { ui.shown = me; ui.picked = false; ui.fit = true; }
   }
   if (!ui.picked || ui.shown === undefined || ui.shown === null || ui.shown >= v.players) {
@@ -463,7 +459,7 @@ export function render(board, ctx) {
   const piles = Object.entries(v.piles).map(([k, list]) => `${k} ${list.length}`).join(" · ");
   add(board,
     h("div", {class: "miaui-top"},
-      h("b", {}, v.over ? "Final table" : v.solo ? `Turn ${v.round}` : `Round ${v.round} of 9`),
+      h("b", {}, v.over ? "Final table" : v.solo ? `Turn ${v.round}` : `Round ${v.round} of ${v.rounds}`),
       h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply: ${coconuts(v.supply)}`)),
       v.solo ? h("span", {class: "tag"}, "Solo against the Opponent") : null),
     h("div", {class: "motu-top"}, rowView(ctx), destinyView(ctx)),
@@ -477,10 +473,15 @@ export function render(board, ctx) {
     finalTable(ctx));
 }
 
+function soloTakeWords(v) {
+  const [left, right] = (v.solo_table?.offers || []).map((o) => change(o.change, true));
+  return `take the left card (${left}) or the right one (${right})`;
+}
+
 export function statusText(ctx) {
   const v = ctx.seatView;
   const words = {
-    take: v.solo ? "take the left card (pay 1) or the right one (gain 1)" : "take a card from the row",
+    take: v.solo ? soloTakeWords(v) : "take a card from the row",
     place: `place ${v.holding}: turn it and click a marked spot`,
     extras: "buy a Destiny, play your Traveler, or end your turn",
     other: "give the other card to the Opponent, or discard it",
@@ -501,7 +502,7 @@ export function onKey(event, ctx) {
     return true;
   }
   if (event.key === "r" || event.key === "R") {
-    const rotations = (ctx.steps || []).map((st) => Number(st.token.split(" ")[1]));
+    const rotations = ctx.view.placing.rotations.map((r) => r.rotation);
     const i = rotations.indexOf(ui.rotation);
     if (rotations.length) turnTo(ctx, rotations[(i + (event.shiftKey ? -1 : 1) + rotations.length) % rotations.length]);
     return true;
@@ -510,7 +511,7 @@ export function onKey(event, ctx) {
   if (event.key === "p" || event.key === "P") { jump(ctx, -1); return true; }
   const onIsland = event.target === document.body || event.target.classList?.contains("island");
   if (event.key === "Enter" && onIsland && ui.cursor) {
-    ctx.play(`place ${ui.rotation} ${ui.cursor.x} ${ui.cursor.y}`);
+    ctx.play(placeMove(ctx));
     return true;
   }
   if (event.key === "+" || event.key === "=") { zoom(ui, .8); ctx.rerender(); return true; }
