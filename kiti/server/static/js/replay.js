@@ -6,8 +6,6 @@ import {clear, h} from "./dom.js";
 import {gameContext, seatNames} from "./table.js";
 
 const CHUNK = 25;
-const KNOWN = new Set(["miaui", "mauw", "motu"]);
-
 export class ReplayScreen {
   constructor(root, tableId) {
     this.root = root;
@@ -31,7 +29,7 @@ export class ReplayScreen {
   async start() {
     const {table} = await api(`/api/tables/${this.tableId}`);
     this.table = table;
-    this.module = await import(KNOWN.has(table.game) ? `./games/${table.game}.js` : "./games/generic.js");
+    this.module = await import(`./games/${encodeURIComponent(table.game)}.js`);  // served for every game
     this.catalog = await catalog(table.game).catch(() => ({}));
     document.title = `Kiti · replay of ${table.name} ${table.id}`;
     document.getElementById("crumbs").append(h("a", {href: "#"}, "Lobby"), " › ",

@@ -10,8 +10,6 @@ import {ChatBox} from "./chat.js";
 import {Connection} from "./connection.js";
 import {remember, seatLink} from "./seats.js";
 
-const KNOWN = new Set(["miaui", "mauw", "motu"]);
-
 // Seat names to show: a bot keeping its default name is "seat N (heuristic)", as sentences call
 // it "seat N"; a name several seats share gets its seat number.
 export function seatNames(table) {
@@ -48,7 +46,8 @@ export function gameContext(m, {events, catalog, ui, clockLeft, play, askSteps, 
 }
 
 async function loadModule(game) {
-  return import(KNOWN.has(game) ? `./games/${game}.js` : "./games/generic.js");
+  // The server serves every game's client module there (the generic one for a game without its own).
+  return import(`./games/${encodeURIComponent(game)}.js`);
 }
 
 export class TableScreen {
