@@ -133,7 +133,9 @@ def plugin_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture()
 def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The registry as before a first look, given back as it was after the test."""
+    """The registry as before a first look, given back as it was after the test.  The built-in
+    games are found first: their modules register when imported, which happens once per process."""
+    registry.game_ids()
     for name in ("_GAMES", "_PARTS", "_LOADED", "_BROKEN"):
         monkeypatch.setattr(registry, name, dict(getattr(registry, name)))
     monkeypatch.setattr(registry, "_search", {"done": False, "running": False})
