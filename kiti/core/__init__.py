@@ -19,7 +19,7 @@ from .options import OptionSpec
 from .records import load_record, replay, save_record
 from .registry import GameParts, game_ids, game_part, get_game, register
 from .results import Party, Result
-from .seatview import SeatView, seat_view
+from .seatview import SeatView
 from .turns import play_random_game, turns
 
 __all__ = [
@@ -28,5 +28,5 @@ __all__ = [
     "NotationError", "OptionError", "OptionSpec", "Party", "RecordError", "Result",
     "SeatView", "SetupError", "State", "Step", "UndoError", "game_ids", "game_part",
     "get_game", "load_record", "play_random_game", "register", "replay", "save_record",
-    "seat_view", "turns",
+    "turns",
 ]

@@ -1,10 +1,41 @@
-"""The game protocol every Kiti game implements.
+"""The game protocol every Kiti game implements, and the one API everything else reads.
 
 A game is a subclass of :class:`State` that declares a :class:`GameInfo` once (id, name,
 seat range, options, version, event kinds, move limit) and implements the rules through a
-few hooks (``_setup``, ``parse_move``, ``legal_moves``, ``_illegal_reason``, ``_apply``,
-``scores``, ``_view``, ``_copy_parts``, ``resample``).  Front ends, bots, records and
-simulations only use the public methods defined here, so they work for every game.
+few hooks (``_setup``, ``parse_move``, ``all_moves``, ``legal_moves``, ``_illegal_reason``,
+``_apply``, ``scores``, ``_view``, ``_copy_parts``, ``resample``).  Front ends, bots, records
+and simulations only use the public names below, so they work for every game.
+
+**The State API, one name per idea.**
+
+- *Start*: ``State.new(players, options, seed, setup)``; the class methods
+  ``option_applies``, ``replays_version``, ``move_limit``; ``all_moves`` (every move there
+  can ever be) and ``parse_move`` (notation to a Move, no state needed).
+- *Whose turn*: ``to_act()``; ``over`` (an attribute: the game has ended, ``truncated`` too
+  when the move limit stopped it).
+- *What may be played*: ``legal_moves``, ``random_move``, ``illegal_reason`` (None when
+  legal), ``move_steps`` (a move token by token), ``many_moves``, ``secret_choice``;
+  ``legal_actions`` (the same as integers of ``codec()``, the action codec).
+- *Playing*, three entries: ``apply(seat, move)`` takes a :class:`~.moves.Move` and checks
+  it (a refusal raises and changes nothing); ``play(seat, text)`` parses notation and
+  applies it checked, returning the Move; ``step(seat, action)`` is the unchecked fast
+  path on action integers (the caller only picks legal actions).  ``apply_all`` applies a
+  whole simultaneous choice, checked.  Searches and playouts use ``step``; the core's own
+  playouts (:mod:`kiti.core.turns`) use the private ``_advance``.
+- *Words*: ``describe_move``, ``explain_move``.
+- *Seeing*: ``view(seat)`` (the typed view), ``observation(seat)`` (it as JSON; the
+  referee's with ``REFEREE``), ``events``, ``event_count``, ``information_state``.
+- *Results*: ``scores``, ``teams``, ``parties``, ``party_scores``, ``tiebreaks``,
+  ``result``, ``winners``, ``returns``.
+- *Copies and records*: ``clone``, ``resample``, ``record``, ``undo``, ``undo_refusal``;
+  replaying a record is :func:`kiti.core.records.replay`.
+- *For the rules*: ``rng``, ``setup``, ``emit``, ``check_invariants``.
+
+**Declared attributes.**  A state's attributes are declared as class annotations (the
+core's below, a game's in its class body); :meth:`State.clone` and :meth:`State.undo`
+copy exactly the declared attributes, then the game's ``_copy_parts`` copies its mutable
+parts.  A game class that declares none of its own is still copied whole (a transition
+kept until the game packages declare theirs, issue 18).
 
 **One turn rule.**  :meth:`State.to_act` is the set of seats that must act now.  One seat:
 an ordinary decision.  Several seats: a *simultaneous secret choice* in which every listed
@@ -113,6 +144,18 @@ class State(ABC):
     _setup_json: str | None
     _chance_at: int  # len(history) when the generator was last handed out
     _undo_mark: tuple[int, int] | None  # (history, log) lengths before the last checked move
+    _codec: ActionCodec | None  # this game's action codec, once asked for
+
+    #: The declared instance attributes of the class (the core's and the game's), which
+    #: :meth:`clone` and :meth:`undo` copy; set for each subclass.
+    _attributes: ClassVar[tuple[str, ...]] = ()
+    #: True for a game class that declares no attribute of its own (copied whole, for now).
+    _undeclared: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._attributes = _declared_attributes(cls)
+        cls._undeclared = cls._attributes == State._attributes
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -154,6 +197,7 @@ class State(ABC):
         state._rng = random.Random(seed)
         state._chance_at = 0
         state._undo_mark = None
+        state._codec = None
         state._setup(opts, state.setup)
         return state
 
@@ -226,9 +270,6 @@ class State(ABC):
         refusal = self._refusal(seat, move)
         return None if refusal is None else refusal[1]
 
-    def is_legal(self, seat: int, move: Move) -> bool:
-        return self._refusal(seat, move) is None
-
     def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMoveError], str] | None:
         if type(seat) is not int or not 0 <= seat < self.players:
             return IllegalMoveError, (f"there is no seat {quoted(seat)} in this "
@@ -258,53 +299,79 @@ class State(ABC):
     def _apply(self, seat: int, move: Move) -> None:
         """Apply a legal move (no checks); update ``acting`` and ``over``."""
 
-    def apply(self, seat: int, move: Move | str, check: bool = True) -> None:
-        """Apply ``move`` (a Move or its notation) for ``seat``.
+    def apply(self, seat: int, move: Move, check: bool = True) -> None:
+        """Apply ``move`` for ``seat``, checked: the one entry for a Move.
 
-        Checked by default: a bad move raises :class:`IllegalMoveError` (or its subclasses
-        :class:`NotYourTurnError`, :class:`GameOverError`; :class:`NotationError` for text
-        that is not a move) and leaves the state exactly as it was.  A Move whose fields do
-        not hold their declared types (``Word(None)``) is refused before the game's rules see
-        it, naming the field (:func:`~kiti.core.moves.field_problem`).  ``check=False`` is the
-        fast path for callers that only pick legal moves.
+        A bad move raises :class:`IllegalMoveError` (or its subclasses
+        :class:`NotYourTurnError`, :class:`GameOverError`) and leaves the state exactly as it
+        was.  A Move whose fields do not hold their declared types (``Word(None)``) is
+        refused before the game's rules see it, naming the field
+        (:func:`~kiti.core.moves.field_problem`).  Text goes through :meth:`play`, the
+        unchecked fast path is :meth:`step`.  (``check=False`` and text are still taken
+        until the game packages move to ``step`` and ``play``, issue 18.)
         """
-        if check or type(move) is str:
-            self._apply_checked(seat, move, check)
+        if not check or type(move) is str:
+            self._apply_old(seat, move, check)
             return
+        refusal = self._refusal(seat, move)
+        if refusal is not None:
+            raise refusal[0](seat, move, refusal[1])
+        self._undo_mark = (len(self.history), len(self.log))
+        self._advance(seat, move)
+
+    def play(self, seat: int, text: str) -> Move:
+        """Parse the notation ``text`` and apply that move for ``seat``, checked; return it.
+
+        Text that is not a move raises :class:`NotationError`, a refused move as
+        :meth:`apply`; either way nothing changes."""
+        if type(text) is not str:
+            raise NotationError(f"a move must be text, not {quoted(text)}")
+        move = self.parse_move(text)
+        self.apply(seat, move)
+        return move
+
+    def step(self, seat: int, action: int) -> None:
+        """The unchecked fast path: apply the move numbered ``action`` by :meth:`codec`.
+
+        The caller only picks legal actions (:meth:`legal_actions`); nothing is checked, so
+        an illegal one leaves the game in a state its rules never reach.  It costs what the
+        game's ``_apply`` costs, plus a tuple look-up."""
+        codec = self._codec
+        if codec is None:
+            codec = self.codec()
+        move = codec.moves[action]
         history = self.history
-        history.append((seat, move))  # type: ignore[arg-type]  # a Move here
-        self._apply(seat, move)  # type: ignore[arg-type]
+        history.append((seat, move))
+        self._apply(seat, move)
         if len(history) >= self.limit:
             self._truncate()
 
-    def _apply_checked(self, seat: int, move: Move | str, check: bool) -> None:
-        if type(move) is str:
-            move = self.parse_move(move)
-        if check:
-            refusal = self._refusal(seat, move)
-            if refusal is not None:
-                raise refusal[0](seat, move, refusal[1])
-            self._undo_mark = (len(self.history), len(self.log))
-        self.apply(seat, move, False)
+    def _advance(self, seat: int, move: Move) -> None:
+        """Apply a legal Move, unchecked (the core's playouts; everyone else: :meth:`step`)."""
+        history = self.history
+        history.append((seat, move))
+        self._apply(seat, move)
+        if len(history) >= self.limit:
+            self._truncate()
 
-    def apply_all(self, moves: Mapping[int, Move | str], check: bool = True) -> None:
-        """Apply a whole simultaneous choice at once: one move for every seat in ``to_act()``.
+    def apply_all(self, moves: Mapping[int, Move]) -> None:
+        """Apply a whole simultaneous choice at once, checked: one move for every seat in
+        ``to_act()``.
 
         The same as applying each seat's move in seat order (records list them that way),
         in one call: what a driver holding every seat's choice uses (OpenSpiel's
-        ``apply_actions``, a server collecting sealed choices, playouts).  Checked by
-        default: the seats must be exactly those to act and every move legal, else the
-        first refusal is raised and nothing changes.  ``check=False`` is the fast path for
-        callers holding a legal Move for every seat to act (no notation there).
+        ``apply_actions``, a server collecting sealed choices).  The seats must be exactly
+        those to act and every move legal, else the first refusal is raised and nothing
+        changes.
         """
-        if check:
-            pairs = self._checked_choice(moves)
-        else:
-            pairs = sorted(moves.items())  # type: ignore[arg-type]  # Moves here
+        self._advance_all(self._checked_choice(moves))
+
+    def _advance_all(self, pairs: list[tuple[int, Move]]) -> None:
+        """Apply legal moves of a simultaneous choice, in seat order, unchecked."""
         history = self.history
         if len(history) + len(pairs) >= self.limit:
             for seat, move in pairs:  # the limit falls inside the choice: move by move
-                self.apply(seat, move, False)
+                self._advance(seat, move)
             return
         history.extend(pairs)
         self._apply_all(pairs)
@@ -314,7 +381,7 @@ class State(ABC):
             raise IllegalMoveError(None, moves, "a simultaneous choice is a mapping of seat to move, "
                                                 f"not {quoted(moves)}")
         pairs = sorted(moves.items(), key=_seat_order)  # a seat that is no seat last, and refused
-        parsed = [(seat, self.parse_move(m) if type(m) is str else m) for seat, m in pairs]
+        parsed = [(seat, self._parsed_old(m)) for seat, m in pairs]
         for seat, move in parsed:
             refusal = self._refusal(seat, move)
             if refusal is not None:
@@ -325,7 +392,7 @@ class State(ABC):
             raise IllegalMoveError(missing[0], None,
                                    f"a simultaneous choice needs every seat to act: no move for {waiting}")
         self._undo_mark = (len(self.history), len(self.log))
-        return cast(list[tuple[int, Move]], parsed)
+        return parsed
 
     def _apply_all(self, pairs: list[tuple[int, Move]]) -> None:
         """Apply a simultaneous choice's legal moves, in seat order (games may do it faster)."""
@@ -355,45 +422,29 @@ class State(ABC):
         Default: :meth:`describe_move`."""
         return self.describe_move(seat, move)
 
-    def legal_notations(self, seat: int) -> list[str]:
-        return [str(m) for m in self.legal_moves(seat)]
-
     # ---------------------------------------------------------- actions
     @classmethod
     @abstractmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
         """Every move that can ever be legal in a game with these seats and options."""
 
-    @classmethod
-    def codec_for(cls, players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
-        """The integer action codec of (this game, ``players``, ``options``), built once."""
-        opts = resolve_options(cls.info.options, options)
-        key = (cls, players, tuple(sorted(opts.items())))
-        codec = _CODECS.get(key)
-        if codec is None:
-            codec = _CODECS[key] = ActionCodec(cls.all_moves(players, opts))
-        return codec
-
     def codec(self) -> ActionCodec:
-        codec = self.__dict__.get("_codec")
+        """This game's integer action codec (its seat count and options), built once per
+        such game and shared: ``codec().moves[action]`` is a Move, ``codec().index[move]``
+        its action."""
+        codec = self._codec
         if codec is None:
-            codec = self._codec = type(self).codec_for(self.players, self.options)
+            codec = self._codec = codec_for(type(self), self.players, self.options)
         return codec
 
     def legal_actions(self, seat: int) -> list[int]:
         """The legal moves of ``seat`` as action integers, in increasing order."""
         index = self.codec().index
-        return sorted(index[m] for m in self.legal_moves(seat))
-
-    def step(self, seat: int, action: int) -> None:
-        """Fast path: apply action ``action`` (unchecked: it must be legal)."""
-        codec = self.__dict__.get("_codec") or self.codec()
-        self.apply(seat, codec.moves[action], False)
+        actions = [index[m] for m in self.legal_moves(seat)]
+        actions.sort()
+        return actions
 
     # ----------------------------------------------------------- results
-    def is_over(self) -> bool:
-        return self.over
-
     @abstractmethod
     def scores(self) -> list[float]:
         """Current score per seat (final once the game is over)."""
@@ -451,7 +502,7 @@ class State(ABC):
         viewer = self._viewer(seat)
         return self._end_view(viewer) if self.over else self._view(viewer)
 
-    def observation(self, seat: int | None = None) -> JSON:
+    def observation(self, seat: Viewer = None) -> JSON:
         """:meth:`view` as JSON (:func:`kiti.core.contract.to_json`, the one place views
         become JSON): what the server sends and records show."""
         return to_json(self.view(seat))
@@ -473,10 +524,6 @@ class State(ABC):
         """Log an event of ``kind`` for the audience ``to`` (:mod:`kiti.core.events`), its
         fields by keyword, checked against the game's declaration of that kind."""
         self.log.append((to, kind, event_args(kind, self.info.events, fields), referee))
-
-    def table(self) -> JSON:
-        """The whole table, hidden cards included (for referees, replays and tests)."""
-        return to_json(self._view(REFEREE))
 
     def events(self, viewer: Viewer = None, since: int = 0) -> list[dict[str, Any]]:
         """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""
@@ -504,16 +551,27 @@ class State(ABC):
 
     def _bare_copy(self) -> State:
         new = type(self).__new__(type(self))
-        new.__dict__ = self.__dict__.copy()
+        self._transfer(new)
         new.options = dict(self.options)
         new.history = self.history.copy()
         new.log = self.log.copy()  # entries are immutable tuples
         self._copy_parts(new)
         return new
 
+    def _transfer(self, new: State) -> None:
+        """Give ``new`` every declared attribute of this state, shallow (values shared)."""
+        if self._undeclared:
+            self._transfer_undeclared(new)
+            return
+        for name in self._attributes:
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(new, name, value)
+
     @abstractmethod
     def _copy_parts(self, new: State) -> None:
-        """Give ``new`` (a shallow copy of self) its own copy of every mutable game part."""
+        """Give ``new`` (a shallow copy of self: every declared attribute shared) its own
+        copy of every mutable game part."""
 
     @abstractmethod
     def resample(self, seat: int, rng: random.Random) -> State:
@@ -588,7 +646,7 @@ class State(ABC):
         earlier = type(self).new(self.players, self.options, self.seed, self.setup)
         for s, m in self.history[:-1]:
             earlier.apply(s, m)
-        self.__dict__ = earlier.__dict__
+        earlier._transfer(self)
         return move
 
     # -------------------------------------------------------------- misc
@@ -598,6 +656,74 @@ class State(ABC):
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
                 f"moves={len(self.history)} over={self.over}>")
+
+    # ------------------------------------------------------------------------------------
+    # kept until the game packages move to the new names (issue 18): each a thin alias of
+    # the name its docstring gives; the core uses none of them.
+    def is_over(self) -> bool:
+        """Old name: read the attribute ``over``."""
+        return self.over
+
+    def table(self) -> JSON:
+        """Old name: ``observation(REFEREE)``."""
+        return self.observation(REFEREE)
+
+    def is_legal(self, seat: int, move: Move) -> bool:
+        """Old name: ``illegal_reason(seat, move) is None``."""
+        return self._refusal(seat, move) is None
+
+    def legal_notations(self, seat: int) -> list[str]:
+        """Old name: ``[str(m) for m in legal_moves(seat)]``."""
+        return [str(m) for m in self.legal_moves(seat)]
+
+    @classmethod
+    def codec_for(cls, players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
+        """Old name: :func:`codec_for` of this module (``kiti.load(...).codec()``)."""
+        return codec_for(cls, players, options)
+
+    def _apply_old(self, seat: int, move: Move | str, check: bool) -> None:
+        """Old forms of :meth:`apply`: text (now :meth:`play`), ``check=False`` (now :meth:`step`)."""
+        if isinstance(move, str):
+            if check:
+                self.play(seat, move)
+                return
+            move = self.parse_move(move)
+        self._advance(seat, move)
+
+    def _parsed_old(self, move: Move | str) -> Move:
+        """Old form of :meth:`apply_all`: notation for a seat's move (now parse it first)."""
+        return self.parse_move(move) if isinstance(move, str) else move
+
+    def _transfer_undeclared(self, new: State) -> None:
+        """A game class that declares no attribute of its own is copied whole."""
+        new.__dict__ = self.__dict__.copy()
+
+
+#: Where a declared attribute has no value yet.
+_UNSET: Any = object()
+
+
+def _declared_attributes(cls: type) -> tuple[str, ...]:
+    """The instance attributes ``cls`` and its bases declare (annotations, no ClassVar)."""
+    names: dict[str, None] = {}
+    for klass in reversed(cls.__mro__):
+        for name, kind in vars(klass).get("__annotations__", {}).items():
+            if "ClassVar" not in str(kind):
+                names[name] = None
+    return tuple(names)
+
+
+State._attributes = _declared_attributes(State)
+
+
+def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
+    """The integer action codec of (game ``cls``, ``players``, ``options``), built once."""
+    opts = resolve_options(cls.info.options, options)
+    key = (cls, players, tuple(sorted(opts.items())))
+    codec = _CODECS.get(key)
+    if codec is None:
+        codec = _CODECS[key] = ActionCodec(cls.all_moves(players, opts))
+    return codec
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}

@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import KitiError, RecordError, quoted
 from .game import State
+from .registry import get_game
 
 KEYS = {"game", "version", "players", "options", "seed", "setup", "lineup", "names", "moves"}
 MAX_NAME = 40
@@ -63,15 +64,18 @@ def check_header(record: Any) -> None:
         raise RecordError("'moves' must be a list of [seat, \"move\"] pairs")
 
 
-def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
-    """Rebuild the state a record describes; raise :class:`RecordError` naming the bad part."""
+def replay(record: Mapping[str, Any], lookup: Callable[[str], type[State]] = get_game) -> State:
+    """Rebuild the state a record describes; raise :class:`RecordError` naming the bad part.
+
+    The one replay: ``lookup`` finds the game's class by id (default: every game Kiti
+    knows, :func:`kiti.core.registry.get_game`)."""
     state = start(record, lookup)
     for index, entry in enumerate(record["moves"]):
         apply_entry(state, index, entry)
     return state
 
 
-def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]]) -> State:
+def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]] = get_game) -> State:
     """The state a record starts from (its header checked, no move applied yet)."""
     check_header(record)
     try:
@@ -105,7 +109,7 @@ def apply_entry(state: State, index: int, entry: Any) -> None:
         raise RecordError("each move must be a [seat, \"move\"] pair", index, entry)
     seat, text = entry
     try:
-        state.apply(seat, text)
+        state.play(seat, text)
     except KitiError as exc:
         raise RecordError(str(exc), index, text) from None
 

@@ -61,27 +61,37 @@ def play_random_game(state: State, rng: random.Random) -> State:
 
     The turn rule of :func:`turns`, written out as a loop (this is every simulation's and
     every search rollout's inner loop): a simultaneous choice draws every seat's move,
-    lowest seat first, and applies them together (:meth:`State.apply_all`).
+    lowest seat first, and applies them together.  Moves go in unchecked, through the
+    core's private fast path for Moves (everyone else uses :meth:`State.step`).
     """
     random_move = state.random_move
-    apply = state.apply
-    apply_all = state.apply_all
+    advance = state._advance
+    advance_all = state._advance_all
     while True:
         acting = state.acting
         if len(acting) == 1:
             for seat in acting:
-                apply(seat, random_move(seat, rng), False)
+                advance(seat, random_move(seat, rng))
         elif not acting:
             return state
         else:
-            apply_all({seat: random_move(seat, rng) for seat in sorted(acting)}, False)
+            advance_all([(seat, random_move(seat, rng)) for seat in sorted(acting)])
 
 
 def play_random_actions(state: State, rng: random.Random) -> State:
-    """The same through the integer fast path (``legal_actions`` and ``step``)."""
+    """The same through the integer fast path (``legal_actions``, a uniform choice, ``step``),
+    as reinforcement-learning adapters play: a simultaneous choice draws every seat's
+    action first, then steps them lowest seat first."""
     legal_actions = state.legal_actions
     step = state.step
     choice = rng.choice
-    for seat in turns(state):
-        step(seat, choice(legal_actions(seat)))
-    return state
+    while True:
+        acting = state.acting
+        if len(acting) == 1:
+            for seat in acting:
+                step(seat, choice(legal_actions(seat)))
+        elif not acting:
+            return state
+        else:
+            for seat, action in [(seat, choice(legal_actions(seat))) for seat in sorted(acting)]:
+                step(seat, action)

@@ -8,8 +8,9 @@ from ..core.registry import game_ids, game_part, get_game, has_part
 from . import mauw, miaui, motu  # noqa: F401  (registers the games)
 
 
+# kept until the game tests move to the new name (issue 18)
 def replay(record: Any) -> State:
-    """Replay a record of any registered game."""
+    """Old name: :func:`kiti.core.records.replay`."""
     return _replay(record, get_game)
 
 
