@@ -1,5 +1,5 @@
 """Bots: programs that play a seat from what that seat may see."""
 
-from .base import Bot, SeatView, seat_view
+from .base import Bot, SeatView
 
-__all__ = ["Bot", "SeatView", "seat_view"]
+__all__ = ["Bot", "SeatView"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..core.moves import Move
-from ..core.seatview import SeatView, seat_view
+from ..core.seatview import SeatView
 
 
 class Bot(Protocol):
@@ -20,4 +20,4 @@ class Bot(Protocol):
     def choose(self, view: SeatView) -> Move: ...
 
 
-__all__ = ["Bot", "SeatView", "seat_view"]
+__all__ = ["Bot", "SeatView"]

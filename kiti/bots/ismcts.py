@@ -224,7 +224,8 @@ class ISMCTSBot:
         since = [start] * players  # where each seat's next observation begins
         paths: list[list[tuple[_Node, list[Any]]]] = [[] for _ in range(players)]
         random_move = state.random_move
-        apply = state.apply
+        step = state.step
+        action = state.codec().index  # moves go in through the unchecked integer path
         left = self._depth
         for seat in turns(state):
             edge = taken[seat]
@@ -239,7 +240,7 @@ class ISMCTSBot:
                     move, chosen = self._select(state, seat, child, rng)
                     paths[seat].append((child, chosen))
                     node[seat] = None  # a new node: this seat leaves its tree
-                    apply(seat, move, False)
+                    step(seat, action[move])
                     continue
                 node[seat] = child
             current = node[seat]
@@ -248,7 +249,7 @@ class ISMCTSBot:
                 if left < 0:
                     break
                 move = policy(state, seat, rng) if policy is not None else random_move(seat, rng)
-                apply(seat, move, False)
+                step(seat, action[move])
                 continue
             move, chosen = self._select(state, seat, current, rng)
             paths[seat].append((current, chosen))
@@ -257,7 +258,7 @@ class ISMCTSBot:
                 taken[seat] = None
             else:
                 taken[seat] = chosen
-            apply(seat, move, False)
+            step(seat, action[move])
             since[seat] = len(state.log)
         rewards = self._rewards(state)
         for seat in range(players):
@@ -275,7 +276,7 @@ class ISMCTSBot:
             limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
             if len(edges) < limit:
                 edges.setdefault(state.random_move(seat, rng), [0, 0.0, 0, {}])
-            moves = [m for m in edges if state.is_legal(seat, m)] or [state.random_move(seat, rng)]
+            moves = [m for m in edges if state.illegal_reason(seat, m) is None] or [state.random_move(seat, rng)]
         else:
             moves = state.legal_moves(seat)
         offered = _offered(edges, moves)
@@ -321,7 +322,7 @@ class ISMCTSBot:
 
     def _rewards(self, state: State) -> list[float]:
         result = state.result()
-        if not state.is_over() and self._evaluate is not None:  # stopped early: the heuristic's estimate
+        if not state.over and self._evaluate is not None:  # stopped early: the heuristic's estimate
             from ..core.results import make_result
 
             result = make_result(result.parties, self._evaluate(state))

@@ -21,7 +21,8 @@ from ..bots.registry import BOTS, BotSpecError, make_bot, split_bot_specs
 from ..core.errors import KitiError, RecordError
 from ..core.game import State
 from ..core.options import parse_option_args
-from ..games import get_game, replay
+from ..core.records import replay
+from ..games import get_game
 from .app import app, fail
 from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game, reason
 from .screen import Leave, Screen, silence_stdout
@@ -281,7 +282,7 @@ def play_command(
                 fail(f"cannot write --save {plan.settings.save}: {reason(exc)}")
         session = Session(plan.state, plan.lineup, screen, plan.settings, saver)
         status = play_through(session)
-        if status != 0 or not session.state.is_over() or not session.rematch():
+        if status != 0 or not session.state.over or not session.rematch():
             break
         plan = plan.rematch()
     sys.stdout.flush()

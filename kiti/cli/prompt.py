@@ -44,7 +44,7 @@ class Prompt:
         """What Tab offers: the legal moves (in the game's order), then the commands."""
         session = self.session
         seat = session.shown
-        moves = session.state.legal_notations(seat) if isinstance(seat, int) and seat >= 0 else []
+        moves = [str(m) for m in session.state.legal_moves(seat)] if isinstance(seat, int) and seat >= 0 else []
         return moves + COMMANDS
 
     def run(self, seat: int, line: str) -> bool:
@@ -107,7 +107,7 @@ class Prompt:
         session = self.session
         state = session.state
         if not arg:
-            example = (state.legal_notations(seat) or ["?"])[0]
+            example = ([str(m) for m in state.legal_moves(seat)] or ["?"])[0]
             session.screen.say("Write ", ("why MOVE", "bold"), f", e.g. why {example}")
             return
         move = session.parse(arg, seat)

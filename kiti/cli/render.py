@@ -172,7 +172,7 @@ def render_table(state: State, view: Any, seat: int | None, console: Console | N
     events = state.events(viewer)
     console.print(terminal(type(state)).render_view(view, events, names, labels,
                                                     width=console.width, height=10_000))
-    if state.is_over():
+    if state.over:
         for line in standings(state.result(), seat, names or (), console.width):
             console.print(line)
 

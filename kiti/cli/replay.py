@@ -15,9 +15,9 @@ import typer
 
 from ..core.errors import KitiError, quoted
 from ..core.events import REFEREE
-from ..core.records import apply_entry, start
+from ..core.records import apply_entry, replay, start
 from ..core.words import seat_word
-from ..games import get_game, replay
+from ..games import get_game
 from .app import app, fail
 from .render import render_table, standings, terminal
 from .saves import Opened, open_game
@@ -56,10 +56,10 @@ def replay_command(
         state = replay(opened.record)
     except KitiError as exc:
         fail(f"invalid record {file}: {exc}", 1)
-    viewer = viewer_for(opened, seat, state.is_over())
+    viewer = viewer_for(opened, seat, state.over)
     if step:
         raise typer.Exit(Stepper(opened, viewer, Screen()).run())
-    view = state.observation(viewer) if viewer != REFEREE else state.table()
+    view = state.observation(viewer)
     if as_json:
         typer.echo(json.dumps(view))
         return
@@ -126,8 +126,8 @@ class Stepper:
 
     def show(self, what: str) -> None:
         state, screen = self.state, self.screen
-        view = state.table() if self.viewer == REFEREE else state.observation(self.viewer)
-        lines = standings(state.result(), self._seat(), self.names, screen.width) if state.is_over() else []
+        view = state.observation(self.viewer)
+        lines = standings(state.result(), self._seat(), self.names, screen.width) if state.over else []
         screen.draw(terminal(type(state)).render_view(
             view, state.events(self.viewer), self.names, self.labels, width=screen.width,
             height=screen.rows - 3 - len(lines) if screen.interactive else 10_000))

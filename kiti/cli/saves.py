@@ -92,7 +92,7 @@ def public_part(state: State, lineup: Lineup) -> dict[str, Any]:
     """What every seat has seen: header, lineup, and the public progress of the game."""
     return {"game": state.info.id, "version": state.info.version, "players": state.players,
             "options": dict(state.options), **lineup.metadata(),
-            "public": {"moves": len(state.history), "over": state.is_over(),
+            "public": {"moves": len(state.history), "over": state.over,
                        "view": state.observation(None)}}
 
 
@@ -106,7 +106,7 @@ class Saver:
             self.key = (key_id, key_store().get(key_id))
 
     def must_seal(self, state: State) -> bool:
-        return len(self.lineup.humans) > 1 and not state.is_over()
+        return len(self.lineup.humans) > 1 and not state.over
 
     def document(self, state: State, path: Path) -> dict[str, Any]:
         record = {**state.record(), **self.lineup.metadata()}
@@ -146,7 +146,7 @@ class Keeper:
         self.saver = saver
         self.save = save
         self.loaded_from = loaded_from
-        self.was_over = state.is_over()
+        self.was_over = state.over
         # a resumed game is kept in the file it came from, not in a new one
         resumed = loaded_from if loaded_from and not self.was_over else None
         self.path: Path | None = Path(save) if save else Path(resumed) if resumed else None

@@ -19,12 +19,12 @@ from typing import Any
 
 from rich.text import Text
 
-from ..bots.base import seat_view
 from ..bots.registry import make_bot
 from ..core.chance import derive_seed
 from ..core.errors import NotationError
 from ..core.game import State
 from ..core.moves import Move
+from ..core.seatview import seat_view
 from ..core.turns import forced_move
 from ..core.words import seat_word
 from .prompt import Prompt
@@ -131,7 +131,7 @@ class Session:
 
     # ------------------------------------------------------------- turns
     def run(self) -> None:
-        while not self.state.is_over():
+        while not self.state.over:
             to_act = sorted(self.state.to_act())
             humans = [s for s in to_act if s in self.humans]
             if humans:  # people first: bots answer after, so a secret choice can be taken back

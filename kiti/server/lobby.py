@@ -19,8 +19,9 @@ from typing import Any
 
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED
+from ..core.records import replay
 from ..core.words import same_name
-from ..games import get_game, replay
+from ..games import get_game
 from . import chat, queries
 from .botpool import BotPool
 from .config import ServerConfig

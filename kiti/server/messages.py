@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.events import REFEREE
 from ..core.game import State
 from ..core.moves import Step
 from ..core.registry import game_part, get_game, has_part
@@ -90,14 +91,14 @@ def choices(state: State, seat: int) -> dict[str, Any]:
     steps = {"steps": steps_list(state.move_steps(seat, ()))}
     if state.many_moves(seat):
         return steps
-    return {"legal": state.legal_notations(seat), **steps}
+    return {"legal": [str(m) for m in state.legal_moves(seat)], **steps}
 
 
 def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
     """What the end adds: the result, the standings and every card (the referee's view)."""
     result = state.result().to_dict()
     return {"result": result, "standings": [credit(row, state, table) for row in standings(result, table)],
-            "reveal": state.table(), "record_url": f"/api/tables/{table['id']}/record"}
+            "reveal": state.observation(REFEREE), "record_url": f"/api/tables/{table['id']}/record"}
 
 
 def credit(row: dict[str, Any], state: State, table: dict[str, Any]) -> dict[str, Any]:

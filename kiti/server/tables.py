@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
 from ..core.game import State
+from ..core.records import replay
 from ..core.turns import forced_move
-from ..games import replay
 from . import messages, queries
 from .botplay import BotDriver
 from .clock import SeatTime, TurnClock, save_op
@@ -237,7 +237,7 @@ class Table:
     def _apply(self, seat: int, text: str) -> None:
         """Apply the move (a refused one changes nothing), or ProtocolError with the engine's reason."""
         try:
-            self.state.apply(seat, text)
+            self.state.play(seat, text)
         except NotYourTurnError as exc:
             raise ProtocolError("not_your_turn", exc.reason) from None
         except GameOverError as exc:

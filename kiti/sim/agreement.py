@@ -25,7 +25,7 @@ def same_choice_share(cls: type[State], specs: list[str], games: int, seed: int 
     for _ in range(games):
         state = cls.new(len(specs), options, rng.getrandbits(63))
         bots = [make_bot(spec, cls, rng.getrandbits(63)) for spec in specs]
-        while not state.is_over():
+        while not state.over:
             acting = sorted(state.to_act())
             chosen = {seat: bots[seat].choose(seat_view(state, seat)) for seat in acting}
             if len(acting) > 1:

@@ -2,12 +2,14 @@
 
 For each benchmarked seat count (the game's smallest, 4 or the nearest, and its largest):
 
-- ``games_per_s``: complete games with uniform-random moves for every seat through the
-  public API (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` ->
-  ``apply(check=False)``, or ``apply_all`` for a simultaneous choice, as OpenSpiel's loop
-  uses ``apply_actions``), each game a fresh ``State.new`` with its own seed;
+- ``games_per_s``: complete games with uniform-random moves for every seat
+  (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` -> the core's
+  unchecked Move path, a simultaneous choice applied at once as OpenSpiel's loop uses
+  ``apply_actions``), each game a fresh ``State.new`` with its own seed;
 - ``actions_games_per_s``: the same through the integer fast path (``legal_actions``,
   ``random.choice``, ``step``), the path reinforcement-learning adapters use;
+- ``moves_per_s`` and ``actions_moves_per_s``: the moves of those games per second (the
+  two paths play different random games, so compare these per-move figures);
 - ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its
   goofspiel (12 cards, the same seat count, imp_info, random points order: a 12-round game
   of simultaneous secret bids, like Miaui) driven by the usual Python loop over ``pyspiel``
@@ -45,32 +47,34 @@ def bench_seat_counts(cls: type[State]) -> list[int]:
     return sorted({lo, min(max(4, lo), hi), hi})
 
 
-def _rate(play_one: Callable[[], Any], seconds: float) -> float:
-    """Games per second of ``play_one`` over about ``seconds`` (after a short warm-up)."""
+def _rates(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:
+    """Games and moves per second of ``play_one`` (which returns its game's move count)
+    over about ``seconds``, after a short warm-up."""
     for _ in range(10):
         play_one()
-    games = 0
+    games = moves = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         for _ in range(20):
-            play_one()
+            moves += play_one()
         games += 20
         now = time.perf_counter()
         if now >= deadline:
-            return games / (now - start)
+            return games / (now - start), moves / (now - start)
 
 
-def kiti_games_per_second(cls: type[State], players: int, seconds: float,
-                          options: dict[str, Any] | None = None, actions: bool = False) -> float:
+def kiti_rates(cls: type[State], players: int, seconds: float,
+               options: dict[str, Any] | None = None, actions: bool = False) -> tuple[float, float]:
+    """Random games and moves per second: the object path, or the integer path (``actions``)."""
     rng = random.Random(12345)
     seeds = iter(range(10**12))
     play = play_random_actions if actions else play_random_game
 
-    def play_one() -> None:
-        play(cls.new(players, options, next(seeds)), rng)
+    def play_one() -> int:
+        return len(play(cls.new(players, options, next(seeds)), rng).history)
 
-    return _rate(play_one, seconds)
+    return _rates(play_one, seconds)
 
 
 def reference_version() -> str | None:
@@ -97,7 +101,7 @@ def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
     choice = rng.choice
     everyone = range(players)
 
-    def play_one() -> None:
+    def play_one() -> int:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -106,8 +110,9 @@ def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
                 state.apply_actions([choice(state.legal_actions(p)) for p in everyone])
             else:
                 state.apply_action(choice(state.legal_actions()))
+        return 0
 
-    return _rate(play_one, seconds)
+    return _rates(play_one, seconds)[0]
 
 
 def ismcts_iterations_per_second(cls: type[State], players: int, seconds: float = 2.0,
@@ -144,13 +149,15 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
     version = reference_version()
     for players in bench_seat_counts(cls):
         ref = goofspiel_games_per_second(players, seconds)
-        ours = kiti_games_per_second(cls, players, seconds)
-        ints = kiti_games_per_second(cls, players, seconds, actions=True)
+        ours, moves = kiti_rates(cls, players, seconds)
+        ints, steps = kiti_rates(cls, players, seconds, actions=True)
         rows.append({
             "game": cls.info.id,
             "players": players,
             "games_per_s": round(ours, 1),
             "actions_games_per_s": round(ints, 1),
+            "moves_per_s": round(moves),
+            "actions_moves_per_s": round(steps),
             "reference": REFERENCE,
             "reference_version": None if ref is None else version,
             "reference_games_per_s": None if ref is None else round(ref, 1),
@@ -175,11 +182,12 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     from rich.table import Table
 
     table = Table(title=f"{cls.info.name}: random full games per second", title_justify="left")
-    for col in ("players", "games/s", "int path", "goofspiel", "ratio"):
+    for col in ("players", "games/s", "int path", "moves/s", "int path", "goofspiel", "ratio"):
         table.add_column(col, justify="right")
     for r in rows:
         ref = r["reference_games_per_s"]
         table.add_row(str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['actions_games_per_s']:,.0f}",
+                      f"{r['moves_per_s']:,.0f}", f"{r['actions_moves_per_s']:,.0f}",
                       "n/a" if ref is None else f"{ref:,.0f}",
                       "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}")
     console = Console(highlight=False)
