@@ -15,15 +15,17 @@ shows, each worked out by the rule function that applies it (so no front end res
 - ``destinies.moves`` and ``choices``: the notation of the moves a button stands for, so a client
   sends a move without ever writing or reading notation.
 
-``"?"`` (:data:`~kiti.core.contract.HIDDEN`) stands wherever the viewer may not see.
+``"?"`` (:data:`~kiti.core.contract.HIDDEN`) stands wherever the viewer may not see.  A field's
+``metadata={"doc": ...}`` is its schema description (what :func:`kiti.core.contract.doc` makes; written
+out as ``field(...)`` so that type checkers see a field without a default).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ...core.contract import Hidden, declare_events, doc
+from ...core.contract import Hidden, declare_events
 
 Viewer = int | None | str
 
@@ -34,9 +36,9 @@ class RowCard:
     """A card of the row, left to right."""
 
     card: str
-    coconuts: int = doc("coconuts lying on it (the taker gains them)")
-    cost: int = doc("coconuts it costs to take (one put on each card to its left)")
-    move: str = doc("the notation of the move that takes it")
+    coconuts: int = field(metadata={"doc": "coconuts lying on it (the taker gains them)"})
+    cost: int = field(metadata={"doc": "coconuts it costs to take (one put on each card to its left)"})
+    move: str = field(metadata={"doc": "the notation of the move that takes it"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +47,9 @@ class Cell:
 
     x: int
     y: int
-    terrain: str = doc("L (land), B (beach) or S (sea)")
+    terrain: str = field(metadata={"doc": "L (land), B (beach) or S (sea)"})
     symbol: str | None
-    card: str = doc("the card the cell belongs to")
+    card: str = field(metadata={"doc": "the card the cell belongs to"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +57,8 @@ class IslandView:
     """A seat's island: its cards in the order laid (village first), bounds and visible cells."""
 
     origin: tuple[int, int]
-    bounds: tuple[int, int, int, int] = doc("x0, y0, x1, y1 of the visible cells")
-    placements: tuple[tuple[str, int, int, int], ...] = doc("[card, rotation, x, y] in the order laid")
+    bounds: tuple[int, int, int, int] = field(metadata={"doc": "x0, y0, x1, y1 of the visible cells"})
+    placements: tuple[tuple[str, int, int, int], ...] = field(metadata={"doc": "[card, rotation, x, y] in the order laid"})
     cells: tuple[Cell, ...]
 
 
@@ -66,7 +68,7 @@ class Interim:
 
     pile: str
     sources: tuple[str, ...] | Hidden
-    points: tuple[int, ...] | Hidden = doc("points per Source, in the order of sources")
+    points: tuple[int, ...] | Hidden = field(metadata={"doc": "points per Source, in the order of sources"})
     total: int | Hidden
 
 
@@ -76,8 +78,8 @@ class TravelerView:
 
     card: str | Hidden
     played: bool
-    points: int = doc("its points from the row, once played")
-    coconuts: int | Hidden = doc("coconuts printed on it (they count once it is played)")
+    points: int = field(metadata={"doc": "its points from the row, once played"})
+    coconuts: int | Hidden = field(metadata={"doc": "coconuts printed on it (they count once it is played)"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,34 +88,34 @@ class Destinies:
 
     table: tuple[str, ...]
     owned: tuple[tuple[str, ...], ...]
-    moves: dict[str, str] = doc("the notation that buys each Destiny on the table")
+    moves: dict[str, str] = field(metadata={"doc": "the notation that buys each Destiny on the table"})
 
 
 @dataclass(frozen=True, slots=True)
 class Offer:
     """Solo: one of the two cards shown."""
 
-    side: str = doc("left or right")
+    side: str = field(metadata={"doc": "left or right"})
     card: str
-    change: int = doc("coconuts taking it changes in the bank, from or to the Beach Hut "
-                      "(left -1; right +1, 0 once the Hut is empty)")
-    move: str = doc("the notation of the move that takes it")
+    change: int = field(metadata={"doc": "coconuts taking it changes in the bank, from or to the Beach Hut "
+                      "(left -1; right +1, 0 once the Hut is empty)"})
+    move: str = field(metadata={"doc": "the notation of the move that takes it"})
 
 
 @dataclass(frozen=True, slots=True)
 class SoloTable:
     """Solo: the Beach Hut, the two cards shown, the other card and the Opponent."""
 
-    hut: int = doc("coconuts on the Beach Hut (the Opponent's bank)")
-    shown: tuple[str, ...] = doc("the two cards shown, left first (empty once one is taken)")
-    other: str | None = doc("the card not taken, whose fate is to be said")
+    hut: int = field(metadata={"doc": "coconuts on the Beach Hut (the Opponent's bank)"})
+    shown: tuple[str, ...] = field(metadata={"doc": "the two cards shown, left first (empty once one is taken)"})
+    other: str | None = field(metadata={"doc": "the card not taken, whose fate is to be said"})
     difficulty: str
-    start: int = doc("the Opponent's starting score")
-    opponent: tuple[str | Hidden, ...] = doc("the Opponent's pile (\"?\" each until the end)")
+    start: int = field(metadata={"doc": "the Opponent's starting score"})
+    opponent: tuple[str | Hidden, ...] = field(metadata={"doc": "the Opponent's pile ('?' each until the end)"})
     opponent_score: int | Hidden
-    opponent_final: dict[str, int] | None = doc("the Opponent's score by Source, once over")
-    offers: tuple[Offer, ...] = doc("the cards shown with what taking each costs or gains")
-    discard_price: int = doc("coconuts paid (to the Beach Hut) to discard the other card")
+    opponent_final: dict[str, int] | None = field(metadata={"doc": "the Opponent's score by Source, once over"})
+    offers: tuple[Offer, ...] = field(metadata={"doc": "the cards shown with what taking each costs or gains"})
+    discard_price: int = field(metadata={"doc": "coconuts paid (to the Beach Hut) to discard the other card"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +148,8 @@ class Placing:
 
     seat: int
     card: str
-    rotations: tuple[Turned, ...] = doc("by rotation, those with at least one legal spot")
-    notation: str = doc("how a placement is written: {rotation}, {x} and {y} filled in")
+    rotations: tuple[Turned, ...] = field(metadata={"doc": "by rotation, those with at least one legal spot"})
+    notation: str = field(metadata={"doc": "how a placement is written: {rotation}, {x} and {y} filled in"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,37 +177,37 @@ class MotuView:
     game: str
     players: int
     options: dict[str, Any]
-    viewer: Viewer = doc("the seat seeing it, null (a spectator) or \"referee\"")
+    viewer: Viewer = field(metadata={"doc": "the seat seeing it, null (a spectator) or 'referee'"})
     solo: bool
     over: bool
-    phase: str = doc("take, place, extras, other (solo), interim or over")
-    turn: int = doc("the seat whose turn it is")
-    round: int = doc("the round (solo: the turn), from 1")
-    rounds: int = doc("rounds in this game: the cards each seat adds to its island (solo: its turns)")
+    phase: str = field(metadata={"doc": "take, place, extras, other (solo), interim or over"})
+    turn: int = field(metadata={"doc": "the seat whose turn it is"})
+    round: int = field(metadata={"doc": "the round (solo: the turn), from 1"})
+    rounds: int = field(metadata={"doc": "rounds in this game: the cards each seat adds to its island (solo: its turns)"})
     first: int
     to_act: tuple[int, ...]
     scores: tuple[float, ...]
     winners: tuple[int, ...]
-    coconuts: tuple[int, ...] = doc("banked coconuts per seat")
-    supply: int = doc("coconut counters left in the box")
+    coconuts: tuple[int, ...] = field(metadata={"doc": "banked coconuts per seat"})
+    supply: int = field(metadata={"doc": "coconut counters left in the box"})
     row: tuple[RowCard, ...]
-    pile: str = doc("the pile being played: A, B or C")
-    picks: int = doc("how many Sources the interim total of this pile scores")
-    piles: dict[str, tuple[str | Hidden, ...]] = doc("the cards left in each pile, next first")
-    holding: str | None = doc("the card taken and being placed")
+    pile: str = field(metadata={"doc": "the pile being played: A, B or C"})
+    picks: int = field(metadata={"doc": "how many Sources the interim total of this pile scores"})
+    piles: dict[str, tuple[str | Hidden, ...]] = field(metadata={"doc": "the cards left in each pile, next first"})
+    holding: str | None = field(metadata={"doc": "the card taken and being placed"})
     placing: Placing | None
     discards: tuple[str, ...]
     islands: tuple[IslandView, ...]
-    sources: tuple[dict[str, int], ...] = doc("per seat, each Source's value now")
-    beach: tuple[int, ...] = doc("per seat, its longest beach in cards")
+    sources: tuple[dict[str, int], ...] = field(metadata={"doc": "per seat, each Source's value now"})
+    beach: tuple[int, ...] = field(metadata={"doc": "per seat, its longest beach in cards"})
     interims: tuple[tuple[Interim, ...], ...]
-    choices: tuple[Choice, ...] = doc("the viewer's Source choices while it is asked for them")
+    choices: tuple[Choice, ...] = field(metadata={"doc": "the viewer's Source choices while it is asked for them"})
     travelers: tuple[TravelerView | None, ...]
     destinies: Destinies
-    final: tuple[dict[str, int], ...] | None = doc("once over: per seat its score by part and total")
+    final: tuple[dict[str, int], ...] | None = field(metadata={"doc": "once over: per seat its score by part and total"})
     solo_table: SoloTable | None
-    ruler: tuple[Band, ...] = doc("the volcanic ruler's bands, nearest first")
-    box: Box | None = doc("referee only")
+    ruler: tuple[Band, ...] = field(metadata={"doc": "the volcanic ruler's bands, nearest first"})
+    box: Box | None = field(metadata={"doc": "referee only"})
 
 
 # ------------------------------------------------------------------ the events
@@ -218,7 +220,7 @@ class Setup:
     villages: tuple[str, ...]
     row: tuple[str, ...]
     destinies: tuple[str, ...]
-    piles: tuple[int, ...] = doc("cards in piles A, B, C")
+    piles: tuple[int, ...] = field(metadata={"doc": "cards in piles A, B, C"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +243,7 @@ class Turn:
 class Take:
     kind: ClassVar[str] = "take"
     seat: int
-    position: int = doc("the row position, 0 the leftmost")
+    position: int = field(metadata={"doc": "the row position, 0 the leftmost"})
     card: str
     paid: int
     gained: int
@@ -306,7 +308,7 @@ class Buy:
     seat: int
     destiny: str
     price: int
-    onto: tuple[int, ...] = doc("the row positions a coconut was put on")
+    onto: tuple[int, ...] = field(metadata={"doc": "the row positions a coconut was put on"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +363,7 @@ class End:
     kind: ClassVar[str] = "end"
     scores: tuple[float, ...]
     winners: tuple[int, ...]
-    opponent: int | None = doc("solo: the Opponent's final score")
+    opponent: int | None = field(metadata={"doc": "solo: the Opponent's final score"})
 
 
 EVENT_TYPES = declare_events(Setup, Traveler, Turn, Take, Pick, Scrap, Place, Refill, Shown, PileEmpty, Buy,
