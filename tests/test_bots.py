@@ -7,11 +7,13 @@ import random
 import pytest
 
 import kiti.games  # noqa: F401  (registers the games)
-from kiti.bots.base import SeatView, seat_view
+from kiti.bots.base import SeatView
 from kiti.bots.ismcts import ISMCTSBot
 from kiti.bots.registry import BotSpecError
 from kiti.bots.registry import make_bot as _make_bot
+from kiti.core.events import REFEREE
 from kiti.core.game import GameInfo
+from kiti.core.seatview import seat_view
 from kiti.games.miaui.cards import DECK
 from kiti.games.miaui.heuristic import MiauiTable
 from kiti.games.miaui.rules import MiauiState, add_to_pile, resolve_depths
@@ -56,17 +58,17 @@ def _twin_states(seed: int, committed: tuple[int, int]) -> tuple[MiauiState, Mia
     for order, dive in zip((order_a, order_b), committed):
         st = MiauiState.new(4, None, 1, setup={"deck": order})
         for seat, n in enumerate((12, 1, 6, 7)):  # round 1, the same for both
-            st.apply(seat, f"dive {n}")
-        st.apply(1, f"dive {dive}")  # round 2: seat 1 commits face down
+            st.play(seat, f"dive {n}")
+        st.play(1, f"dive {dive}")  # round 2: seat 1 commits face down
         states.append(st)
     return states[0], states[1]
 
 
 def test_twin_states_really_differ_in_hidden_information() -> None:
     a, b = _twin_states(3, (3, 9))
-    assert a.table() != b.table()
-    assert a.table()["burned"] != b.table()["burned"]
-    assert a.table()["committed"][1] != b.table()["committed"][1]
+    assert a.observation(REFEREE) != b.observation(REFEREE)
+    assert a.observation(REFEREE)["burned"] != b.observation(REFEREE)["burned"]
+    assert a.observation(REFEREE)["committed"][1] != b.observation(REFEREE)["committed"][1]
     assert a.information_state(0) == b.information_state(0)
 
 
@@ -87,7 +89,7 @@ def test_seat_view_holds_no_state() -> None:
     assert view._guess.resampled and view._guess is not a
     assert isinstance(view, SeatView)
     # The private guess is a resample: it need not agree with the true hidden cards.
-    assert view._guess.table()["burned"] == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.table()["burned"]
+    assert view._guess.observation(REFEREE)["burned"] == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.observation(REFEREE)["burned"]
 
 
 @pytest.mark.parametrize("spec", BOT_SPECS + ["ismcts:iters=30,reward=margin,c=1.2"])
@@ -124,7 +126,7 @@ def test_ismcts_prefers_the_obvious_catch() -> None:
             for seat in sorted(st.to_act()):
                 hand = st.hands[seat]
                 n = hand[len(hand) // 2] if seat else next(x for x in hand if x not in (1, 12))
-                st.apply(seat, f"dive {n}")
+                st.play(seat, f"dive {n}")
         bot = ISMCTSBot(seed, iters=400)
         view = seat_view(st, 0)
         lagoon = st.lagoon
@@ -225,7 +227,7 @@ def test_ismcts_trees_tell_apart_what_a_seat_saw() -> None:
         s = position([["R1", "B4", "B4", "B5"], ["Y2", "Y2", "G3", "G3"]],
                      {"1A": (["G6"], "R8"), "1B": (["G6"], "R8")})
         start = len(s.log)
-        s.apply(0, f"R1 {target}")
+        s.play(0, f"R1 {target}")
         keys.append(key_since(s.log, 1, start))
     assert keys[0] != keys[1]
     assert all(key for key in keys)  # the attack is something the defender saw
@@ -238,7 +240,7 @@ def test_ismcts_on_mauw_ignores_what_it_cannot_see() -> None:
     b = a.clone()
     b.draw.reverse()  # a different draw pile order: hidden from everyone
     b.hands[1], b.hands[2] = b.hands[2], b.hands[1]  # and other seats' hands
-    assert a.table() != b.table()
+    assert a.observation(REFEREE) != b.observation(REFEREE)
     move_a = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(a, 0))
     move_b = _make_bot("ismcts:iters=40", MauwState, 5).choose(seat_view(b, 0))
     assert move_a == move_b
@@ -258,7 +260,7 @@ def test_heuristic_priors_are_distributions_over_legal_moves(game: str, players:
     checked = 0
     for seed in range(3):
         state = cls.new(players, options, seed)
-        while not state.is_over() and checked < 60 * (seed + 1):
+        while not state.over and checked < 60 * (seed + 1):
             seat = min(state.to_act())
             found = strategy.priors(seat_view(state, seat), rng)
             for s, priors in found.items():
@@ -282,7 +284,7 @@ def test_mauw_priors_lean_towards_the_heuristics_answer() -> None:
 
     s = position([["R1", "B4", "B4", "B5"], ["R1", "Y2", "G3", "G3"]],
                  {"1A": (["G6"], "R8")})
-    s.apply(0, "R1 1A")  # an attack on seat 1's R8 over a nine, worth 16
+    s.play(0, "R1 1A")  # an attack on seat 1's R8 over a nine, worth 16
     assert s.to_act() == frozenset({1})
     view = seat_view(s, 1)
     heuristic = MauwHeuristic()
@@ -324,7 +326,7 @@ def test_ismcts_opens_the_heuristics_moves_on_wide_positions() -> None:
     from kiti.core.registry import get_game
 
     st = get_game("motu").new(3, None, 5)
-    st.apply(0, "take 1")
+    st.play(0, "take 1")
     assert st.many_moves(0) and len(st.legal_moves(0)) > 20
     view = seat_view(st, 0)
     favoured = strategy_class(get_game("motu"))().priors(view, random.Random(1))[0]

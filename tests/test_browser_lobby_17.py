@@ -140,7 +140,7 @@ def solo_moves(seed: int, policy: str) -> tuple[list[str], list[int]]:
 
 def first_legal(state: Any) -> str:
     if not state.many_moves(0):
-        return state.legal_notations(0)[0]
+        return [str(m) for m in state.legal_moves(0)][0]
     prefix: tuple[str, ...] = ()
     while True:
         step = state.move_steps(0, prefix)[0]

@@ -34,7 +34,7 @@ def mid_record(tmp_path: Path) -> Path:
     s = new(3, DECK, kiti=0)
     play_round(s, [12, 6, 1])  # E15 / T9 / K3
     play_round(s, [11, 5, 2])  # E14 / T8 / K4
-    s.apply(0, "dive 3")  # round 3, face down
+    s.play(0, "dive 3")  # round 3, face down
     path = tmp_path / "mid.json"
     path.write_text(json.dumps(s.record()), encoding="utf-8")
     return path

@@ -16,7 +16,7 @@ from kiti.core.errors import (
     RecordError,
     SetupError,
 )
-from kiti.games import replay
+from kiti.core.records import replay
 
 
 def assert_rejected(s, seat, move, error=IllegalMoveError, *words):
@@ -39,12 +39,12 @@ def test_used_diver():
     assert str(err.move) == "dive 9"
     # The others' used divers are refused too, and unused ones still work.
     assert_rejected(s, 1, "dive 5", IllegalMoveError, "diver 5")
-    s.apply(0, "dive 8")
+    s.play(0, "dive 8")
 
 
 def test_second_dive_in_a_round():
     s = G.new(4, seed=2)
-    s.apply(2, "dive 7")
+    s.play(2, "dive 7")
     assert_rejected(s, 2, "dive 8", IllegalMoveError, "seat 2", "already")
     # Even the same number again.
     assert_rejected(s, 2, "dive 7", IllegalMoveError, "already")
@@ -72,7 +72,7 @@ def test_move_after_the_end():
     s = G.new(3, seed=4)
     for r in range(1, 12):
         play_round(s, [r, r, r])
-    assert s.is_over()
+    assert s.over
     for seat in range(3):
         assert s.legal_moves(seat) == []
         assert_rejected(s, seat, "dive 12", IllegalMoveError, "over")
@@ -113,14 +113,14 @@ def test_wrong_moves_while_a_taker_orders():
     play_round(s, [12, 12, 5, 1])
     play_round(s, [11, 11, 6, 2])
     for seat, n in enumerate([10, 9, 7, 3]):
-        s.apply(seat, f"dive {n}")
+        s.play(seat, f"dive {n}")
     assert s.to_act() == frozenset({0})
     assert_rejected(s, 1, "take T9", IllegalMoveError, "seat 0")
     assert_rejected(s, 1, "dive 1", IllegalMoveError)
     assert_rejected(s, 0, "dive 1", IllegalMoveError, "take")
     assert_rejected(s, 0, "take K5", IllegalMoveError, "K5")
     assert_rejected(s, 0, "take ZZ", IllegalMoveError, "ZZ")
-    s.apply(0, "take T9")
+    s.play(0, "take T9")
 
 
 # ------------------------------------------------------------------ options and setup
@@ -218,7 +218,7 @@ def good_record():
     s = G.new(4, options={"open_baskets": True}, seed=77)
     play_round(s, [9, 5, 4, 2])
     play_round(s, [8, 6, 3, 1])
-    s.apply(0, "dive 12")
+    s.play(0, "dive 12")
     return s.record()
 
 
@@ -308,7 +308,7 @@ def test_record_of_a_resampled_state_is_refused():
     import random
 
     s = G.new(3, seed=4)
-    s.apply(0, "dive 3")
+    s.play(0, "dive 3")
     r = s.resample(1, random.Random(1))
     with pytest.raises(KitiError):
         r.record()

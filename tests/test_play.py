@@ -23,7 +23,8 @@ from play_helpers import (  # noqa: E402
 )
 
 from kiti.cli.saves import open_game  # noqa: E402
-from kiti.games import replay  # noqa: E402
+from kiti.core.events import REFEREE  # noqa: E402
+from kiti.core.records import replay  # noqa: E402
 
 
 def test_full_game_against_random_bots(tmp_path: Path) -> None:
@@ -202,8 +203,8 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch:
     monkeypatch.setenv("KITI_DATA_DIR", str(data_dir(tmp_path)))
     same = open_game(tmp_path / "same.json")
     assert same.sealed and same.record["moves"] == saved["moves"]
-    assert replay(same.record).table() == replay(saved).table()
-    assert replay(saved).table()["round"] == 4
+    assert replay(same.record).observation(REFEREE) == replay(saved).observation(REFEREE)
+    assert replay(saved).observation(REFEREE)["round"] == 4
 
 
 def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:

@@ -7,8 +7,9 @@ import json
 import pytest
 
 from kiti.core.errors import RecordError
-from kiti.core.records import apply_entry, save_record, start
-from kiti.games import get_game, replay
+from kiti.core.events import REFEREE
+from kiti.core.records import apply_entry, replay, save_record, start
+from kiti.games import get_game
 
 BASE = {"game": "miaui", "players": 3, "seed": 4, "moves": [[0, "dive 3"], [1, "dive 4"]]}
 
@@ -19,7 +20,7 @@ def test_names_and_lineup_round_trip(tmp_path):
     record = json.loads(path.read_text())
     assert record["lineup"] == ["human", "random", "random"]
     assert record["names"] == ["Ann", None, "[b]Cy"]
-    assert replay(record).table() == state.table()
+    assert replay(record).observation(REFEREE) == state.observation(REFEREE)
 
 
 @pytest.mark.parametrize(("names", "words"), [

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from kiti.core.errors import RecordError
-from kiti.games import get_game, replay
+from kiti.core.records import replay
+from kiti.games import get_game
 
 
 def mauw_record(options: dict[str, int], version: str) -> dict:

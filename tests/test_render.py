@@ -8,11 +8,12 @@ import random
 import re
 
 import pytest
+from kiti.games.miaui.render import render_view
 from rich.console import Console
 
 from kiti.core.errors import KitiError
+from kiti.core.events import REFEREE
 from kiti.games import get_game
-from kiti.games.miaui.render import render_view
 
 G = get_game("miaui")
 VARIANTS = [{}, {"open_baskets": True}, {"no_fighting": True},
@@ -37,7 +38,7 @@ def test_every_seat_view_fits_80x24(options):
         for players in (3, 4, 6):
             state = G.new(players, options, seed)
             rng = random.Random(seed)
-            while not state.is_over():
+            while not state.over:
                 seat = min(state.to_act())
                 state.apply(seat, rng.choice(state.legal_moves(seat)))
                 if rng.random() < 0.35:  # a sample of positions keeps the test quick
@@ -64,13 +65,13 @@ def positions(players, options, seed):
     rng = random.Random(seed)
     state = G.new(players, options, seed)
     same = seed % 2 == 1
-    while not state.is_over():
+    while not state.over:
         for seat in sorted(state.to_act()):
             if seat not in state.to_act():
                 continue
             moves = state.legal_moves(seat)
-            if same and str(moves[0]).startswith("dive") and state.table()["round"] < 9:
-                move = moves[-1] if seat == 0 and state.table()["round"] == 8 else moves[0]
+            if same and str(moves[0]).startswith("dive") and state.observation(REFEREE)["round"] < 9:
+                move = moves[-1] if seat == 0 and state.observation(REFEREE)["round"] == 8 else moves[0]
             else:
                 move = rng.choice(moves)
             state.apply(seat, move)
@@ -92,7 +93,7 @@ def test_no_line_wraps_at_80_columns(players):
         for seed in (1, 2):
             for state in positions(players, options, seed):
                 for viewer in (0, None, "referee"):
-                    view = state.table() if viewer == "referee" else state.observation(viewer)
+                    view = state.observation(viewer)
                     names = LONG_NAMES[:players] if seed == 1 else None
                     check_no_wrap(view, state.events(viewer), names, ["heuristic"] * players)
                     longest_space = max(longest_space, *map(len, view["lagoon"]))
@@ -104,17 +105,17 @@ def test_long_no_fighting_spaces_and_piles_stay_on_one_line():
     for _ in range(10):  # everyone dives alike: every space keeps its fish
         for seat in range(6):
             state.apply(seat, state.legal_moves(seat)[0])
-    assert min(map(len, state.table()["lagoon"])) >= 10
+    assert min(map(len, state.observation(REFEREE)["lagoon"])) >= 10
     out = printed(state.observation(0), state.events(0), names=LONG_NAMES)
     lagoon = [line for line in out.splitlines() if re.match(r" (Shallow|Deep|Deepest) ", line)]
     assert len(lagoon) == 3 and all(len(line) <= 80 for line in lagoon)
     check_no_wrap(state.observation(0), state.events(0), LONG_NAMES, None)
     during, seen = state.observation(0), state.events(0)
-    state.apply(0, "dive 12")  # seat 0 alone deepest: takes the whole Deepest space
+    state.play(0, "dive 12")  # seat 0 alone deepest: takes the whole Deepest space
     for seat in range(1, 6):
         state.apply(seat, state.legal_moves(seat)[0])
     check_no_wrap(state.observation(1), state.events(1), LONG_NAMES, None)
-    check_no_wrap(state.table(), state.events("referee"), LONG_NAMES, None)
+    check_no_wrap(state.observation(REFEREE), state.events("referee"), LONG_NAMES, None)
     # The longest pile a view can hold (a whole deck's worth): its oldest cards are counted.
     during["piles"] = [["E13", "T9", "K5", "L7", "E14", "E12"] * 3] * 6
     check_no_wrap(during, seen, LONG_NAMES, None)
@@ -127,7 +128,7 @@ def test_no_fighting_reveal_lists_the_depths_in_order():
     # Dives 12, 12, 5, 1: a tie at Deepest (nobody catches), Deep to 5, Shallow to 1.
     state = G.new(4, {"no_fighting": True}, 3)
     for seat, n in enumerate((12, 12, 5, 1)):
-        state.apply(seat, f"dive {n}")
+        state.play(seat, f"dive {n}")
     events = state.events(0)
     assert [e["type"] for e in events if e["type"] in ("tie", "catch")] != ["catch", "catch", "tie"]
     out = printed(state.observation(0), events)
@@ -136,7 +137,7 @@ def test_no_fighting_reveal_lists_the_depths_in_order():
     # Deep tied, Deepest and Shallow caught: still told Deepest, Deep, Shallow.
     state = G.new(4, {"no_fighting": True}, 3)
     for seat, n in enumerate((12, 7, 7, 1)):
-        state.apply(seat, f"dive {n}")
+        state.play(seat, f"dive {n}")
     out = printed(state.observation(None), state.events(None))
     assert re.findall(r"^  (Deepest|Deep|Shallow):", out, re.M) == ["Deepest", "Deep", "Shallow"]
 
@@ -146,10 +147,10 @@ def test_game_over_reveals_every_pile_from_what_was_seen(options):
     for seed in range(3):
         state = G.new(4, options, seed)
         rng = random.Random(seed)
-        while not state.is_over():
+        while not state.over:
             seat = min(state.to_act())
             state.apply(seat, rng.choice(state.legal_moves(seat)))
-        piles = state.table()["piles"]
+        piles = state.observation(REFEREE)["piles"]
         for viewer in (0, 2, None):
             out = printed(state.observation(viewer), state.events(viewer), labels=["bot"] * 4)
             assert "▒▒" not in out.split("Round 12")[0].split("Fish pile")[1]
@@ -171,8 +172,8 @@ def test_face_down_card_is_drawn_as_a_back_for_others():
     rest = [c for c in rest if c != "S"] + ["S"] * 6
     state = G.new(3, None, 1, {"deck": deck + rest, "kiti": 0})
     for seat, n in ((0, 12), (1, 5), (2, 1)):
-        state.apply(seat, f"dive {n}")
-    assert state.table()["lagoon"][0] == ["E15"]
+        state.play(seat, f"dive {n}")
+    assert state.observation(REFEREE)["lagoon"][0] == ["E15"]
     mine = height(state.observation(0), state.events(0))
     assert mine <= 23
     for viewer in (1, 2):
@@ -189,7 +190,7 @@ def test_kiti_tie_is_told_in_words():
     # Deepest: seats 0, 1, 2 tie and Kiti favours 0; Deep: 1 and 2 tie and Kiti favours 2.
     state = G.new(4, None, 1, {"kiti": 0})
     for seat, n in enumerate((9, 9, 9, 7)):
-        state.apply(seat, f"dive {n}")
+        state.play(seat, f"dive {n}")
     console = Console(width=80, file=io.StringIO(), color_system=None)
     console.print(render_view(state.observation(1), state.events(1)))
     text = " ".join(console.file.getvalue().split())

@@ -23,7 +23,7 @@ MIAUI_IN_PLAY = ("lagoon", "piles", "scores", "hands", "discards", "committed")
 def random_game(game: str, seed: int, moves: int | None = None) -> State:
     state = get_game(game).new(SEATS.get(game, get_game(game).info.min_seats), None, seed)
     rng = random.Random(seed)
-    while not state.is_over() and (moves is None or len(state.history) < moves):
+    while not state.over and (moves is None or len(state.history) < moves):
         seat = min(state.to_act())
         state.apply(seat, state.random_move(seat, rng))
     return state
@@ -67,12 +67,12 @@ def test_a_finished_games_seat_view_shows_what_the_end_reveals(tmp_path: Path, g
     every discard, every hand), as the end screen and the server's reveal show it; before
     the end the same seat still sees "?" for what it may not see."""
     state = random_game(game, 11)
-    assert state.is_over()
+    assert state.over
     path = saved(tmp_path, state)
     out = kiti("replay", str(path), "--seat", "1", "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     view = json.loads(out.stdout)
-    table = state.table()
+    table = state.observation(REFEREE)
     if game == "miaui":
         assert {key: view[key] for key in MIAUI_IN_PLAY} == {key: table[key] for key in MIAUI_IN_PLAY}
         assert "burned" not in view and view["box"] == len(table["box"])  # never in play
@@ -81,4 +81,4 @@ def test_a_finished_games_seat_view_shows_what_the_end_reveals(tmp_path: Path, g
     assert view["viewer"] == 1 and '"?"' not in json.dumps(view)
     during = random_game(game, 11, moves=len(state.history) // 2)
     mid = kiti("replay", str(saved(tmp_path, during)), "--seat", "1", "--json", cwd=tmp_path)
-    assert json.loads(mid.stdout) == during.observation(1) != {**during.table(), "viewer": 1}
+    assert json.loads(mid.stdout) == during.observation(1) != {**during.observation(REFEREE), "viewer": 1}

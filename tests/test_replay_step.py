@@ -14,7 +14,7 @@ def record_file(tmp_path: Path) -> Path:
     state = G.new(3, None, 21)
     play_round(state, [12, 5, 1])
     play_round(state, [11, 6, 2])
-    state.apply(2, "dive 9")
+    state.play(2, "dive 9")
     path = tmp_path / "g.json"
     path.write_text(json.dumps({**state.record(), "lineup": ["human", "random", "heuristic"],
                                 "names": ["Ann", None, None]}))

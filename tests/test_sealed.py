@@ -19,7 +19,7 @@ from kiti.games import get_game  # noqa: E402
 def test_who_gets_a_sealed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KITI_DATA_DIR", str(tmp_path / "data"))
     state = get_game("miaui").new(3, None, 99)
-    state.apply(0, "dive 5")
+    state.play(0, "dive 5")
     hotseat = Saver(Lineup(["human", "human", "random"], ["Ann", None, None]))
     alone = Saver(Lineup(["human", "random", "random"]))
     sealed = json.loads(hotseat.write(state, tmp_path / "h.json").read_text())
@@ -35,7 +35,7 @@ def test_who_gets_a_sealed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert opened.sealed and opened.record["moves"] == [[0, "dive 5"]]
     assert opened.lineup is not None and opened.lineup.names == ["Ann", None, None]
     # A finished game is a plain record, even at a table of people.
-    while not state.is_over():
+    while not state.over:
         seat = min(state.to_act())
         state.apply(seat, state.legal_moves(seat)[0])
     assert not is_sealed(json.loads(hotseat.write(state, tmp_path / "h.json").read_text()))

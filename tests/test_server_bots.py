@@ -7,7 +7,8 @@ import time
 import waits
 from server_kit import client, create, hello, hub, recv, tokens, until
 
-from kiti.games import replay
+from kiti.core.events import REFEREE
+from kiti.core.records import replay
 
 
 def seat0(m: dict) -> dict:
@@ -87,7 +88,7 @@ def test_bots_think_in_worker_processes_and_play_a_whole_game(tmp_path) -> None:
             while not state["over"]:
                 state = until(ws, lambda m: m["type"] == "state", timeout=waits.GAME)
         record = c.get(f"/api/tables/{tid}/record").json()
-        assert replay(record).table() == state["reveal"]
+        assert replay(record).observation(REFEREE) == state["reveal"]
 
 
 def test_a_bot_over_its_time_is_replaced_by_a_legal_move(tmp_path) -> None:

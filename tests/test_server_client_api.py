@@ -8,8 +8,9 @@ import time
 import waits
 from server_kit import client, create, hello, tokens
 
-from kiti.core.records import start
-from kiti.games import get_game, replay
+from kiti.core.events import REFEREE
+from kiti.core.records import replay, start
+from kiti.games import get_game
 from kiti.server.replays import MAX_FRAMES
 
 
@@ -33,7 +34,7 @@ def test_every_game_has_a_catalog_naming_the_cards_its_views_use(tmp_path) -> No
     assert {mauw[c]["kind"] for c in ("JK", "SP", "KI")} == {"joker", "spirit", "animal"}
     motu = cats["motu"]["catalog"]
     state = get_game("motu").new(3, {}, 1)
-    view = state.table()
+    view = state.observation(REFEREE)
     for placement in view["islands"][0]["placements"]:  # the village, as the view names it
         assert placement[0] in motu["cards"]
     turned = motu["cards"]["I19"]["rotations"]
@@ -74,17 +75,17 @@ def test_replay_frames_are_the_engine_s_tables_after_each_move_and_only_after_th
         got = c.get(f"/api/tables/{bots}/replay?from=0&count={MAX_FRAMES}").json()
         assert got["steps"] == total and [f["step"] for f in got["frames"]] == list(range(min(total + 1, MAX_FRAMES)))
         state = start(record, get_game)
-        assert got["frames"][0]["view"] == state.table() and got["frames"][0]["move"] is None
+        assert got["frames"][0]["view"] == state.observation(REFEREE) and got["frames"][0]["move"] is None
         for frame in got["frames"][1:]:
             since = state.event_count("referee")
             seat, move = record["moves"][frame["step"] - 1]
-            state.apply(seat, move)
-            assert frame["move"] == [seat, move] and frame["view"] == state.table()
+            state.play(seat, move)
+            assert frame["move"] == [seat, move] and frame["view"] == state.observation(REFEREE)
             assert frame["events"] == state.events("referee", since)
             assert len(frame["lines"]) == len(frame["events"])
         last = c.get(f"/api/tables/{bots}/replay?from={total}&count=5").json()["frames"]
         assert [f["step"] for f in last] == [total] and last[0]["over"]
-        assert last[0]["view"] == replay(record).table()
+        assert last[0]["view"] == replay(record).observation(REFEREE)
         for bad in ("from=-1", "count=0", f"count={MAX_FRAMES + 1}", "from=x", "from=%D9%A3"):  # ٣
             assert c.get(f"/api/tables/{bots}/replay?{bad}").json()["error"]["code"] == "bad_request"
 

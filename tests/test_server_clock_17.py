@@ -11,8 +11,8 @@ from typing import Any
 import waits
 from server_kit import client, create, hello, hub, recv, tokens, until
 
+from kiti.core.records import replay
 from kiti.core.turns import forced_move
-from kiti.games import replay
 from kiti.server.config import TIMER_PRESETS
 
 
@@ -140,5 +140,5 @@ def test_a_forced_move_is_played_at_once_with_a_notice(tmp_path) -> None:
             if seat == 0 and forced_move(game, 0) is not None:
                 assert str(forced_move(game, 0)) == move
                 only.append(move)
-            game.apply(seat, move)
+            game.play(seat, move)
         assert [m["move"] for m in forced] == only, "a notice for each forced move of seat 0, in order"

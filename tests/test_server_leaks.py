@@ -24,6 +24,7 @@ import pytest
 from server_kit import config
 
 from kiti.core.errors import KitiError, OptionError
+from kiti.core.events import REFEREE
 from kiti.core.game import State
 from kiti.core.registry import game_ids, get_game
 from kiti.server import messages
@@ -120,7 +121,7 @@ async def one_move(table: Table, recorders: list[Recorder], rng: random.Random) 
     seat = rng.choice(sorted(state.to_act()))
     if rng.random() < 0.2:
         await check_refusals(table, rng)
-    await table.submit(seat, rng.choice(state.legal_notations(seat)), recorders[seat], "m")
+    await table.submit(seat, rng.choice([str(m) for m in state.legal_moves(seat)]), recorders[seat], "m")
 
 
 async def check_refusals(table: Table, rng: random.Random) -> None:
@@ -178,9 +179,9 @@ class SightOnly:
     def to_act(self) -> Any:
         return self._state.to_act()
 
-    def legal_notations(self, seat: int) -> list[str]:
+    def legal_moves(self, seat: int) -> Any:
         self._mine(seat)
-        return self._state.legal_notations(seat)
+        return self._state.legal_moves(seat)
 
     def many_moves(self, seat: int) -> bool:
         self._mine(seat)
@@ -202,7 +203,7 @@ def check_no_secrets(message: dict[str, Any], state: State, viewer: int | None) 
     text = json.dumps(message)
     assert str(state.seed) not in text
     assert not keys(message) & SECRET_KEYS
-    referee = state.table()
+    referee = state.observation(REFEREE)
     sight = state.observation(viewer)
     seen = json.dumps([sight, state.events(viewer)])  # a hand equal to a list seen anyway is no clue
     for seat, hand in enumerate(referee.get("hands") or []):
@@ -212,7 +213,7 @@ def check_no_secrets(message: dict[str, Any], state: State, viewer: int | None) 
 
 
 def check_ending(message: dict[str, Any], state: State) -> None:
-    assert message["over"] and message["reveal"] == state.table()
+    assert message["over"] and message["reveal"] == state.observation(REFEREE)
     assert message["result"] == state.result().to_dict()
     assert message["legal"] is None and not message["your_turn"]
 

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from server_kit import client, create, hello, hub, play_move, play_out, quiet, recv, tokens, until
 
-from kiti.games import replay
+from kiti.core.events import REFEREE
+from kiti.core.records import replay
 
 
 def seat_all(c: Any, stack: contextlib.ExitStack, tid: str, toks: dict[int, str],
@@ -59,18 +60,18 @@ def test_three_humans_and_a_spectator_play_a_whole_game(tmp_path) -> None:
             for key in wss:
                 viewer = key if isinstance(key, int) else None
                 assert states[key]["view"] == true.state.observation(viewer)
-            assert states[seat]["legal"] == true.state.legal_notations(seat)
+            assert states[seat]["legal"] == [str(m) for m in true.state.legal_moves(seat)]
             assert states[seat]["prompt"]
             step(wss, states, seat, rng, n)
             n += 1
         assert true.state.over
         for state in states.values():
-            assert state["over"] and state["reveal"] == true.state.table()
+            assert state["over"] and state["reveal"] == true.state.observation(REFEREE)
             assert state["result"] == true.state.result().to_dict()
             assert [row["rank"] for row in state["standings"]] == sorted(row["rank"] for row in state["standings"])
         record = c.get(f"/api/tables/{tid}/record").json()
         assert len(record["moves"]) == n
-        assert replay(record).table() == true.state.table()
+        assert replay(record).observation(REFEREE) == true.state.observation(REFEREE)
 
 
 def test_events_come_with_sentences_and_a_cursor(tmp_path) -> None:
@@ -272,10 +273,10 @@ def test_every_game_gets_first_steps_and_games_with_few_moves_the_list_too(monke
     table = {"id": "t", "game": "miaui", "status": "playing",
              "seats": [{"name": f"seat {i}", "kind": "human", "bot_plays": False} for i in range(3)]}
     plain, _ = state_message(state, table, 0, 0, None)
-    assert plain["legal"] == state.legal_notations(0)
-    assert [s["move"] for s in plain["steps"]] == state.legal_notations(0)  # clients choose through steps
+    assert plain["legal"] == [str(m) for m in state.legal_moves(0)]
+    assert [s["move"] for s in plain["steps"]] == [str(m) for m in state.legal_moves(0)]  # clients choose through steps
     monkeypatch.setattr(cls, "many_moves", lambda self, seat: True)
     wide, _ = state_message(state, table, 0, 0, None)
     assert wide["legal"] is None
-    assert [s["move"] for s in wide["steps"]] == state.legal_notations(0)
+    assert [s["move"] for s in wide["steps"]] == [str(m) for m in state.legal_moves(0)]
     assert all(s["count"] == 1 for s in wide["steps"])

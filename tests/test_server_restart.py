@@ -17,7 +17,8 @@ import waits
 from pg_kit import postgres_server
 from serve_kit import ServeProcess
 
-from kiti.games import replay
+from kiti.core.events import REFEREE
+from kiti.core.records import replay
 from kiti.server import queries, store
 
 httpx = pytest.importorskip("httpx")
@@ -136,7 +137,7 @@ def check_nothing_lost(db: str, tid: str, record: dict[str, Any], players: list[
     for p in players:
         assert subsequence(p.acked, [tuple(m) for m in record["moves"]]), "an acknowledged move was lost"
         assert p.events == final.events(p.seat), f"seat {p.seat} missed or repeated events"
-        assert p.state is not None and p.state["reveal"] == final.table()
+        assert p.state is not None and p.state["reveal"] == final.observation(REFEREE)
         assert p.state["result"] == final.result().to_dict()
 
 

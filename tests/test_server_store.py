@@ -59,7 +59,7 @@ def test_a_new_hub_restores_unfinished_tables_by_replaying_their_records(tmp_pat
         rng = random.Random(3)
         for _ in range(25):
             seat = min(table.state.to_act())
-            await table.submit(seat, rng.choice(table.state.legal_notations(seat)))
+            await table.submit(seat, rng.choice([str(m) for m in table.state.legal_moves(seat)]))
         record = table.state.record()
         await hub.close()
         return table.id, record

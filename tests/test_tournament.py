@@ -10,8 +10,9 @@ import pytest
 
 import kiti.games  # noqa: F401
 from kiti.bots.registry import split_bot_specs
+from kiti.core.events import REFEREE
+from kiti.core.records import replay
 from kiti.core.results import rank
-from kiti.games import replay
 from kiti.sim import stats
 from kiti.sim.tournament import (
     TournamentConfig,
@@ -66,7 +67,7 @@ def test_tournament_seats_every_bot_everywhere_and_replays_the_deal() -> None:
     for deal in range(4):
         block = [g for g in games if g["deal"] == deal]
         assert len({g["seed"] for g in block}) == 1  # the same deal for every rotation
-        decks = {tuple(replay(dict(g["record"], moves=[])).table()["deck"]) for g in block}
+        decks = {tuple(replay(dict(g["record"], moves=[])).observation(REFEREE)["deck"]) for g in block}
         assert len(decks) == 1
     for g in games:  # records replay to the reported scores
         assert replay(g["record"]).scores() == g["scores"]
