@@ -15,9 +15,9 @@ from rich.console import Console
 
 from kiti.core.errors import QUOTE_LIMIT, IllegalMoveError, NotationError, SetupError
 from kiti.core.records import MAX_NAME
-from kiti.games.miaui.render import Sight, hand_line, kiti_line, render_view
 from kiti.games.miaui.rules import Dive, Take, kiti_order
-from kiti.games.miaui.tell import People
+from kiti.games.miaui.terminal import Sight, hand_line, kiti_line, render_view
+from kiti.games.miaui.words import People
 
 HUGE = 10 ** 5000  # more digits than Python will write out
 

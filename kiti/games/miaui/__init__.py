@@ -4,8 +4,8 @@ from ...core.registry import GameParts, register
 from .rules import INFO, Dive, MiauiState, Take, kiti_order
 
 register(MiauiState, GameParts(
-    words="kiti.games.miaui.render",  # split into words.py and terminal.py (issue 18)
-    terminal="kiti.games.miaui.render",
+    words="kiti.games.miaui.words",
+    terminal="kiti.games.miaui.terminal",
     heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
     summary="summary.md",
     catalog="kiti.games.miaui.cards:catalog",

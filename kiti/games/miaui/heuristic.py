@@ -4,7 +4,8 @@ Miaui is a game of simultaneous secret choices, so a good strategy is *mixed*: a
 rule is exploitable and ties with its own copies (two copies of a deterministic bot dive
 the same number and, with No Fighting, both catch nothing).  The strategy:
 
-1. **Rebuild the table** from the seat's information state: each seat's divers left
+1. **Read the table** from the seat's typed view (:class:`.view.MiauiView`) and recall what
+   it saw (:func:`remember`, from its events): each seat's divers left
    (:func:`rules.remembered_dives`: a seat may remember every reveal it saw), every fish
    pile (:func:`rules.remembered_piles`: likewise every catch), the lagoon (its own face-down cards it has
    peeked are shown to it), and the pool of cards it has not seen (deck, burned card,
@@ -37,6 +38,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...core.game import State
@@ -46,7 +48,6 @@ from ...core.seatview import SeatView
 from .cards import COUNT, VALUE
 from .rules import (
     DIVERS,
-    ROUNDS,
     Dive,
     Take,
     add_to_pile,
@@ -54,6 +55,7 @@ from .rules import (
     remembered_piles,
     resolve_depths,
 )
+from .view import MiauiView
 
 _PARAM = "bot heuristic parameter"
 
@@ -75,50 +77,57 @@ def pile_gain(pile: Sequence[str], cards: Sequence[str], jelly_unseen: int = 0,
     return gain + bonus
 
 
-class MiauiTable:
-    """What a seat can deduce about a Miaui table from its information state."""
+@dataclass(frozen=True)
+class Memory:
+    """What a seat remembers beyond its typed view (ruling 8: what was revealed may be
+    remembered): every fish pile and every seat's divers left, rebuilt from the events it
+    saw, and the cards it has not seen."""
 
-    def __init__(self, info: dict[str, Any]) -> None:
-        now = info["now"]
-        self.seat: int = info["seat"]
-        n = self.players = now["players"]
-        self.round: int = now["round"]
-        self.kiti: int | None = now["kiti"]
-        self.pending = now.get("pending_take")
-        taker_chooses = bool(now["options"].get("taker_chooses_order"))
-        self.piles = remembered_piles(info["events"], n, taker_chooses)
-        own = now["piles"][self.seat]
-        if "?" not in own:
-            self.piles[self.seat] = list(own)
-        self.hands: list[list[int]] = [
-            sorted(set(DIVERS) - set(p)) for p in remembered_dives(info["events"], n)]
-        self.hands[self.seat] = sorted(now["hands"][self.seat])
-        seen: Counter[str] = Counter()
-        for e in info["events"]:
-            if e["type"] == "catch":
-                seen.update(e["cards"])
-        self.lagoon: list[list[str | None]] = [
-            [None if c == "?" else c for c in cards] for cards in now["lagoon"]]
-        seen.update(c for cards in self.lagoon for c in cards if c is not None)
-        self.unseen: list[str] = sorted((COUNT - seen).elements())
-        self.jelly_unseen = sum(1 for c in self.unseen if c[0] == "J")
+    piles: list[list[str]]
+    hands: list[list[int]]
+    unseen: list[str]
+    jelly_unseen: int
 
-    def mean_unknown(self, seat: int) -> float:
-        """Gain for ``seat`` of one card drawn from the unseen pool, on average."""
-        if not self.unseen:
-            return 0.0
-        pile = self.piles[seat]
-        return sum(pile_gain(pile, [c]) for c in self.unseen) / len(self.unseen)
 
-    def space_gain(self, seat: int, space: int) -> float:
-        cards = self.lagoon[space]
-        if not cards:
-            return 0.0
-        last = self.round >= ROUNDS
-        known = [c for c in cards if c is not None]
-        unknown = len(cards) - len(known)
-        gain = pile_gain(self.piles[seat], known, self.jelly_unseen, last)
-        return gain + unknown * self.mean_unknown(seat) if unknown else gain
+def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
+    """The seat's :class:`Memory`, from its typed view and the events it saw."""
+    seat = view.viewer
+    assert isinstance(seat, int), "a heuristic plays a seat"
+    n = view.players
+    piles = remembered_piles(events, n, bool(view.options.get("taker_chooses_order")))
+    own = view.piles[seat]
+    if "?" not in own:
+        piles[seat] = list(own)
+    hands = [sorted(set(DIVERS) - set(p)) for p in remembered_dives(events, n)]
+    hands[seat] = sorted(d for d in view.hands[seat] if d != "?")
+    seen: Counter[str] = Counter()
+    for e in events:
+        if e["type"] == "catch":
+            seen.update(e["cards"])
+    seen.update(c for cards in view.lagoon for c in cards if c != "?")
+    unseen = sorted((COUNT - seen).elements())
+    return Memory(piles, hands, unseen, sum(1 for c in unseen if c[0] == "J"))
+
+
+def mean_unknown(mem: Memory, seat: int) -> float:
+    """Gain for ``seat`` of one card drawn from the unseen pool, on average."""
+    if not mem.unseen:
+        return 0.0
+    pile = mem.piles[seat]
+    return sum(pile_gain(pile, [c]) for c in mem.unseen) / len(mem.unseen)
+
+
+def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
+    """What catching ``space`` is worth to ``seat``: its known cards, and the average unseen
+    card for each face-down one."""
+    cards = view.lagoon[space]
+    if not cards:
+        return 0.0
+    last = view.round >= view.rounds
+    known = [c for c in cards if c != "?"]
+    unknown = len(cards) - len(known)
+    gain = pile_gain(mem.piles[seat], known, mem.jelly_unseen, last)
+    return gain + unknown * mean_unknown(mem, seat) if unknown else gain
 
 
 class MiauiHeuristic:
@@ -150,61 +159,64 @@ class MiauiHeuristic:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        table = MiauiTable(view.info)
-        if table.pending:
-            return self._order(legal, table)
-        pick = self.draw(self._utilities(table, rng), rng)
+        now: MiauiView = view.view
+        mem = remember(now, view.info["events"])
+        if now.pending_take:
+            return self._order(legal, now, mem)
+        pick = self.draw(self._utilities(now, mem, rng), rng)
         return Dive(pick)
 
     def priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
         """What this strategy expects each seat to dive now, as probabilities: its own
         quantal response for the viewing seat, its models of the others (a search starts
         from them: ISMCTS uses them as priors); {} when it has no opinion."""
-        table = MiauiTable(view.info)
-        if table.pending or len(view.legal_moves) == 1:
+        now: MiauiView = view.view
+        if now.pending_take or len(view.legal_moves) == 1:
             return {}
-        me = table.seat
-        gains = [[table.space_gain(s, sp) for sp in range(3)] for s in range(table.players)]
-        models = self.models(table, gains, rng)
+        mem = remember(now, view.info["events"])
+        me = view.seat
+        gains = [[space_gain(now, mem, s, sp) for sp in range(3)] for s in range(now.players)]
+        models = self.models(now, mem, gains, rng)
         out: dict[int, dict[Move, float]] = {
-            s: {Dive(d): p for d, p in models[s]} for s in range(table.players) if s != me}
-        mine = self.utilities(table, gains, me, table.hands[me], models, rng)
+            s: {Dive(d): p for d, p in models[s]} for s in range(now.players) if s != me}
+        mine = self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
         out[me] = {Dive(d): p for d, p in self.weights(mine)}
         return out
 
-    def _utilities(self, table: MiauiTable, rng: random.Random) -> dict[int, float]:
-        me = table.seat
-        gains = [[table.space_gain(s, sp) for sp in range(3)] for s in range(table.players)]
-        models = self.models(table, gains, rng)
-        return self.utilities(table, gains, me, table.hands[me], models, rng)
+    def _utilities(self, now: MiauiView, mem: Memory, rng: random.Random) -> dict[int, float]:
+        me = now.viewer
+        assert isinstance(me, int)
+        gains = [[space_gain(now, mem, s, sp) for sp in range(3)] for s in range(now.players)]
+        models = self.models(now, mem, gains, rng)
+        return self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
 
-    def models(self, table: MiauiTable, gains: list[list[float]], rng: random.Random
+    def models(self, now: MiauiView, mem: Memory, gains: list[list[float]], rng: random.Random
                ) -> list[list[tuple[int, float]]]:
         """Per seat, the mixed strategy we expect it to play: (diver, probability) pairs."""
-        n = table.players
-        uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in table.hands]
+        n = now.players
+        uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in mem.hands]
         models = list(uniform)
         for s in range(n):
-            if s == table.seat or len(table.hands[s]) <= 1:
+            if s == now.viewer or len(mem.hands[s]) <= 1:
                 continue
-            utils = self.utilities(table, gains, s, table.hands[s], uniform,
+            utils = self.utilities(now, mem, gains, s, mem.hands[s], uniform,
                                    rng, samples=max(8, self.samples // 2))
             smart = dict(self.weights(utils))
             models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0))
                          for d, p in uniform[s]]
         return models
 
-    def utilities(self, table: MiauiTable, gains: list[list[float]], me: int,
+    def utilities(self, now: MiauiView, mem: Memory, gains: list[list[float]], me: int,
                   mine: Sequence[int], models: list[list[tuple[int, float]]],
                   rng: random.Random, samples: int | None = None) -> dict[int, float]:
         """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
-        n = table.players
+        n = now.players
         k = samples or self.samples
         others = [s for s in range(n) if s != me]
         draws = {s: rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k)
                  for s in others}
-        rounds_left = ROUNDS - table.round  # free choices after this one
-        avg = max(0.0, table.mean_unknown(me))
+        rounds_left = now.rounds - now.round  # free choices after this one
+        avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
         out: dict[int, float] = {}
         dives = [0] * n
@@ -214,7 +226,7 @@ class MiauiHeuristic:
                 for s in others:
                     dives[s] = draws[s][i]
                 dives[me] = d
-                catches, _ = resolve_depths(dives, n, table.kiti)
+                catches, _ = resolve_depths(dives, n, now.kiti)
                 for space, winner, _ in catches:
                     g = gains[winner][space]
                     if winner == me:
@@ -239,10 +251,11 @@ class MiauiHeuristic:
         pairs = self.weights(utils)
         return rng.choices([d for d, _ in pairs], [p for _, p in pairs])[0]
 
-    def _order(self, legal: list[Move], table: MiauiTable) -> Move:
+    def _order(self, legal: list[Move], now: MiauiView, mem: Memory) -> Move:
         """No Fighting, taker chooses: the first card of the best order for our pile."""
-        cards = list(table.pending["cards"])
-        pile = table.piles[table.seat]
+        assert now.pending_take is not None and isinstance(now.viewer, int)
+        cards = list(now.pending_take.cards)
+        pile = mem.piles[now.viewer]
         best_first, best = None, -1e18
         orders = set(itertools.permutations(cards)) if len(cards) <= 6 else {tuple(cards)}
         for order in sorted(orders):

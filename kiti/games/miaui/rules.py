@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from ...core.chance import shuffle
 from ...core.errors import NotationError, OptionError, SetupError, quoted
@@ -28,17 +28,22 @@ from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
 from ...core.options import OptionSpec
+from . import view as V
 from .cards import COUNT, DECK, DECK_SIZE, VALUE, card_name
 
 ROUNDS = 12
 DIVERS = tuple(range(1, ROUNDS + 1))
 SPACE_NAMES = ("Deepest", "Deep", "Shallow")
-#: Who wins each depth, in words (the renderer shows them).
+#: Who wins each depth, in words (the view carries them: ``depths[space].rule``).
 DEPTH_RULE = ("highest diver wins", "next highest wins", "lowest diver wins")
+#: Which end of the divers still in wins each depth (:func:`resolve_depths` acts on it).
+DEPTH_TAKES: tuple[Literal["highest", "lowest"], ...] = ("highest", "highest", "lowest")
 #: What follows the last dive of a round, in words (``why`` quotes it).
 REVEAL_RULE = "the depths are settled deepest first, one catch a seat at most"
-#: A tie with No Fighting, in words (the renderer and ``why`` show it).
+#: A tie with No Fighting, in words (the view's ``tie_rule``; ``why`` shows it too).
 NO_FIGHTING_TIE = "a tie catches nothing; tied divers are out, the fish stay"
+#: A tie with Kiti, in words (the view's ``tie_rule``).
+KITI_TIE = "Kiti breaks a tie: the first tied seat in its order wins"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,20 +84,6 @@ OPTIONS = (
                "clockwise (the youngest player's seat in the rulebook).", minimum=0, maximum=5),
 )
 
-EVENTS = {
-    "stock": ("round", "cards"),
-    "seagull_returned": ("round", "space"),
-    "peek": ("round", "space", "card"),
-    "reveal": ("round", "dives", "kiti"),
-    "catch": ("round", "space", "seat", "cards", "tied"),
-    "tie": ("round", "space", "seats"),
-    "no_diver": ("round", "space"),
-    "take": ("round", "seat", "card"),
-    "seagull": ("round", "seat", "ate"),
-    "jellyfish": ("round", "seat", "cards"),
-    "end": ("scores", "winners"),
-}
-
 INFO = GameInfo(
     id="miaui",
     name="Miaui",
@@ -101,7 +92,8 @@ INFO = GameInfo(
     version="1",
     options=OPTIONS,
     notation="dive N (N = 1..12); with taker_chooses_order also take CODE",
-    events=EVENTS,
+    view_type=V.VIEW_TYPE,
+    event_types=V.EVENT_TYPES,
     move_types=(Dive, Take),
     # 11 free rounds of dives, plus at most one take per card a taker orders.
     max_moves=11 * 6 + DECK_SIZE,
@@ -140,9 +132,40 @@ def _kiti_order(kiti: int, players: int, space: int) -> tuple[int, ...]:
     return tuple(sorted(range(players), key=lambda seat: kiti_rank(kiti, players, space, seat)))
 
 
-def tie_direction(space: int) -> str:
-    """Which way Kiti looks for a tie at ``space``: 'counterclockwise' or 'clockwise'."""
-    return "counterclockwise" if space < 2 else "clockwise"
+def tie_direction(space: int) -> Literal["counterclockwise", "clockwise"]:
+    """Which way Kiti looks for a tie at ``space``, as :func:`kiti_rank` orders the seats."""
+    step = (kiti_rank(0, 4, space, 2) - kiti_rank(0, 4, space, 1)) % 4  # seat 2 follows seat 1 clockwise
+    return "clockwise" if step == 1 else "counterclockwise"
+
+
+def tie_side(space: int) -> Literal["right", "left"]:
+    """The side of Kiti where its tie order at ``space`` starts, as :func:`kiti_rank` has it
+    (seat ``kiti`` is on its right)."""
+    return "right" if kiti_rank(0, 3, space, 0) == 0 else "left"
+
+
+#: Which way Kiti moves after every round (see :func:`kiti_after`).
+KITI_MOVES: Literal["clockwise"] = "clockwise"
+
+
+def kiti_after(kiti: int, players: int) -> int:
+    """Where Kiti stands after a round: one gap clockwise (the seat on its right is the next)."""
+    return (kiti + 1) % players
+
+
+def kiti_left(kiti: int, players: int) -> int:
+    """The seat on Kiti's left: Kiti stands between seat ``kiti`` and the next clockwise."""
+    return (kiti + 1) % players
+
+
+def depth_facts(kiti: int | None, players: int) -> tuple[V.Depth, ...]:
+    """What each depth takes and how its ties are broken, for the view (rule facts)."""
+    return tuple(V.Depth(
+        space=space, name=SPACE_NAMES[space], takes=DEPTH_TAKES[space], rule=DEPTH_RULE[space],
+        tie_direction=None if kiti is None else tie_direction(space),
+        tie_from=None if kiti is None else tie_side(space),
+        tie_order=None if kiti is None else _kiti_order(kiti, players, space),
+    ) for space in (0, 1, 2))
 
 
 Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti chose among, if tied)
@@ -170,7 +193,7 @@ def resolve_depths(dives: Sequence[int], players: int, kiti: int | None
     for space in (0, 1, 2):
         if not left:
             break  # nobody remains
-        best = dives[left[-1]] if space < 2 else dives[left[0]]
+        best = dives[left[-1]] if DEPTH_TAKES[space] == "highest" else dives[left[0]]
         tied = [s for s in left if dives[s] == best]
         if len(tied) == 1:
             winner = tied[0]
@@ -440,7 +463,7 @@ class MiauiState(State):
             for space in (0, 1, 2):
                 card = deck.pop()
                 while card == "S":
-                    self.log.append((EVERYONE, "seagull_returned", (1, space), None))
+                    self.emit("seagull_returned", to=EVERYONE, round=1, space=space)
                     deck.append(card)
                     shuffle(self.rng, deck)
                     card = deck.pop()
@@ -454,7 +477,7 @@ class MiauiState(State):
         lagoon[1].append(c1)
         lagoon[2].append(c2)
         if self.hide_next == _NO_HIDE:
-            self.log.append((EVERYONE, "stock", (rnd, (c0, c1, c2)), None))
+            self.emit("stock", to=EVERYONE, round=rnd, cards=(c0, c1, c2))
             return
         self._stock_veiled((c0, c1, c2))
 
@@ -465,19 +488,19 @@ class MiauiState(State):
         hide = self.hide_next
         self.hide_next = _NO_HIDE.copy()
         shown = tuple("?" if hide[space] >= 0 else card for space, card in enumerate(cards))
-        log.append((EVERYONE, "stock", (rnd, shown), (("cards", cards),)))
+        self.emit("stock", to=EVERYONE, referee=(("cards", cards),), round=rnd, cards=shown)
         for space in (0, 1, 2):
             seer = hide[space]
             if seer >= 0:
                 self.veil[space][len(self.lagoon[space]) - 1] = (seer, len(log))
-                log.append((seats(seer), "peek", (rnd, space, cards[space]), None))
+                self.emit("peek", to=seats(seer), round=rnd, space=space, card=cards[space])
 
     def _resolve(self) -> None:
         """Reveal the dives together, decide each depth, then hand out the catches."""
         revealed = tuple(self.committed)
         self.committed = [0] * self.players
         self.reveals.append(revealed)
-        self.log.append((EVERYONE, "reveal", (self.round, revealed, self.kiti), None))
+        self.emit("reveal", to=EVERYONE, round=self.round, dives=revealed, kiti=self.kiti)
         catches, ties = resolve_depths(revealed, self.players, self.kiti)
         if len(catches) < 3:
             self._log_unwon(catches, ties)
@@ -490,16 +513,16 @@ class MiauiState(State):
         won = {c[0] for c in catches}
         for space in (0, 1, 2):
             if space in tied:
-                self.log.append((EVERYONE, "tie", (self.round, space, tied[space]), None))
+                self.emit("tie", to=EVERYONE, round=self.round, space=space, seats=tied[space])
             elif space not in won:
-                self.log.append((EVERYONE, "no_diver", (self.round, space), None))
+                self.emit("no_diver", to=EVERYONE, round=self.round, space=space)
 
     def _hand_out(self) -> None:
         """Give each won space to its winner, deepest first, pausing if a taker must order
         cards; then end the round."""
         rnd = self.round
         lagoon = self.lagoon
-        log = self.log
+        emit = self.emit
         takes = self.takes
         piles = self.piles
         for i, (space, seat, tied) in enumerate(takes):
@@ -508,10 +531,10 @@ class MiauiState(State):
             if self.veil[space]:
                 self.veil[space] = {}
             if len(cards) == 1 and cards[0] in QUIET:  # the usual catch: one card joins the pile
-                log.append((EVERYONE, "catch", (rnd, space, seat, (cards[0],), tied), None))
+                emit("catch", to=EVERYONE, round=rnd, space=space, seat=seat, cards=(cards[0],), tied=tied)
                 piles[seat].append(cards[0])
                 continue
-            log.append((EVERYONE, "catch", (rnd, space, seat, tuple(cards), tied), None))
+            emit("catch", to=EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
@@ -530,11 +553,11 @@ class MiauiState(State):
     def _take_one(self, card: str) -> None:
         seat, _, cards = self.pending
         cards.remove(card)
-        self.log.append((EVERYONE, "take", (self.round, seat, card), None))
+        self.emit("take", to=EVERYONE, round=self.round, seat=seat, card=card)
         self._add(seat, card)
         if not catch_needs_order(cards, True):
             for rest in cards:
-                self.log.append((EVERYONE, "take", (self.round, seat, rest), None))
+                self.emit("take", to=EVERYONE, round=self.round, seat=seat, card=rest)
                 self._add(seat, rest)
             self.pending = []
             self._hand_out()
@@ -551,21 +574,21 @@ class MiauiState(State):
             self.box.append(card)
             if eaten is not None:
                 self.box.append(eaten)
-            self.log.append((EVERYONE, "seagull", (self.round, seat, eaten), None))
+            self.emit("seagull", to=EVERYONE, round=self.round, seat=seat, ate=eaten)
         else:
             self.box.extend(jellies)
-            self.log.append((EVERYONE, "jellyfish", (self.round, seat, tuple(jellies)), None))
+            self.emit("jellyfish", to=EVERYONE, round=self.round, seat=seat, cards=tuple(jellies))
 
     def _end_round(self) -> None:
         n = self.players
-        if self.kiti is not None:  # Kiti moves one gap clockwise after every round
-            self.kiti = (self.kiti + 1) % n
+        if self.kiti is not None:  # Kiti moves on after every round
+            self.kiti = kiti_after(self.kiti, n)
         if self.round == ROUNDS:
             self.over = True
             self.acting = frozenset()
             result = self.result()
-            self.log.append((EVERYONE, "end", (tuple(map(int, result.scores)),
-                                               tuple(result.winning_seats())), None))
+            self.emit("end", to=EVERYONE, scores=tuple(map(int, result.scores)),
+                      winners=tuple(result.winning_seats()))
             return
         self.round += 1
         self.round_start = len(self.history)
@@ -597,13 +620,14 @@ class MiauiState(State):
             assert sorted(used + self.hands[s]) == list(DIVERS), f"seat {s}'s divers are not 1-12"
 
     # --------------------------------------------------------------- views
-    def _view(self, viewer: Any) -> dict[str, Any]:
-        """The one place a view of the table is made: a seat, None (spectator) or REFEREE."""
+    def _view(self, viewer: Any) -> V.MiauiView:
+        """The one place a view of the table is made: a seat, None (spectator) or REFEREE.
+        Its rule facts come from this module's rule functions (:meth:`_rule_facts`)."""
         n = self.players
         ref = viewer == REFEREE
         shown_all = ref or self.over  # the end shows every card in play; the box, never
         open_b = self.open_baskets
-        lagoon = [
+        lagoon: list[list[str]] = [
             [c if (shown_all or i not in veil or veil[i][0] == viewer) else "?" for i, c in enumerate(cards)]
             for cards, veil in zip(self.lagoon, self.veil)
         ]
@@ -618,40 +642,48 @@ class MiauiState(State):
             # A pile of 0 or 1 card is wholly visible, so its total is too.
             shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
             scores.append(pile_score(pile) if shown else None)
-        hands = [list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
+        hands: list[list[Any]] = [
+            list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
         played = [[r[s] for r in self.reveals] for s in range(n)]  # the diver discard piles
-        discards = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
-        committed = [
+        discards: list[list[Any]] = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
+        committed: list[Any] = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
         ]
-        view: dict[str, Any] = {
-            "game": "miaui",
-            "players": n,
-            "options": dict(self.options),
-            "viewer": viewer,
-            "over": self.over,
-            "round": self.round,
-            "kiti": self.kiti,
-            "tie_order": None if self.kiti is None else {
+        pending = None if not self.pending else V.PendingTake(
+            seat=self.pending[0], space=self.pending[1], cards=list(self.pending[2]))
+        fields: dict[str, Any] = dict(
+            game="miaui", players=n, options=dict(self.options), viewer=viewer, over=self.over,
+            round=self.round, kiti=self.kiti,
+            tie_order=None if self.kiti is None else {
                 "deep": kiti_order(self.kiti, n, 0), "shallow": kiti_order(self.kiti, n, 2)},
-            "lagoon": lagoon,
-            "piles": piles,
-            "scores": scores,
-            "winners": self.winners(),
-            "hands": hands,
-            "committed": committed,
-            "discards": discards,
-            "to_act": sorted(self.acting),
-            "pending_take": None if not self.pending else {
-                "seat": self.pending[0], "space": self.pending[1], "cards": list(self.pending[2])},
-            "deck": list(reversed(self.deck)) if ref else len(self.deck),
-            "box": list(self.box) if ref else len(self.box),
-        }
+            lagoon=lagoon, piles=piles, scores=scores, winners=self.winners(), hands=hands,
+            committed=committed, discards=discards, to_act=sorted(self.acting), pending_take=pending,
+            deck=list(reversed(self.deck)) if ref else len(self.deck),
+            box=list(self.box) if ref else len(self.box),
+            **self._rule_facts(viewer),
+        )
         if ref:
-            view["burned"] = self.burned
-        return view
+            return V.RefereeView(**fields, burned=self.burned)
+        return V.MiauiView(**fields)
 
-    def _end_view(self, viewer: Any) -> dict[str, Any]:
+    def _rule_facts(self, viewer: Any) -> dict[str, Any]:
+        """The rule facts a front end needs (so that none restates a rule): rounds, what each
+        depth takes and its ties, where Kiti stands and goes, what a tie does, and which
+        face-down lagoon cards this viewer has peeked at."""
+        n, kiti = self.players, self.kiti
+        return dict(
+            rounds=ROUNDS,
+            depths=depth_facts(kiti, n),
+            kiti_left=None if kiti is None else kiti_left(kiti, n),
+            kiti_next=None if kiti is None or self.round >= ROUNDS else kiti_after(kiti, n),
+            kiti_moves=None if kiti is None else KITI_MOVES,
+            ties_carry_over=self.no_fighting,
+            tie_rule=NO_FIGHTING_TIE if kiti is None else KITI_TIE,
+            peeked=[[i in veil and (viewer == REFEREE or veil[i][0] == viewer) for i in range(len(cards))]
+                    for cards, veil in zip(self.lagoon, self.veil)],
+        )
+
+    def _end_view(self, viewer: Any) -> V.MiauiView:
         """The end shows every card in play to everyone; the burned card, the boxed cards and
         the rest of the deck were never in play and stay hidden (see :meth:`_view`)."""
         return self._view(viewer)
@@ -675,9 +707,10 @@ class MiauiState(State):
         seat = self._viewer(seat)
         new = self._resampled_copy(rng)
         assert isinstance(new, MiauiState)
-        # Cards this seat has not seen: the deck, the burned card, face-down lagoon cards of others.
+        # Cards this seat has not seen: the deck, the burned card, face-down lagoon cards of
+        # others (none once the game is over: the end shows every card in play).
         slots = sorted((space, i) for space, veil in enumerate(new.veil)
-                       for i, (seer, _) in veil.items() if seer != seat)
+                       for i, (seer, _) in veil.items() if seer != seat and not new.over)
         # Sorted first, so that the draw depends only on what the seat knows (and on rng).
         pool = sorted(new.deck + [new.burned] + [new.lagoon[sp][i] for sp, i in slots])
         shuffle(rng, pool)

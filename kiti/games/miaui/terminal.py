@@ -1,58 +1,221 @@
-"""How a Miaui table looks in a terminal (rich): Miaui's declared ``renderer`` part.
+"""How a Miaui table looks in a terminal (rich): Miaui's ``terminal`` part.
 
-The generic terminal front end (``kiti.cli``) uses only this module's functions named in
-the renderer protocol documented in ``kiti/cli/render.py`` (``render_view``,
-``describe_event``, ``describe_events``, ``expand_input``, ``input_help``, ``prompt``).  This module never imports ``kiti.cli``; it reads
-views and events only, never the state, and takes every rule from :mod:`.rules`.
+The generic terminal front end (``kiti.cli``) calls :func:`render_view` (see the protocol
+in ``kiti/cli/render.py``); the game's words (event sentences, prompt, shorthand) are in
+:mod:`.words`.  This module never imports ``kiti.cli``; it reads views and events only,
+never the state, and takes the rule facts from the view (rounds, what each depth takes,
+Kiti's seats and tie orders, what a tie does) or from :mod:`.rules`' functions.
 
-Every line is built to fit the width it is given (abbreviated, never wrapped: see
-:func:`.tell.fit`) and the whole table to fit the height it is given, so the header never
-scrolls off an 80x24 terminal.
+Every line it builds is a rich ``Text`` made of *pieces* that are never split (a card name,
+a tie order, a player's name); :func:`fit` picks the longest wording that fits the width,
+so a line is abbreviated rather than wrapped, and the whole table fits the height it is
+given, so the header never scrolls off an 80x24 terminal.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from .cards import COUNT
-from .rules import DEPTH_RULE, NO_FIGHTING_TIE, SPACE_NAMES, remembered_dives
-from .tell import (
-    BACK,
-    People,
-    Piece,
-    card,
-    card_long,
-    fit,
-    ranges,
-    round_line,
-    story,
-    told_in_order,
-)
-from .tell import describe_event as tell_event
+from .cards import card_name
+from .rules import kiti_order, remembered_dives, tie_direction
+from .words import SPACES, People, in_depth_order, name, round_events
 
-INPUT_HELP = "Shorthand: a number N alone means 'dive N'."
-TAKE_HELP = "Shorthand: a card code alone (T7) means 'take T7'."
+STYLE = {"K": "cyan", "T": "yellow", "E": "bold magenta", "L": "green", "J": "bold red", "S": "bold blue"}
+BACK = "▒▒"
 FLAGS = (("open_baskets", "Open Baskets"), ("no_fighting", "No Fighting"),
          ("taker_chooses_order", "taker orders"))
 
+Piece = Text | str | tuple[str, str]
 
-def expand_input(typed: str, seat: int | None = None) -> str | None:
-    """Shorthand a player may type: '9' -> 'dive 9', 'T7' -> 'take T7'; None if not shorthand.
 
-    Text only: no number is converted, so a number of any length is simply not a move.
+# ------------------------------------------------------------------ layout
+def text(*pieces: Piece) -> Text:
+    """Pieces joined into one Text (strings are literal text, never markup)."""
+    return Text.assemble(*pieces, no_wrap=True, overflow="crop")
+
+
+def fit(width: int, *wordings: Sequence[Piece]) -> Text:
+    """The first wording (a list of unbreakable pieces) that fits in ``width`` columns.
+
+    If none does, the last one is cut between two pieces and ends with '…', so a card
+    name or a tie order is never split and a line never wraps.
     """
-    t = typed.strip()
-    if t.isascii() and t.isdigit():
-        return f"dive {t.lstrip('0') or '0'}"
-    if t.upper() in COUNT:
-        return f"take {t.upper()}"
-    return None
+    for pieces in wordings:
+        line = text(*pieces)
+        if line.cell_len <= width:
+            return line
+    out = Text(no_wrap=True, overflow="crop")
+    for piece in wordings[-1]:
+        part = text(piece)
+        if out.cell_len + part.cell_len > width - 1:
+            break
+        out.append_text(part)
+    out.append("…", style="dim")
+    return out
 
 
+def ranges(numbers: Iterable[int]) -> str:
+    """Sorted numbers with runs abbreviated: [1, 2, 3, 5, 9, 10] -> '1-3 5 9-10'."""
+    out: list[str] = []
+    run: list[int] = []
+    for n in sorted(numbers):
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if run:
+            out.append(_run(run))
+        run = [n]
+    if run:
+        out.append(_run(run))
+    return " ".join(out)
+
+
+def _run(run: list[int]) -> str:
+    if len(run) >= 3:
+        return f"{run[0]}-{run[-1]}"
+    return " ".join(map(str, run))
+
+
+
+# ------------------------------------------------------------------- cards
+def card(code: str) -> Text:
+    """A card code in its kind's colour; a face-down card as a back."""
+    if code == "?":
+        return Text(BACK, style="dim")
+    return Text(code, style=STYLE.get(code[0], ""))
+
+
+def card_long(code: str) -> Text:
+    if code == "?":
+        return Text(f"{BACK} face down", style="dim")
+    return Text.assemble(card(code), " ", (card_name(code), STYLE.get(code[0], "")))
+
+
+def cards_pieces(cards: Sequence[str], long: bool, joiner: str = " + ") -> list[Piece]:
+    """Cards as pieces (long names or codes), each piece one whole card."""
+    out: list[Piece] = []
+    for i, code in enumerate(cards):
+        piece = card_long(code) if long else card(code)
+        out.append(Text.assemble(joiner, piece) if i else piece)
+    return out
+
+
+# ------------------------------------------------------------ the last round
+def reveal_line(reveal: dict[str, Any], people: People, width: int) -> Text:
+    """'Round 3 revealed: you:11 · Ann:11 · seat 2:7', or with seat numbers only."""
+    r, dives = reveal["round"], reveal["dives"]
+    def entry(s: int, d: int, sep: str, who: str) -> Text:
+        return text(sep if s else "", (who, "bold" if s == people.viewer else ""), ":", (str(d), "bold"))
+
+    long = [(f"Round {r} revealed: ", "bold")] + [entry(s, d, " · ", people.who(s)) for s, d in enumerate(dives)]
+    short = [(f"Round {r} revealed (seat:diver): ", "bold")] + [
+        entry(s, d, "  ", people.short(s)) for s, d in enumerate(dives)]
+    return fit(width, long, short)
+
+
+def story(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> list[Text]:
+    """The reveal at ``events[start]`` and all it caused, depth by depth, one line each."""
+    reveal = events[start]
+    out = [reveal_line(reveal, people, width)]
+    for ev in in_depth_order(round_events(events, start)):
+        out.extend(_story_lines(ev, reveal, people, width))
+    return out
+
+
+def _story_lines(ev: dict[str, Any], reveal: dict[str, Any], people: People, width: int) -> list[Text]:
+    t = ev.get("type")
+    dives = reveal["dives"]
+    if t == "catch":
+        dive = dives[ev["seat"]]
+        line = _catch_line(ev, dive, people, width)
+        if ev.get("tied") and reveal.get("kiti") is not None:
+            return [line, tie_line(ev, dive, reveal["kiti"], len(dives), people, width)]
+        return [line]
+    if t == "tie":
+        space, seats = SPACES[ev["space"]], ev["seats"]
+        head = f"  {space}: tie of {dives[seats[0]]}s between "
+        return [fit(width, [(head, "italic"), (people.listing(seats), "italic"),
+                            (": nobody catches, the fish stay (No Fighting)", "italic")],
+                    [(head, "italic"), (people.listing(seats), "italic"), (": nobody catches", "italic")],
+                    [(head, "italic"), (" ".join(people.short(s) for s in seats), "italic"),
+                     (": nobody catches", "italic")])]
+    if t == "no_diver":
+        return [text((f"  {SPACES[ev['space']]}: no diver left, the fish stay", "italic"))]
+    if t == "seagull":
+        return [_seagull_line(ev, people, width)]
+    if t == "jellyfish":
+        return [fit(width, [(f"    Three Jellyfish in {people.whose(ev['seat'])} pile "
+                             f"({' '.join(ev['cards'])}) leave the game together", "red")],
+                    [(f"    Three Jellyfish leave {people.whose(ev['seat'])} pile", "red")])]
+    if t == "take":
+        who = people.who(ev["seat"])
+        return [fit(width, [f"    {who[0].upper() + who[1:]} added {name(ev['card'])}"],
+                    [f"    {who[0].upper() + who[1:]} added {ev['card']}"])]
+    return []
+
+
+def _catch_line(ev: dict[str, Any], dive: int, people: People, width: int) -> Text:
+    head = text(f"  {SPACES[ev['space']]}: ", (people.who(ev["seat"]), "bold"), f" ({dive}) caught ")
+    cards = ev["cards"]
+    return fit(width, [head, *cards_pieces(cards, True)], [head, *cards_pieces(cards, False)],
+               [head, *cards_pieces(cards, False, " ")])
+
+
+def tie_line(ev: dict[str, Any], dive: int, kiti: int, players: int, people: People, width: int) -> Text:
+    """How Kiti broke a tie: 'tied 9s with you and seat 2: Kiti's counterclockwise order 0>3>2>1'."""
+    space, seat = ev["space"], ev["seat"]
+    others = people.listing([s for s in ev["tied"] if s != seat])
+    way = tie_direction(space)
+    numbers = ">".join(map(str, kiti_order(kiti, players, space)))
+    return fit(width, [(f"    tied {dive}s with {others}: Kiti's {way} order ", "italic"), (numbers, "italic")],
+               [(f"    tied {dive}s: Kiti's {way} order ", "italic"), (numbers, "italic")],
+               [("    tied: Kiti's order ", "italic"), (numbers, "italic")])
+
+
+def _seagull_line(ev: dict[str, Any], people: People, width: int) -> Text:
+    ate = ev.get("ate")
+    if ate is None:
+        whose = people.whose(ev["seat"])
+        whose = whose[0].upper() + whose[1:]  # not capitalize(): a name keeps its letters
+        return fit(width, [(f"    Seagull! {whose} pile is empty: it flies off hungry", "blue")],
+                   [(f"    Seagull! {whose} pile is empty", "blue")],
+                   [("    Seagull! It flies off hungry", "blue")])
+    return fit(width, [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {name(ate)}; "
+                        f"both leave the game", "blue")],
+               [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {ate}", "blue")])
+
+
+def round_line(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> Text:
+    """One short line for an older round: who caught what, depth by depth (seats by number
+    where players' names make it too long)."""
+    return fit(width, _round_pieces(events, start, people.who), _round_pieces(events, start, people.short))
+
+
+def _round_pieces(events: Sequence[dict[str, Any]], start: int, who: Any) -> list[Piece]:
+    pieces: list[Piece] = [(f"R{events[start]['round']}: ", "dim")]
+    first = True
+    for ev in in_depth_order(round_events(events, start)):
+        t = ev.get("type")
+        if t in ("catch", "tie"):
+            pieces.append("" if first else " · ")
+            first = False
+        if t == "catch":
+            pieces.append(f"{who(ev['seat'])} ")
+            pieces.extend(cards_pieces(ev["cards"], False, "+"))
+        elif t == "tie":
+            pieces.append((f"{SPACES[ev['space']]} tied", "italic"))
+        elif t == "seagull":
+            pieces.append((f" (ate {ev['ate']})" if ev.get("ate") else " (hungry)", "blue"))
+        elif t == "jellyfish":
+            pieces.append((" (3 Jellyfish out)", "red"))
+    return pieces
+
+
+# ------------------------------------------------------------------ the table
 class Sight:
     """One viewer's look at a view: the view, what the viewer saw happen, names, width."""
 
@@ -74,8 +237,9 @@ class Sight:
 # ----------------------------------------------------------------- header
 def header(s: Sight) -> Text:
     """Game, round, who is looking and the variants (no Kiti once the game is over)."""
-    rnd = "game over" if s.over else f"round {s.view['round']} of 12"
-    short_rnd = "game over" if s.over else f"round {s.view['round']}/12"
+    rounds = s.view["rounds"]
+    rnd = "game over" if s.over else f"round {s.view['round']} of {rounds}"
+    short_rnd = "game over" if s.over else f"round {s.view['round']}/{rounds}"
     flags = ", ".join(word for key, word in FLAGS if s.option(key))
     tail: list[Piece] = [(" · " + flags, "italic")] if flags else []
     if s.me is not None:
@@ -91,16 +255,16 @@ def header(s: Sight) -> Text:
 
 
 def kiti_line(s: Sight) -> Text:
-    """Where Kiti stands and the tie orders it gives (rules: view keys kiti, tie_order).
+    """Where Kiti stands and the tie orders it gives (view: kiti, kiti_left, tie_order).
 
     The full form (players' names, "you", Deepest/Deep) whenever it fits; narrower widths
     drop the names first, then words, and keep "you" and Deepest/Deep as long as they can."""
     kiti = s.view.get("kiti")
     if kiti is None:
-        return fit(s.width, [("No Kiti: " + NO_FIGHTING_TIE + ".", "italic")])
+        return fit(s.width, [("No Kiti: " + s.view["tie_rule"] + ".", "italic")])
     order = s.view.get("tie_order") or {}
     deep, shallow = order.get("deep", []), order.get("shallow", [])
-    left, right = kiti, (kiti + 1) % s.players
+    left, right = kiti, s.view["kiti_left"]
     p = s.people
     kiti_word: Piece = ("Kiti", "bold green")
 
@@ -140,8 +304,9 @@ def lagoon_lines(s: Sight) -> list[Text]:
 
 def space_line(s: Sight, space: int) -> Text:
     cards = s.view["lagoon"][space]
-    label: Piece = (f" {SPACE_NAMES[space]:<8}", "bold cyan")
-    rule: Piece = (f"{DEPTH_RULE[space]:<18} ", "dim")
+    depth = s.view["depths"][space]
+    label: Piece = (f" {depth['name']:<8}", "bold cyan")
+    rule: Piece = (f"{depth['rule']:<18} ", "dim")
     if not cards:
         return fit(s.width, [label, rule, ("(empty)", "dim")])
     marks = face_down_marks(s, space)
@@ -282,7 +447,7 @@ def hand_line(s: Sight) -> Text | None:
     pending = s.view.get("pending_take")
     if not (pending and pending["seat"] == s.me):
         return fit(s.width, mine)
-    order = f"order your {SPACE_NAMES[pending['space']]} catch:"
+    order = f"order your {s.view['depths'][pending['space']]['name']} catch:"
     cards: list[Piece] = [(" " + c, "yellow") for c in pending["cards"]]  # a cut falls between cards
     return fit(s.width, [*mine, (" · " + order, "yellow"), *cards],
                [(order[0].upper() + order[1:], "yellow"), *cards])
@@ -328,27 +493,3 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
         lines.append(hand)
     lines += history_lines(s, height - len(lines))
     return Group(*lines[:max(height, 1)])
-
-
-def describe_event(event: dict[str, Any], viewer: Any = None,
-                   names: Sequence[str | None] | None = None) -> str | None:
-    """One event in plain words for ``viewer`` (None for those not worth a line)."""
-    return tell_event(event, People(viewer, names))
-
-
-def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None,
-                    names: Sequence[str | None] | None = None) -> list[str]:
-    """Every event worth telling, in the order a person reads them (depths in order)."""
-    people = People(viewer, names)
-    return [line for line in (tell_event(e, people) for e in told_in_order(events)) if line]
-
-
-def input_help(view: dict[str, Any]) -> str:
-    return TAKE_HELP if view.get("pending_take") else INPUT_HELP
-
-
-def prompt(view: dict[str, Any], seat: int) -> str:
-    pending = view.get("pending_take")
-    if pending and pending["seat"] == seat:
-        return "take which fish next?"  # short: the line above names the catch and its cards
-    return "your move"
