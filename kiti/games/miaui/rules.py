@@ -55,6 +55,10 @@ class Dive(Move):
     def __str__(self) -> str:
         return f"dive {self.n}"
 
+    def steps(self) -> tuple[str, ...]:
+        """One step, the diver's number: what a front end offers for it."""
+        return (str(self.n),)
+
 
 @dataclass(frozen=True, slots=True)
 class Take(Move):
@@ -64,6 +68,10 @@ class Take(Move):
 
     def __str__(self) -> str:
         return f"take {self.card}"
+
+    def steps(self) -> tuple[str, ...]:
+        """One step, the card's code: what a front end offers for it."""
+        return (self.card,)
 
 
 CODES = tuple(sorted(COUNT))  # every distinct card code
@@ -149,7 +157,7 @@ KITI_MOVES: Literal["clockwise"] = "clockwise"
 
 
 def kiti_after(kiti: int, players: int) -> int:
-    """Where Kiti stands after a round: one gap clockwise (the seat on its right is the next)."""
+    """The seat on Kiti's right after a round: Kiti moves one gap clockwise."""
     return (kiti + 1) % players
 
 
@@ -675,7 +683,8 @@ class MiauiState(State):
             rounds=ROUNDS,
             depths=depth_facts(kiti, n),
             kiti_left=None if kiti is None else kiti_left(kiti, n),
-            kiti_next=None if kiti is None or self.round >= ROUNDS else kiti_after(kiti, n),
+            kiti_next=None if kiti is None or self.round >= ROUNDS else (
+                kiti_after(kiti, n), kiti_left(kiti_after(kiti, n), n)),
             kiti_moves=None if kiti is None else KITI_MOVES,
             ties_carry_over=self.no_fighting,
             tie_rule=NO_FIGHTING_TIE if kiti is None else KITI_TIE,

@@ -77,8 +77,9 @@ class MiauiView:
     rounds: int = doc("how many rounds a game lasts")
     depths: tuple[Depth, ...] = doc("the rule facts of each depth (index: space)")
     kiti_left: int | None = doc("the seat on Kiti's left; null without Kiti")
-    kiti_next: int | None = doc("the seat on Kiti's right after this round (Kiti moves on); "
-                                "null without Kiti or in the last round")
+    kiti_next: tuple[int, int] | None = doc(
+        "the seats Kiti stands between after this round (on its right, on its left): it moves "
+        "on; null without Kiti or in the last round")
     kiti_moves: Direction | None = doc("which way Kiti moves after each round; null without Kiti")
     ties_carry_over: bool = doc("a tie catches nothing and its fish stay in the lagoon for the "
                                 "next round (No Fighting)")

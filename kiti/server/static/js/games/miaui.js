@@ -1,41 +1,44 @@
 // Miaui: the lagoon's three depths, Kiti and its tie orders, every seat's fish pile as this
 // viewer may see it, who has chosen a diver, your divers, and the reveal animated depth by depth.
-// Everything comes from the view and the events; which dives are legal comes from the server.
+// Everything comes from the view and the events: the rule facts too (rounds, what each depth takes
+// and how its ties go, where Kiti stands and moves, what a tie does). Moves are chosen through the
+// server's steps (a diver's number, a card's code), never written or read as notation here.
 
 import {add, h, listing, s, sleep} from "../dom.js";
 import {diverCard, fishBack, fishCard, peekedFish} from "../cards/fish.js";
-
-const DEPTHS = ["Deepest", "Deep", "Shallow"];  // space 0 (bottom) to 2 (top), as the view lists them
-const HOW = ["the highest diver takes it", "the highest diver takes it", "the lowest diver takes it"];
 
 function seatOf(ctx) {
   return typeof ctx.you === "number" ? ctx.you : null;
 }
 
-function legalSet(ctx) {
-  return new Set(ctx.mode === "live" && ctx.legal ? ctx.legal : []);
+// The server's first steps, by token (a diver's number, a card's code): the move each one makes.
+function stepMoves(ctx) {
+  const steps = ctx.mode === "live" && ctx.steps ? ctx.steps : [];
+  return new Map(steps.filter((st) => st.move).map((st) => [st.token, st.move]));
+}
+
+// A diver's move as the server last offered it (kept in ui), so that a diver clicked out of turn
+// is still sent and the server answers with the engine's reason; null if never offered.
+function diverMoves(ctx) {
+  const known = (ctx.ui.diverMoves ||= new Map());
+  for (const [t, move] of stepMoves(ctx)) known.set(t, move);
+  return known;
 }
 
 // ------------------------------------------------------------------ the lagoon
-function peeked(ctx) {
-  return new Set(ctx.events.filter((e) => e.type === "peek").map((e) => `${e.round}:${e.space}`));
-}
-
-function lagoonCard(code, ctx, space, index, count, seen) {
+function lagoonCard(code, ctx, space, index) {
   if (code === "?") return fishBack({label: "a face-down fish card (a Lantern's catch: only its catcher sees it)"});
-  const round = ctx.view.round - (count - 1 - index);  // one card stocked per round per space
-  if (seen.has(`${round}:${space}`)) return peekedFish(code, ctx.catalog);
+  if (ctx.view.peeked?.[space]?.[index]) return peekedFish(code, ctx.catalog);
   return fishCard(code, ctx.catalog);
 }
 
-function tieLine(ctx, space) {
-  const v = ctx.view;
-  if (v.kiti === null || v.kiti === undefined) return null;
-  const order = space === 2 ? v.tie_order?.shallow : v.tie_order?.deep;
-  if (!order) return null;
-  const way = space === 2 ? "clockwise, from Kiti's left" : "counterclockwise, from Kiti's right";
-  return h("div", {class: "ties", title: `Ties at ${DEPTHS[space]}: Kiti picks the first tied seat in this order (${way})`},
-    h("span", {}, space === 2 ? "↻ " : "↺ ", "Ties: "),
+function tieLine(ctx, depth) {
+  const order = depth.tie_order;
+  if (!order) return null;  // no Kiti (No Fighting)
+  const way = `${depth.tie_direction}, from Kiti's ${depth.tie_from}`;
+  return h("div", {class: "ties", "data-direction": depth.tie_direction,
+                   title: `Ties at ${depth.name}: Kiti picks the first tied seat in this order (${way})`},
+    h("span", {}, depth.tie_direction === "clockwise" ? "↻ " : "↺ ", "Ties: "),
     order.map((seat, i) => [i ? " › " : "", h("b", {}, ctx.who(seat))]),
     h("span", {class: "depth-rule"}, way));
 }
@@ -49,25 +52,27 @@ function kitiFigure() {
 
 function lagoon(ctx) {
   const v = ctx.view;
-  const seen = peeked(ctx);
   const box = h("div", {class: "lagoon", role: "group", "aria-label": "The lagoon"});
-  for (const space of [2, 1, 0]) {
+  for (const depth of [...v.depths].reverse()) {  // Shallow on top, as in the water
+    const space = depth.space;
     const cards = v.lagoon[space] || [];
     box.append(h("div", {class: "depth", "data-space": space},
-      h("div", {class: "depth-name"}, DEPTHS[space], h("span", {class: "depth-rule"}, HOW[space])),
+      h("div", {class: "depth-name"}, depth.name, h("span", {class: "depth-rule"}, depth.rule)),
       h("div", {class: "depth-cards"}, cards.length
-        ? cards.map((c, i) => lagoonCard(c, ctx, space, i, cards.length, seen))
+        ? cards.map((c, i) => lagoonCard(c, ctx, space, i))
         : h("span", {class: "empty"}, "empty")),
-      tieLine(ctx, space)));
+      tieLine(ctx, depth)));
   }
+  const rule = v.tie_rule.charAt(0).toUpperCase() + v.tie_rule.slice(1);
   if ((v.kiti === null || v.kiti === undefined) && !v.over) {
     box.append(h("div", {class: "kiti-line"}, h("span", {class: "ties"},
-      "No Fighting: no Kiti. A tie at a depth catches nothing; the tied divers are out for the round and the fish stay.")));
+      `No Fighting: no Kiti. ${rule}.`, v.ties_carry_over ? " Fish left in a depth pile up for the next round." : "")));
   } else if (!v.over) {
-    const n = v.players;
+    const next = v.kiti_next ? [" Next round: between ", h("b", {}, ctx.who(v.kiti_next[0])), " and ",
+                                h("b", {}, ctx.who(v.kiti_next[1])), "."] : [];
     box.append(h("div", {class: "kiti-line"}, kitiFigure(),
-      h("span", {}, "Kiti stands between ", h("b", {}, ctx.who(v.kiti)), " and ", h("b", {}, ctx.who((v.kiti + 1) % n)),
-        ". It moves one place clockwise after each round.")));
+      h("span", {}, "Kiti stands between ", h("b", {}, ctx.who(v.kiti)), " and ", h("b", {}, ctx.who(v.kiti_left)),
+        `. It moves one place ${v.kiti_moves} after each round.`, ...next)));
   }
   return box;
 }
@@ -146,19 +151,28 @@ function handBox(ctx) {
   const me = seatOf(ctx);
   const v = ctx.view;
   if (me === null || v.over || ctx.mode !== "live") return null;
-  const legal = legalSet(ctx);
+  const moves = stepMoves(ctx);
+  diverMoves(ctx);  // remembered for a click out of turn
   const hand = v.hands[me] || [];
-  const digits = ctx.ui.digits ? h("span", {class: "tag hot"}, `dive ${ctx.ui.digits}…`) : null;
+  const digits = ctx.ui.digits ? h("span", {class: "tag hot"}, `diver ${ctx.ui.digits}…`) : null;
   return h("div", {class: "hand-box"},
     h("div", {class: "section-title"}, "Your divers ", digits),
     h("div", {class: "hand", role: "group", "aria-label": "Your divers"},
       hand.map((n) => {
-        const move = `dive ${n}`;
-        return h("button", {type: "button", class: ["pick", legal.has(move) && "legal"], "data-key": move, "data-move": move,
-                            "aria-label": `Dive ${n}` + (legal.has(move) ? "" : " (not now)"), onclick: () => ctx.play(move)},
+        const move = moves.get(String(n));  // the step for this diver, if it may dive now
+        return h("button", {type: "button", class: ["pick", move && "legal"], "data-key": `diver-${n}`, "data-move": move,
+                            "aria-label": `Dive ${n}` + (move ? "" : " (not now)"), onclick: () => dive(ctx, String(n))},
           diverCard(n, {help: ctx.catalog?.diver_help}));
       })),
     h("p", {class: "kbd-help"}, "Click a diver, or type its number (1–12) on the keyboard."));
+}
+
+// Dive with the diver whose step token is ``token``: the server's move for it (it refuses one
+// out of turn with the engine's reason), or a refusal here for a diver it never offered.
+function dive(ctx, token) {
+  const move = diverMoves(ctx).get(token);
+  if (move) ctx.play(move);
+  else ctx.refuse(`you have no diver ${token} to dive with now`);
 }
 
 function takeBox(ctx) {
@@ -166,13 +180,13 @@ function takeBox(ctx) {
   const me = seatOf(ctx);
   const pending = v.pending_take;
   if (!pending || pending.seat !== me || ctx.mode !== "live") return null;
-  const legal = legalSet(ctx);
+  const moves = stepMoves(ctx);
   return h("div", {class: "take-box", role: "group", "aria-label": "Which card joins your pile next"},
-    h("span", {}, `Your ${DEPTHS[pending.space]} catch: which card joins your pile next?`),
+    h("span", {}, `Your ${v.depths[pending.space].name} catch: which card joins your pile next?`),
     pending.cards.map((code, i) => {
-      const move = `take ${code}`;
-      return h("button", {type: "button", class: ["pick", legal.has(move) && "legal"], "data-key": `${move}-${i}`,
-                          "aria-label": `Take ${ctx.catalog?.cards?.[code]?.name || code}`, onclick: () => ctx.play(move)},
+      const move = moves.get(code);  // the step for this card
+      return h("button", {type: "button", class: ["pick", move && "legal"], "data-key": `take-${code}-${i}`, "data-move": move,
+                          "aria-label": `Take ${ctx.catalog?.cards?.[code]?.name || code}`, onclick: () => move && ctx.play(move)},
         fishCard(code, ctx.catalog));
     }));
 }
@@ -183,7 +197,7 @@ export function render(board, ctx) {
     .filter(([k]) => v.options?.[k]).map(([, w]) => h("span", {class: "tag"}, w));
   add(board,
     h("div", {class: "miaui-top"},
-      h("b", {}, v.over ? "Final table" : `Round ${v.round} of 12`),
+      h("b", {}, v.over ? "Final table" : `Round ${v.round} of ${v.rounds}`),
       h("span", {class: "muted"}, `Deck: ${Array.isArray(v.deck) ? v.deck.length : v.deck} · Box: ${Array.isArray(v.box) ? v.box.length : v.box}`),
       flags),
     v.over && !v.lagoon.some((space) => space.length) ? null : lagoon(ctx),
@@ -212,7 +226,7 @@ export function onKey(event, ctx) {
   const send = (text) => {
     clearTimeout(ui.digitTimer);
     ui.digits = "";
-    ctx.play(`dive ${Number(text)}`);
+    dive(ctx, String(Number(text)));
   };
   if (/^[0-9]$/.test(event.key)) {
     const typed = (ui.digits || "") + event.key;
@@ -260,7 +274,7 @@ export async function animate(board, before, after, events) {
       outcome = `→ ${after.who(caught.seat)}, diver ${reveal.dives[caught.seat]}${tied}` +
         (gull && caught.cards.includes("S") ? ` · the Seagull eats ${gull.ate || "nothing"}` : "");
     } else if (tie) {
-      outcome = `Tie of ${listing(tie.seats.map((x) => after.who(x)))}: No Fighting, nobody catches`;
+      outcome = `Tie of ${listing(tie.seats.map((x) => after.who(x)))}: ${after.view.tie_rule}`;
     } else {
       outcome = "No diver left for this depth";
     }
