@@ -372,8 +372,10 @@ def _parse_int(word: str, text: str, what: str) -> int:
 class Table:
     """The game for several seats: the hooks :class:`MotuState` asks wherever the solo game
     differs. :class:`Solo` overrides them (python-chess's variants are the model: one class per
-    variant, named hooks instead of branches). Stateless: every hook is handed the state."""
+    variant, named hooks instead of branches). Stateless (no slots: states share it): every hook
+    is handed the state."""
 
+    __slots__ = ()
     solo = False
     row_size = ROW  #: cards face up in the row
     start_coconuts = START_COCONUTS
@@ -452,6 +454,7 @@ class Solo(Table):
     """The solo game against the Opponent: two cards shown instead of a row, the Beach Hut, the
     other card given or discarded, no Travelers or Destinies, the Opponent as a party."""
 
+    __slots__ = ()
     solo = True
     row_size = 0
     start_coconuts = SOLO_START_COCONUTS
