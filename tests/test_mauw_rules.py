@@ -97,11 +97,12 @@ def test_combo_of_different_values_draws_a_face_down_nine() -> None:
     # only... no: two places are open (A freed, B-D empty): the player chooses.
     assert s.discard[-2:] == ["Y2", "Y7"]
     assert s.to_act() == {0} and s.table()["phase"] == "place"
-    assert s.observation(0)["gain"] == {"seat": 0, "nines": ["?"], "top": None}  # unseen
+    assert s.observation(0)["gain"] == {"seat": 0, "nines": ["?"], "top": None, "slots": ["A", "B", "C", "D"]}  # unseen
     assert s.table()["gain"]["nines"] == ["R8"]
     s.apply(0, "place A")
     assert column(s, "0A") == (1, None) and s.scores()[0] == 18
-    assert s.observation(0)["columns"][0][0] == {"nines": 1, "top": None, "score": 18}
+    assert s.observation(0)["columns"][0][0] == {"slot": "A", "where": "0A", "nines": 1, "top": None, "score": 18,
+                                                 "accepts": ["B4", "B5", "G3", "G6", "R1", "R8", "Y2", "Y7"]}
     assert s.table()["columns"][0][0]["nine_cards"] == ["R8"]
     assert "B5" in s.hands[0]  # the draw back to four came after the nine
 

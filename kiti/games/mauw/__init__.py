@@ -4,8 +4,8 @@ from ...core.registry import GameParts, register
 from .rules import INFO, MauwState
 
 register(MauwState, GameParts(
-    words="kiti.games.mauw.render",  # split into words.py and terminal.py (issue 18)
-    terminal="kiti.games.mauw.render",
+    words="kiti.games.mauw.words",
+    terminal="kiti.games.mauw.terminal",
     heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
     summary="summary.md",
     catalog="kiti.games.mauw.cards:catalog",

@@ -189,7 +189,7 @@ def success(view: View, cols: Columns) -> str:
     slot = SLOTS.index(a["slot"])
     nines = cols[a["defender"]][slot][0]
     cols[a["defender"]][slot] = (nines, None)
-    declared = a["as"] or a["card"]
+    declared = a["declared"] or a["card"]
     return (f"the attack succeeds: the {a['target']} leaves seat {a['defender']}'s column {a['slot']} and "
             f"makes a combo for seat {a['attacker']}: {combo(cols, a['attacker'], a['card'], declared, a['target'])}")
 
@@ -200,7 +200,7 @@ def explain_answer(view: View, cols: Columns, seat: int, move: Answer) -> str:
     what = played(move.card, move.decl or move.card)
     if move.verb == "defend":
         whose = f"seat {a['defender']}'s {a['target']} (column {a['slot']})"
-        return (f"a defence of {whose}: {what} and the attacking {a['as'] or a['card']} will go to the discards "
+        return (f"a defence of {whose}: {what} and the attacking {a['declared'] or a['card']} will go to the discards "
                 f"and seat {seat} will draw back to four; then seat {a['attacker']} may answer "
                 f"{either([*answers(a['value'], 'renew'), 'stop'])}")
     return (f"the attack on seat {a['defender']}'s {a['target']} goes on with {what}: "

@@ -19,7 +19,9 @@ It values every legal move by the points it is expected to change, for its own t
   copy of the value.
 - **Pass** when the best play is worth less than ``pass_below`` points: a fresh hand.
 
-Ties between equal values are broken at random (the bot's own generator).
+Ties between equal values are broken at random (the bot's own generator).  It reads the
+seat's typed view (:class:`~.view.MauwView`: its teams, opponents and deck); the cards it
+has not seen are worked out once per decision (:class:`Seen`).
 """
 
 from __future__ import annotations
@@ -27,17 +29,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from typing import Any
 
 from ...core.game import State
 from ...core.moves import Move
 from ...core.options import OptionSpec
 from ...core.seatview import SeatView
-from .cards import JOKER, TUATURA, VALUE, WARRIOR_OF_VALUE, deck_counts, is_warrior
+from .cards import JOKER, TUATURA, VALUE, WARRIOR_OF_VALUE, is_warrior
 from .rules import (
     DECLINE,
     PASS,
-    SLOTS,
     STOP,
     TU,
     Answer,
@@ -49,6 +49,7 @@ from .rules import (
     gain_destinations,
     play_effect,
 )
+from .view import MauwView
 
 _PARAM = "bot heuristic parameter"
 NINE = column_score(1, None)  # a nine's worth on an empty slot
@@ -80,15 +81,15 @@ class MauwHeuristic:
         legal = view.legal_moves
         if len(legal) == 1:
             return legal[0]
-        table = Table(view.info)
-        phase = table.view["phase"]
-        if phase in ("defend", "assist"):
-            return self._defend(table, legal)
-        if phase == "renew":
-            return self._renew(table, legal)
-        if phase == "place":
-            return max(legal, key=lambda m: (table.place_value(table.me, m.slot), rng.random()))  # type: ignore[attr-defined]
-        scored = [(self.value(table, m), rng.random(), m) for m in legal if m != PASS]
+        v: MauwView = view.view
+        seen = Seen(v)
+        if v.phase in ("defend", "assist"):
+            return self._defend(v, legal)
+        if v.phase == "renew":
+            return self._renew(legal)
+        if v.phase == "place":
+            return max(legal, key=lambda m: (place_value(v, m.slot), rng.random()))  # type: ignore[attr-defined]
+        scored = [(self.value(v, m, seen), rng.random(), m) for m in legal if m != PASS]
         if not scored:
             return PASS
         best = max(scored, key=lambda x: (x[0], x[1]))
@@ -104,22 +105,24 @@ class MauwHeuristic:
         legal = view.legal_moves
         if len(legal) < 2:
             return {}
-        table = Table(view.info)
-        if table.view["phase"] in ("defend", "assist", "renew", "place"):
+        v: MauwView = view.view
+        if v.phase in ("defend", "assist", "renew", "place"):
             pick = self.choose(view, rng)
             rest = 0.3 / (len(legal) - 1)
             return {view.seat: {m: 0.7 if m == pick else rest for m in legal}}
-        if table.view["teams"] is None:
+        if v.teams is None:
             return {}
-        values = {m: self.pass_below if m == PASS else self.value(table, m) for m in legal}
+        seen = Seen(v)
+        values = {m: self.pass_below if m == PASS else self.value(v, m, seen) for m in legal}
         top = max(values.values())
-        weights = {m: math.exp((v - top) / 4.0) for m, v in values.items()}
+        weights = {m: math.exp((x - top) / 4.0) for m, x in values.items()}
         total = sum(weights.values())
         return {view.seat: {m: w / total for m, w in weights.items()}}
 
-    def _defend(self, table: Table, legal: list[Move]) -> Move:
-        attack = table.view["attack"]
-        at_stake = table.view["columns"][attack["defender"]][SLOTS.index(attack["slot"])]["score"]
+    def _defend(self, v: MauwView, legal: list[Move]) -> Move:
+        attack = v.attack
+        assert attack is not None
+        at_stake = v.columns[attack.defender][v.rules.slots.index(attack.slot)].score
         if TU in legal:
             return TU
         plain = [m for m in legal if isinstance(m, Answer) and m.card != JOKER]
@@ -130,53 +133,54 @@ class MauwHeuristic:
             return jokers[0]
         return DECLINE
 
-    def _renew(self, table: Table, legal: list[Move]) -> Move:
+    def _renew(self, legal: list[Move]) -> Move:
         plain = [m for m in legal if isinstance(m, Answer) and m.card != JOKER]
         return plain[0] if plain else STOP
 
     # ------------------------------------------------------------------ values
-    def value(self, table: Table, move: Move) -> float:
+    def value(self, v: MauwView, move: Move, seen: Seen | None = None) -> float:
         """Expected points this move wins for our team, less what it gives the others."""
+        seen = seen or Seen(v)
         if isinstance(move, Play):
-            return self._play_value(table, move.card, move.decl or move.card, move.seat, move.slot)
+            return self._play_value(v, seen, move.card, move.decl or move.card, move.seat, move.slot)
         if isinstance(move, KiwiPlay):
-            warrior = table.top(move.src_seat, move.src_slot)
-            before = table.score_change(move.src_seat, move.src_slot, None)
-            return self._play_value(table, str(warrior), str(warrior), move.seat, move.slot) + self.weigh(
-                table, move.src_seat, before)
+            warrior = v.columns[move.src_seat][move.src_slot].top
+            before = score_change(v, move.src_seat, move.src_slot, None)
+            return self._play_value(v, seen, str(warrior), str(warrior), move.seat, move.slot) + self.weigh(
+                v, move.src_seat, before)
         if isinstance(move, NinoxPlay):
-            freed = table.score_change(move.seat, move.slot, None)
-            return table.best_gain(table.me, 1, None) + self.weigh(table, move.seat, freed)
+            freed = score_change(v, move.seat, move.slot, None)
+            return best_gain(v, me(v), 1, None) + self.weigh(v, move.seat, freed)
         return 0.0
 
-    def _play_value(self, table: Table, card: str, declared: str, seat: int, slot: int) -> float:
-        mine = seat == table.me
-        nines, top = table.nines(seat, slot), table.top(seat, slot)
-        effect = play_effect(declared, mine, nines, top, True)
+    def _play_value(self, v: MauwView, seen: Seen, card: str, declared: str, seat: int, slot: int) -> float:
+        mine = seat == me(v)
+        col = v.columns[seat][slot]
+        effect = play_effect(declared, mine, col.nines, col.top, True)
         if effect == "place":
             return VALUE.get(declared, 0) * (1.0 if mine else -1.0) - (2.0 if card == JOKER else 0.0)
         if effect in ("block", "strengthen"):
-            return self.weigh(table, seat, table.score_change(seat, slot, declared))
+            return self.weigh(v, seat, score_change(v, seat, slot, declared))
         if effect == "unblock":
-            return table.score_change(seat, slot, None)
-        assert top is not None
-        gain = self.combo_gain(table, declared, top, seat if mine else None)
+            return score_change(v, seat, slot, None)
+        assert col.top is not None
+        gain = self.combo_gain(v, declared, col.top)
         if effect == "combo":
-            return gain + table.score_change(seat, slot, None) - (3.0 if card == JOKER else 0.0)
-        odds = table.attack_odds(declared, seat)
-        return odds * (gain + self.weigh(table, seat, table.score_change(seat, slot, None))) - (
+            return gain + score_change(v, seat, slot, None) - (3.0 if card == JOKER else 0.0)
+        odds = seen.attack_odds(v, declared, seat)
+        return odds * (gain + self.weigh(v, seat, score_change(v, seat, slot, None))) - (
             4.0 if card == JOKER else 1.0)
 
-    def combo_gain(self, table: Table, declared: str, target: str, freed_seat: int | None) -> float:
+    def combo_gain(self, v: MauwView, declared: str, target: str) -> float:
         if combo_kind(declared, target) == "pair":
-            return table.best_gain(table.me, 1, None)
-        return table.best_gain(table.me, 1, target)
+            return best_gain(v, me(v), 1, None)
+        return best_gain(v, me(v), 1, target)
 
-    def weigh(self, table: Table, seat: int, change: float) -> float:
+    def weigh(self, v: MauwView, seat: int, change: float) -> float:
         """A change of ``seat``'s score, from our side: ours counts +, an opponent's -."""
-        if table.same_team(seat):
+        if not is_opponent(v, seat):
             return change
-        factor = self.leader if seat == table.leader() else 1.0
+        factor = self.leader if seat == leader(v) else 1.0
         return -change * factor
 
     # ------------------------------------------------------------------ rollouts
@@ -191,63 +195,62 @@ class MauwHeuristic:
         return rng.choice(plays or moves)
 
 
-class Table:
-    """What a seat knows of a Mauw table, read from its information state."""
+# ---------------------------------------------------------------------- the view, read
+def me(v: MauwView) -> int:
+    assert isinstance(v.viewer, int), "the heuristic reads a seat's view"
+    return v.viewer
 
-    def __init__(self, info: dict[str, Any]) -> None:
-        self.view = view = info["now"]
-        self.me: int = info["seat"]
-        self.players: int = view["players"]
-        teams = view["teams"] or [[s] for s in range(self.players)]
-        self.team = next(t for t in teams if self.me in t)
-        options = view["options"]
-        counts = deck_counts(options["kiwi"], options["ninox"], options["tuatura"])
-        seen: Counter[str] = Counter(view["discard"])
-        seen.update(c for c in view["hands"][self.me])
-        seen.update(col["top"] for area in view["columns"] for col in area if col["top"])
-        self.unseen = counts - seen
+
+def is_opponent(v: MauwView, seat: int) -> bool:
+    return seat in (v.opponents or ())
+
+
+def leader(v: MauwView) -> int:
+    """The opponent with the best score (ourselves when there is none)."""
+    others = v.opponents or ()
+    return max(others, key=lambda s: v.scores[s]) if others else me(v)
+
+
+def score_change(v: MauwView, seat: int, slot: int, new_top: str | None) -> float:
+    """How a column's points change when its top becomes ``new_top``."""
+    col = v.columns[seat][slot]
+    return column_score(col.nines, new_top) - column_score(col.nines, col.top)
+
+
+def best_gain(v: MauwView, seat: int, nines: int, top: str | None) -> float:
+    """The most a gain (a nine, with ``top`` on it or not) can add to ``seat``'s area."""
+    area = v.columns[seat]
+    counts, tops = [c.nines for c in area], [c.top for c in area]
+    places = gain_destinations(counts, tops)
+    if not places:
+        return 0.0
+    return max(column_score(counts[s] + nines, top) - column_score(counts[s], tops[s]) for s in places)
+
+
+def place_value(v: MauwView, slot: int) -> float:
+    col = v.columns[me(v)][slot]
+    gain = v.gain
+    nines, top = (len(gain.nines), gain.top) if gain is not None else (1, None)
+    return column_score(col.nines + nines, top) - column_score(col.nines, col.top)
+
+
+class Seen:
+    """The cards a seat has not seen yet (the deck, less the discards, its hand and the
+    columns' tops), worked out once per decision from its view."""
+
+    def __init__(self, v: MauwView) -> None:
+        seen: Counter[str] = Counter(v.discard)
+        seen.update(v.hands[me(v)])
+        seen.update(col.top for area in v.columns for col in area if col.top)
+        self.unseen = Counter(v.rules.deck) - seen
         self.hidden_total = max(1, sum(self.unseen.values()))
 
-    def nines(self, seat: int, slot: int) -> int:
-        return int(self.view["columns"][seat][slot]["nines"])
-
-    def top(self, seat: int, slot: int) -> str | None:
-        return self.view["columns"][seat][slot]["top"]
-
-    def same_team(self, seat: int) -> bool:
-        return seat in self.team
-
-    def leader(self) -> int:
-        scores = self.view["scores"]
-        others = [s for s in range(self.players) if not self.same_team(s)]
-        return max(others, key=lambda s: scores[s]) if others else self.me
-
-    def score_change(self, seat: int, slot: int, new_top: str | None) -> float:
-        """How a column's points change when its top becomes ``new_top``."""
-        k = self.nines(seat, slot)
-        return column_score(k, new_top) - column_score(k, self.top(seat, slot))
-
-    def best_gain(self, seat: int, nines: int, top: str | None) -> float:
-        """The most a gain (a nine, with ``top`` on it or not) can add to ``seat``'s area."""
-        counts = [self.nines(seat, s) for s in range(len(SLOTS))]
-        tops = [self.top(seat, s) for s in range(len(SLOTS))]
-        places = gain_destinations(counts, tops)
-        if not places:
-            return 0.0
-        return max(column_score(counts[s] + nines, top) - column_score(counts[s], tops[s]) for s in places)
-
-    def place_value(self, seat: int, slot: int) -> float:
-        gain = self.view["gain"] or {}
-        return column_score(self.nines(seat, slot) + len(gain.get("nines", [1])), gain.get("top")) - \
-            column_score(self.nines(seat, slot), self.top(seat, slot))
-
-    def attack_odds(self, declared: str, defender: int) -> float:
+    def attack_odds(self, v: MauwView, declared: str, defender: int) -> float:
         """The chance an attack with ``declared`` gets through: no defence in the defender's
         four cards (and her teammate's), each of our copies to renew halving the risk."""
         code = WARRIOR_OF_VALUE[VALUE[declared]] if is_warrior(declared) else declared
         q = (self.unseen[code] + self.unseen[JOKER] + self.unseen[TUATURA]) / self.hidden_total
-        hands = 4 * (2 if self.view["teams"] and any(defender in t and len(t) == 2 for t in self.view["teams"]) else 1)
+        hands = v.rules.hand * (2 if v.teams and any(defender in t and len(t) == 2 for t in v.teams) else 1)
         stopped = 1.0 - (1.0 - min(1.0, q)) ** hands
-        mine = sum(1 for c in self.view["hands"][self.me] if c in (code, JOKER)) - 1
+        mine = sum(1 for c in v.hands[me(v)] if c in (code, JOKER)) - 1
         return 1.0 - stopped * 0.5 ** max(0, mine)
-

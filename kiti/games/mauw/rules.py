@@ -33,7 +33,7 @@ from ...core.chance import shuffle
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
-from ...core.moves import Move
+from ...core.moves import Move, Step
 from ...core.options import OptionSpec
 from .cards import (
     ALL_CODES,
@@ -53,6 +53,7 @@ from .cards import (
     deck_counts,
     is_warrior,
 )
+from .view import EVENT_TYPES, AttackView, Column, GainView, MauwRules, MauwView, RefereeColumn
 
 SLOTS = "ABCD"
 HAND = 4
@@ -68,6 +69,11 @@ def _where(seat: int, slot: int) -> str:
 
 def _card(card: str, decl: str | None) -> str:
     return f"{card}={decl}" if decl else card
+
+
+def _declared(decl: str | None) -> tuple[str, ...]:
+    """A Joker's declaration as a move step (``as Y2``); nothing for another card."""
+    return (f"as {decl}",) if decl else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,10 @@ class Play(Move):
     def __str__(self) -> str:
         return f"{_card(self.card, self.decl)} {_where(self.seat, self.slot)}"
 
+    def steps(self) -> tuple[str, ...]:
+        """The card, what a Joker stands for (``as Y2``), the column: ``R8``, ``0A``."""
+        return (self.card, *_declared(self.decl), _where(self.seat, self.slot))
+
 
 @dataclass(frozen=True, slots=True)
 class KiwiPlay(Move):
@@ -100,6 +110,10 @@ class KiwiPlay(Move):
     def __str__(self) -> str:
         return f"KI {_where(self.src_seat, self.src_slot)}>{_where(self.seat, self.slot)}"
 
+    def steps(self) -> tuple[str, ...]:
+        """The Kiwi, the column its Warrior is taken from, the column it is played on."""
+        return (KIWI, _where(self.src_seat, self.src_slot), _where(self.seat, self.slot))
+
 
 @dataclass(frozen=True, slots=True)
 class NinoxPlay(Move):
@@ -110,6 +124,9 @@ class NinoxPlay(Move):
 
     def __str__(self) -> str:
         return f"NI {_where(self.seat, self.slot)}"
+
+    def steps(self) -> tuple[str, ...]:
+        return (NINOX, _where(self.seat, self.slot))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +150,10 @@ class Answer(Move):
 
     def __str__(self) -> str:
         return f"{self.verb} {_card(self.card, self.decl)}"
+
+    def steps(self) -> tuple[str, ...]:
+        """The card, then what a Joker stands for (the verb is the phase's)."""
+        return (self.card, *_declared(self.decl))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,30 +186,6 @@ OPTIONS = (
                "(the most nines in columns wins, then shared).", choices=("shared", "nines")),
 )
 
-EVENTS = {
-    "deal": ("first",),
-    "draw": ("seat", "count"),
-    "drew": ("seat", "cards"),
-    "reshuffle": ("count",),
-    "turn": ("seat",),
-    "play": ("seat", "card", "as", "target", "slot", "effect"),
-    "kiwi": ("seat", "from", "from_slot", "warrior", "target", "slot", "effect"),
-    "ninox": ("seat", "target", "slot"),
-    "combo": ("seat", "kind", "cards"),
-    "nine": ("seat", "slot", "card"),
-    "top": ("seat", "slot", "card"),
-    "lost": ("seat", "cards"),
-    "defend": ("seat", "card", "as"),
-    "tuatura": ("seat", "card"),
-    "decline": ("seat",),
-    "renew": ("seat", "card", "as"),
-    "stop": ("seat",),
-    "success": ("attacker", "defender", "slot", "card"),
-    "unblock": ("seat", "slot"),
-    "pass": ("seat", "cards"),
-    "end": ("reason", "scores", "winners"),
-}
-
 INFO = GameInfo(
     id="mauw",
     name="Mauw",
@@ -199,7 +196,8 @@ INFO = GameInfo(
     options=OPTIONS,
     notation=("CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
               "defend CARD, TU, decline; renew CARD, stop; place SLOT"),
-    events=EVENTS,
+    view_type=MauwView,
+    event_types=EVENT_TYPES,
     move_types=(Play, KiwiPlay, NinoxPlay, Word, Answer, Place),
     max_moves=6000,
     margin_scale=100.0,
@@ -279,6 +277,27 @@ def joker_declarations(top: str | None, mine: bool) -> list[str]:
     if top == SPIRIT and mine:
         return [SPIRIT]
     return []
+
+
+def column_accepts(mine: bool, nines: int, top: str | None, open_slot_block: bool,
+                   deck: Mapping[str, int]) -> tuple[str, ...]:
+    """What a player may play on a column on her turn, whatever her hand holds: on her own
+    column (``mine``) or an opponent's, the Warriors and Spirit :func:`play_effect` allows, a
+    Joker where :func:`joker_declarations` lets it stand for something, and Ninox (when
+    ``deck`` holds one) on an opponent's Spirit."""
+    cards = list(_fits(mine, top, bool(nines), open_slot_block))
+    if joker_declarations(top, mine):
+        cards.append(JOKER)
+    if not mine and top == SPIRIT and deck.get(NINOX):
+        cards.append(NINOX)
+    return tuple(cards)
+
+
+def answer_codes(value: int, phase: str, deck: Mapping[str, int]) -> tuple[str, ...]:
+    """The cards that answer an attack of ``value`` asked in ``phase`` (:func:`answer_cards`
+    from any hand; Tuatura where :func:`tuatura_allowed` and the deck holds one)."""
+    codes = tuple(dict.fromkeys(c for c, _ in answer_cards(ALL_CODES, value)))
+    return codes + ((TUATURA,) if deck.get(TUATURA) and tuatura_allowed(phase, (TUATURA,)) else ())
 
 
 def answer_cards(hand: Iterable[str], value: int) -> list[tuple[str, str | None]]:
@@ -393,7 +412,7 @@ class MauwState(State):
         self._gain_hidden = False  # the gain's nine was drawn face down
         self.refill_after: int | None = None  # seat that draws once the gain is placed
         self.end_reason: str | None = None
-        self.log.append((EVERYONE, "deal", (self.first,), None))
+        self.emit("deal", EVERYONE, first=self.first)
         for seat in range(n):
             self._log_draw(seat, self.hands[seat])
         self._start_turn(self.first)
@@ -464,6 +483,9 @@ class MauwState(State):
         if t in ("tu", "tuatura"):
             return TU
         word, _, rest = t.partition(" ")
+        if rest.startswith("as "):  # a move's steps joined: 'JK as Y2 1C'
+            stands, _, rest = rest[3:].partition(" ")
+            word = f"{word}={stands}"
         if word in ("defend", "renew"):
             card, decl = _parse_card(rest, text)
             return Answer(word, card, decl)
@@ -472,7 +494,7 @@ class MauwState(State):
                 raise NotationError(f"{quoted(text)}: write 'place A' (a slot A-D)")
             return Place(_SLOT[rest.upper()])
         if word == "ki":
-            m = re.fullmatch(r"([0-9])([a-d])\s*>\s*([0-9])([a-d])", rest)
+            m = re.fullmatch(r"([0-9])([a-d])(?:\s*>\s*|\s+)([0-9])([a-d])", rest)
             if not m:
                 raise NotationError(f"{quoted(text)}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)")
             return KiwiPlay(int(m[1]), _SLOT[m[2].upper()], int(m[3]), _SLOT[m[4].upper()])
@@ -536,6 +558,14 @@ class MauwState(State):
             return self._answers(seat, "renew") + [STOP]
         assert self.gain is not None
         return [Place(slot) for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+
+    def move_steps(self, seat: int, prefix: tuple[str, ...] = ()) -> list[Step]:
+        """Each move's steps (:meth:`Play.steps`...); a gain's place is one step, the column's
+        name (``0B``), like any other column pick."""
+        if self.phase != "place" or seat not in self.acting:
+            return super().move_steps(seat, prefix)
+        moves = self.legal_moves(seat)
+        return [] if prefix else [Step(_where(seat, m.slot), m) for m in moves if isinstance(m, Place)]
 
     def _answers(self, seat: int, verb: str) -> list[Move]:
         assert self.attack is not None
@@ -765,7 +795,8 @@ class MauwState(State):
         declared = move.decl or move.card
         top = self.tops[move.seat][move.slot]
         effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
-        self.log.append((EVERYONE, "play", (seat, move.card, move.decl, move.seat, move.slot, effect), None))
+        self.emit("play", EVERYONE, seat=seat, card=move.card, declared=move.decl, target=move.seat, slot=move.slot,
+                  effect=effect)
         self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
         self._refill_after_effect(seat)
         self._next()
@@ -789,7 +820,7 @@ class MauwState(State):
             assert spirit is not None
             self.discard += [spirit, card]
             self.tops[ts][slot] = None
-            self.log.append((EVERYONE, "unblock", (seat, slot), None))
+            self.emit("unblock", EVERYONE, seat=seat, slot=slot)
         elif effect == "combo":
             target = self.tops[ts][slot]
             assert target is not None
@@ -805,7 +836,7 @@ class MauwState(State):
     def _combo(self, seat: int, card: str, declared: str, target: str) -> None:
         """A combo for ``seat``: ``card`` (standing for ``declared``) with ``target``."""
         kind = combo_kind(declared, target)
-        self.log.append((EVERYONE, "combo", (seat, kind, (card, target)), None))
+        self.emit("combo", EVERYONE, seat=seat, combo=kind, cards=(card, target))
         if kind == "pair":
             self.discard += [card, target]
             nine = self._draw_one()
@@ -823,7 +854,7 @@ class MauwState(State):
         if not places:
             lost = nine_cards + ([top] if top else [])
             self.discard += lost  # face up, like every discard: a lost nine is seen then
-            self.log.append((EVERYONE, "lost", (seat, tuple(lost)), None))
+            self.emit("lost", EVERYONE, seat=seat, cards=tuple(lost))
             self.gain = None
         elif len(places) == 1:
             self._settle(seat, places[0])
@@ -838,10 +869,10 @@ class MauwState(State):
             self.nines[seat][slot].append(card)
             self.unseen[seat][slot].append(self._gain_hidden)
             shown = "?" if self._gain_hidden else card
-            self.log.append((EVERYONE, "nine", (seat, slot, shown), (("card", card),)))
+            self.emit("nine", EVERYONE, referee=(("card", card),), seat=seat, slot=slot, card=shown)
         if top is not None:
             self.tops[seat][slot] = top
-            self.log.append((EVERYONE, "top", (seat, slot, top), None))
+            self.emit("top", EVERYONE, seat=seat, slot=slot, card=top)
         if full_columns(self._nine_counts(seat)) >= FULL_COLUMNS_TO_END:
             self._end("three full columns")
 
@@ -863,8 +894,8 @@ class MauwState(State):
         self.tops[move.src_seat][move.src_slot] = None
         effect = play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]),
                              self.tops[move.seat][move.slot], True)
-        self.log.append((EVERYONE, "kiwi", (seat, move.src_seat, move.src_slot, warrior, move.seat,
-                                            move.slot, effect), None))
+        self.emit("kiwi", EVERYONE, seat=seat, from_seat=move.src_seat, from_slot=move.src_slot, warrior=warrior,
+                  target=move.seat, slot=move.slot, effect=effect)
         self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
         self.discard.append(KIWI)
         self._refill_after_effect(seat)
@@ -874,7 +905,7 @@ class MauwState(State):
         self._take_from_hand(seat, NINOX)
         self.discard.append(NINOX)
         self.tops[move.seat][move.slot] = None
-        self.log.append((EVERYONE, "ninox", (seat, move.seat, move.slot), None))
+        self.emit("ninox", EVERYONE, seat=seat, target=move.seat, slot=move.slot)
         self._gain(seat, [SPIRIT], None, hidden=False)
         self._refill_after_effect(seat)
         self._next()
@@ -884,7 +915,7 @@ class MauwState(State):
         self.discard += self.hands[seat]
         self.hands[seat] = []
         self.known[seat] = []
-        self.log.append((EVERYONE, "pass", (seat, cards), None))
+        self.emit("pass", EVERYONE, seat=seat, cards=cards)
         self._refill(seat)
         self._next()
 
@@ -894,7 +925,7 @@ class MauwState(State):
         assert attack is not None
         self._take_from_hand(seat, move.card)
         if move.verb == "defend":
-            self.log.append((EVERYONE, "defend", (seat, move.card, move.decl), None))
+            self.emit("defend", EVERYONE, seat=seat, card=move.card, declared=move.decl)
             assert attack.card is not None
             self.discard += [attack.card, move.card]  # the attack / defence pair
             attack.card, attack.decl = None, None
@@ -902,7 +933,7 @@ class MauwState(State):
             if not self.over:
                 self.phase = "renew"
         else:
-            self.log.append((EVERYONE, "renew", (seat, move.card, move.decl), None))
+            self.emit("renew", EVERYONE, seat=seat, card=move.card, declared=move.decl)
             attack.card, attack.decl = move.card, move.decl
             self._refill(seat)
             if not self.over:
@@ -912,7 +943,7 @@ class MauwState(State):
     def _decline(self, seat: int) -> None:
         attack = self.attack
         assert attack is not None
-        self.log.append((EVERYONE, "decline", (seat,), None))
+        self.emit("decline", EVERYONE, seat=seat)
         if self.phase == "defend" and self.teammate(attack.defender) is not None:
             self.phase = "assist"
         else:
@@ -925,13 +956,13 @@ class MauwState(State):
         assert attack is not None and attack.card is not None
         self.attack = None
         self.phase = "turn"
-        self.log.append((EVERYONE, "success", (attack.attacker, attack.defender, attack.slot, attack.card),
-                         None))
+        self.emit("success", EVERYONE, attacker=attack.attacker, defender=attack.defender, slot=attack.slot,
+                  card=attack.card)
         self.tops[attack.defender][attack.slot] = None
         self._combo(attack.attacker, attack.card, attack.decl or attack.card, attack.target)
 
     def _stop(self, seat: int) -> None:
-        self.log.append((EVERYONE, "stop", (seat,), None))
+        self.emit("stop", EVERYONE, seat=seat)
         self.attack = None
         self.phase = "turn"
         self._next()
@@ -943,7 +974,7 @@ class MauwState(State):
         self.discard.append(TUATURA)
         self.hands[seat].append(attack.card)
         self.known[seat].append(attack.card)
-        self.log.append((EVERYONE, "tuatura", (seat, attack.card), None))
+        self.emit("tuatura", EVERYONE, seat=seat, card=attack.card)
         self.attack = None
         self.phase = "turn"
         self._refill(seat)
@@ -960,7 +991,7 @@ class MauwState(State):
             self.draw = self.discard
             self.discard = []
             shuffle(self.rng, self.draw)
-            self.log.append((EVERYONE, "reshuffle", (len(self.draw),), None))
+            self.emit("reshuffle", EVERYONE, count=len(self.draw))
         return self.draw.pop()
 
     def _refill(self, seat: int) -> None:
@@ -975,8 +1006,8 @@ class MauwState(State):
             self._log_draw(seat, drawn)
 
     def _log_draw(self, seat: int, cards: list[str]) -> None:
-        self.log.append((EVERYONE, "draw", (seat, len(cards)), None))
-        self.log.append((seats(seat), "drew", (seat, tuple(cards)), None))
+        self.emit("draw", EVERYONE, seat=seat, count=len(cards))
+        self.emit("drew", seats(seat), seat=seat, cards=tuple(cards))
 
     # ------------------------------------------------------------- turns
     def _next(self) -> None:
@@ -1008,7 +1039,7 @@ class MauwState(State):
         self.turn = seat
         self.phase = "turn"
         self.acting = frozenset((seat,))
-        self.log.append((EVERYONE, "turn", (seat,), None))
+        self.emit("turn", EVERYONE, seat=seat)
 
     def _end(self, reason: str) -> None:
         if self.over:
@@ -1017,8 +1048,7 @@ class MauwState(State):
         self.over = True
         self.acting = frozenset()
         result = self.result()
-        self.log.append((EVERYONE, "end", (reason, tuple(self.scores()), tuple(result.winning_seats())),
-                         None))
+        self.emit("end", EVERYONE, reason=reason, scores=tuple(self.scores()), winners=tuple(result.winning_seats()))
 
     # ------------------------------------------------------------- results
     def _nine_counts(self, seat: int) -> list[int]:
@@ -1053,67 +1083,73 @@ class MauwState(State):
                 assert self.tops[s][slot] in (None, SPIRIT, *WARRIORS), "a Joker or animal rests in a column"
 
     # ------------------------------------------------------------- views
-    def _view(self, viewer: Any) -> dict[str, Any]:
+    def _view(self, viewer: Any) -> MauwView:
         """The one place a view is made: a seat, None (a spectator) or REFEREE."""
         ref = viewer == REFEREE
         n = self.players
-        columns = []
-        for s in range(n):
-            area = []
-            for slot in range(len(SLOTS)):
-                col: dict[str, Any] = {"nines": len(self.nines[s][slot]), "top": self.tops[s][slot],
-                                       "score": column_score(len(self.nines[s][slot]), self.tops[s][slot])}
-                if ref:
-                    col["nine_cards"] = list(self.nines[s][slot])
-                area.append(col)
-            columns.append(area)
-        hands = [list(h) if (ref or s == viewer) else self._hand_seen_by_others(s)
-                 for s, h in enumerate(self.hands)]
-        return {
-            "game": "mauw",
-            "players": n,
-            "options": dict(self.options),
-            "viewer": viewer,
-            "over": self.over,
-            "end_reason": self.end_reason,
-            "turn": self.turn,
-            "phase": self.phase if not self.over else "over",
-            "to_act": sorted(self.acting),
-            "scores": self.scores(),
-            "team_scores": self._team_scores(),
-            "teams": None if self.team_of is None else [list(t) for t in self.teams()],
-            "winners": self.winners(),
-            "columns": columns,
-            "hands": hands,
-            "known": [list(k) for k in self.known],
-            "draw_pile": list(reversed(self.draw)) if ref else len(self.draw),
-            "discard": list(self.discard),
-            "attack": self._attack_view(),
-            "gain": self._gain_view(ref),
-        }
+        hands = tuple(tuple(h) if (ref or s == viewer) else self._hand_seen_by_others(s)
+                      for s, h in enumerate(self.hands))
+        return MauwView(
+            game="mauw", players=n, options=dict(self.options), viewer=viewer, over=self.over,
+            end_reason=self.end_reason, turn=self.turn, phase=self.phase if not self.over else "over",  # type: ignore[arg-type]
+            to_act=tuple(sorted(self.acting)), scores=tuple(self.scores()), team_scores=self._team_scores(),
+            teams=None if self.team_of is None else self.teams(),
+            opponents=(tuple(s for s in range(n) if self.is_opponent(viewer, s))
+                       if isinstance(viewer, int) else None),
+            winners=tuple(self.winners()), columns=tuple(self._area_view(s, viewer) for s in range(n)),
+            hands=hands, known=tuple(tuple(k) for k in self.known),
+            draw_pile=tuple(reversed(self.draw)) if ref else len(self.draw), discard=tuple(self.discard),
+            attack=self._attack_view(), gain=self._gain_view(ref), rules=self._rules_view())
 
-    def _hand_seen_by_others(self, s: int) -> list[str]:
+    def _area_view(self, s: int, viewer: Any) -> tuple[Column, ...]:
+        """Seat ``s``'s columns; what each accepts is told from the viewer's seat (nothing
+        on a teammate's column, nor for a spectator or the referee)."""
+        side = None if not isinstance(viewer, int) else (
+            True if s == viewer else False if self.is_opponent(viewer, s) else None)
+        opt = self.options["open_slot_block"]
+        out: list[Column] = []
+        for slot in range(len(SLOTS)):
+            k, top = len(self.nines[s][slot]), self.tops[s][slot]
+            accepts = () if side is None else column_accepts(side, k, top, opt, self.counts)
+            if viewer == REFEREE:
+                out.append(RefereeColumn(slot=SLOTS[slot], where=_where(s, slot), nines=k, top=top,
+                                         score=column_score(k, top), accepts=accepts,
+                                         nine_cards=tuple(self.nines[s][slot])))
+            else:
+                out.append(Column(slot=SLOTS[slot], where=_where(s, slot), nines=k, top=top,
+                                  score=column_score(k, top), accepts=accepts))
+        return tuple(out)
+
+    def _rules_view(self) -> MauwRules:
+        return MauwRules(slots=tuple(SLOTS), hand=HAND, max_nines=MAX_NINES,
+                         full_columns_to_end=FULL_COLUMNS_TO_END, nine_value=NINE_VALUE,
+                         nine_multiplier=NINE_MULTIPLIER, deck=dict(sorted(self.counts.items())))
+
+    def _hand_seen_by_others(self, s: int) -> tuple[str, ...]:
         """Another seat's hand: the cards everyone knows it holds, then one "?" per card."""
-        return sorted(self.known[s]) + ["?"] * (len(self.hands[s]) - len(self.known[s]))
+        return (*sorted(self.known[s]), *["?"] * (len(self.hands[s]) - len(self.known[s])))
 
-    def _team_scores(self) -> list[int] | None:
+    def _team_scores(self) -> tuple[int, ...] | None:
         if self.team_of is None:
             return None
-        return [int(x) for x in self.party_scores()]
+        return tuple(int(x) for x in self.party_scores())
 
-    def _attack_view(self) -> dict[str, Any] | None:
+    def _attack_view(self) -> AttackView | None:
         a = self.attack
         if a is None:
             return None
-        return {"attacker": a.attacker, "defender": a.defender, "slot": SLOTS[a.slot], "target": a.target,
-                "card": a.card, "as": a.decl, "value": a.value, "awaiting": min(self.acting) if self.acting else None}
+        return AttackView(attacker=a.attacker, defender=a.defender, slot=SLOTS[a.slot], target=a.target,
+                          card=a.card, declared=a.decl, value=a.value,
+                          awaiting=min(self.acting) if self.acting else None,
+                          answers=answer_codes(a.value, self.phase, self.counts))
 
-    def _gain_view(self, ref: bool) -> dict[str, Any] | None:
+    def _gain_view(self, ref: bool) -> GainView | None:
         if self.gain is None:
             return None
         seat, nine_cards, top = self.gain
         shown = nine_cards if (ref or not self._gain_hidden) else ["?"] * len(nine_cards)
-        return {"seat": seat, "nines": list(shown), "top": top}
+        slots = gain_destinations(self._nine_counts(seat), self.tops[seat])
+        return GainView(seat=seat, nines=tuple(shown), top=top, slots=tuple(SLOTS[s] for s in slots))
 
     # ------------------------------------------------------------- copies
     def _copy_parts(self, new: State) -> None:
