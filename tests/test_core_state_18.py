@@ -139,3 +139,18 @@ def test_the_one_replay_rebuilds_a_record_through_play() -> None:
     assert record["moves"] == [[s, str(m)] for s, m in state.history]
     again = replay(record, lambda game_id: CountState)
     assert again.observation(REFEREE) == state.observation(REFEREE) and again.over
+
+
+@pytest.mark.parametrize("game", [*game_ids(), "count18"])
+def test_legal_actions_are_the_codec_numbers_of_the_legal_moves(game: str) -> None:
+    """The integer path offers exactly the legal moves (its encoding skips the moves' own
+    __hash__/__eq__, so it is checked against the codec's index here)."""
+    cls = CountState if game == "count18" else get_game(game)
+    state, rng, checked = cls.new(max(2, cls.info.min_seats), seed=11), random.Random(11), 0
+    index = state.codec().index
+    while not state.over and checked < 150:
+        for seat in sorted(state.to_act()):
+            assert state.legal_actions(seat) == sorted(index[m] for m in state.legal_moves(seat))
+            checked += 1
+        seat = min(state.to_act())
+        state.step(seat, index[state.random_move(seat, rng)])

@@ -62,9 +62,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -439,8 +440,7 @@ class State(ABC):
 
     def legal_actions(self, seat: int) -> list[int]:
         """The legal moves of ``seat`` as action integers, in increasing order."""
-        index = self.codec().index
-        actions = [index[m] for m in self.legal_moves(seat)]
+        actions = _encode_all(self._codec or self.codec(), self.legal_moves(seat))
         actions.sort()
         return actions
 
@@ -727,6 +727,43 @@ def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None 
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
+#: Per codec, per move class: (its fields' getter, action by field values), or None for a
+#: class that is not a dataclass equal by its fields (see :func:`_encode_all`).
+_KEYED: dict[ActionCodec, dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]] = {}
+
+
+def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
+    """The actions of ``moves``: the same as ``[codec.index[m] for m in moves]``, faster.
+
+    A dataclass move is equal to another of its class with the same field values, so its
+    action is looked up by those values (read by :func:`operator.attrgetter`, hashed and
+    compared in C) instead of through the class's generated ``__hash__`` and ``__eq__``,
+    which Python runs for every move a game builds afresh (the integer path's main cost
+    after the game's own ``legal_moves``).  Anything else goes through ``codec.index``."""
+    keyed = _KEYED.get(codec)
+    if keyed is None:
+        keyed = _KEYED[codec] = _keyed(codec)
+    index = codec.index
+    out = []
+    for move in moves:
+        entry = keyed.get(type(move))
+        action = None if entry is None else entry[1].get(entry[0](move))
+        out.append(index[move] if action is None else action)
+    return out
+
+
+def _keyed(codec: ActionCodec) -> dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]:
+    keyed: dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None] = {}
+    for action, move in enumerate(codec.moves):
+        kind = type(move)
+        if kind not in keyed:
+            params = getattr(kind, "__dataclass_params__", None)
+            names = [f.name for f in dataclasses.fields(cast(Any, kind))] if params is not None and params.eq else []
+            keyed[kind] = (operator.attrgetter(*names), {}) if names else None
+        entry = keyed[kind]
+        if entry is not None:
+            entry[1][entry[0](move)] = action
+    return keyed
 _ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
 
 
