@@ -55,10 +55,13 @@ class Report:
     skipped: list[str] = field(default_factory=list)
 
 
-def check_game(game: str | type[State], players: int | Iterable[int] | None = None,
-               options: str | Iterable[Mapping[str, Any]] = "pairwise",
-               seeds: Iterable[int] = (0,),
-               checks: Iterable[CaseCheck | GameCheck] | None = None) -> Report:
+def check_game(
+    game: str | type[State],
+    players: int | Iterable[int] | None = None,
+    options: str | Iterable[Mapping[str, Any]] = "pairwise",
+    seeds: Iterable[int] = (0,),
+    checks: Iterable[CaseCheck | GameCheck] | None = None,
+) -> Report:
     """Check ``game`` (a registered id, or a State subclass) against the conformance suite.
 
     ``players``: a seat count or several (None: every one the game allows); ``options``:
@@ -95,6 +98,18 @@ def _run(report: Report, check: Callable[[Any], None], subject: Any, name: str) 
 
 
 __all__ = [
-    "CASE_CHECKS", "GAME_CHECKS", "MODES", "Case", "CaseCheck", "GameCheck", "Report", "Skipped",
-    "cases", "check_game", "checks", "fronts", "option_combinations", "pairwise",
+    "CASE_CHECKS",
+    "GAME_CHECKS",
+    "MODES",
+    "Case",
+    "CaseCheck",
+    "GameCheck",
+    "Report",
+    "Skipped",
+    "cases",
+    "check_game",
+    "checks",
+    "fronts",
+    "option_combinations",
+    "pairwise",
 ]

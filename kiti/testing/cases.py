@@ -47,8 +47,10 @@ class Case:
     def id(self) -> str:
         """A short name: ``mauw-4-kiwi=4,teams=True`` (options at their default left out)."""
         defaults = {s.name: s.default for s in self.cls.info.options}
-        on = ",".join(f"{k}={v}" for k, v in sorted(self.options.items())
-                      if v != defaults.get(k)) or "defaults"
+        on = (
+            ",".join(f"{k}={v}" for k, v in sorted(self.options.items()) if v != defaults.get(k))
+            or "defaults"
+        )
         return f"{self.game}-{self.players}-{on}" + (f"-seed{self.seed}" if self.seed else "")
 
     def new(self, seed: int) -> State:
@@ -76,9 +78,12 @@ def seat_counts(cls: type[State], players: int | Iterable[int] | None = None) ->
     return wanted
 
 
-def cases(game: str | type[State], players: int | Iterable[int] | None = None,
-          options: str | Iterable[Mapping[str, Any]] = "pairwise",
-          seeds: Iterable[int] = (0,)) -> list[Case]:
+def cases(
+    game: str | type[State],
+    players: int | Iterable[int] | None = None,
+    options: str | Iterable[Mapping[str, Any]] = "pairwise",
+    seeds: Iterable[int] = (0,),
+) -> list[Case]:
     """The cases of one game: every seat count asked for, times the option combinations of
     ``options`` (a mode of :data:`MODES`, or the combinations themselves), times ``seeds``."""
     cls = game_class(game)
@@ -171,8 +176,13 @@ def pairwise(sizes: Sequence[int], valid: Callable[[Row], bool], first: Row | No
     return min(tries, key=len)
 
 
-def _greedy(sizes: Sequence[int], ok: Callable[[Row], bool], first: Row | None,
-            every: list[Row] | None, rng: random.Random) -> list[Row]:
+def _greedy(
+    sizes: Sequence[int],
+    ok: Callable[[Row], bool],
+    first: Row | None,
+    every: list[Row] | None,
+    rng: random.Random,
+) -> list[Row]:
     uncovered = dict.fromkeys(_targets(sizes))
     rows: list[Row] = []
     if first is not None and ok(first):
@@ -199,8 +209,12 @@ def covered(row: Row) -> list[Target]:
 
 
 def _targets(sizes: Sequence[int]) -> list[Target]:
-    pairs = [((i, a), (j, b)) for i, j in itertools.combinations(range(len(sizes)), 2)
-             for a in range(sizes[i]) for b in range(sizes[j])]
+    pairs = [
+        ((i, a), (j, b))
+        for i, j in itertools.combinations(range(len(sizes)), 2)
+        for a in range(sizes[i])
+        for b in range(sizes[j])
+    ]
     return pairs + [((i, a),) for i, n in enumerate(sizes) for a in range(n)]
 
 

@@ -63,8 +63,13 @@ def random_game_keeps_every_promise(case: Case) -> None:
     assert len(state.history) <= state.limit
     result = state.result()
     assert result.winners, "somebody wins (or shares) every game"
-    assert abs(sum(state.returns()) - sum(len(result.parties[i].seats) for i in result.winners)
-               / len(result.winners)) < 1e-9, "the returns do not add up to the winners' share"
+    assert (
+        abs(
+            sum(state.returns())
+            - sum(len(result.parties[i].seats) for i in result.winners) / len(result.winners)
+        )
+        < 1e-9
+    ), "the returns do not add up to the winners' share"
 
 
 def _legal_moves_agree(s: State, codec: Any, step: int) -> None:
@@ -75,8 +80,9 @@ def _legal_moves_agree(s: State, codec: Any, step: int) -> None:
         for m in legal:
             assert codec.decode(codec.encode(m)) == m, f"the codec does not round-trip {m}"
             assert s.parse_move(str(m)) == m and s.illegal_reason(actor, m) is None, f"{m} is refused"
-        assert s.illegal_reason(actor, s.random_move(actor, random.Random(step))) is None, \
+        assert s.illegal_reason(actor, s.random_move(actor, random.Random(step))) is None, (
             "random_move chose a refused move"
+        )
     for idle in set(range(s.players)) - s.to_act():
         assert s.legal_moves(idle) == [], f"seat {idle} is not to act but has legal moves"
 
@@ -89,13 +95,15 @@ def records_replay_to_the_identical_state(case: Case) -> None:
     again = replay(parse_record(dump_record(record).encode()), _lookup(case))
     assert snapshot(again) == snapshot(state), "the replayed record differs"
     half = dict(record, moves=record["moves"][: len(record["moves"]) // 2])
-    assert snapshot(replay(half, _lookup(case))) == snapshot(replay(json.loads(json.dumps(half)), _lookup(case))), \
-        "half a record replays differently through JSON"
+    assert snapshot(replay(half, _lookup(case))) == snapshot(
+        replay(json.loads(json.dumps(half)), _lookup(case))
+    ), "half a record replays differently through JSON"
     # The record is a fresh copy: changing it changes nothing in the game.
     record["moves"].clear()
     record["options"].clear()
-    assert state.record()["moves"] and state.record()["options"] == dict(state.options), \
+    assert state.record()["moves"] and state.record()["options"] == dict(state.options), (
         "changing a record changed the game"
+    )
 
 
 def integer_fast_path_plays_the_same_game(case: Case) -> None:
@@ -149,7 +157,7 @@ def _refused_choices(state: State, acting: list[int]) -> None:
         state.apply_all({**moves, acting[-1]: "xyzzy 3"})  # type: ignore[dict-item]
     assert snapshot(state) == before, "a refused choice changed the state"
     state.apply_all(moves)
-    assert state.history[-len(acting):] == sorted(moves.items()), "the choice was not applied in seat order"
+    assert state.history[-len(acting) :] == sorted(moves.items()), "the choice was not applied in seat order"
 
 
 # ------------------------------------------------------------------ copies and hidden information
@@ -245,9 +253,11 @@ def event_cursors_and_information_states(case: Case) -> None:
             k = len(everything) // 2
             assert state.events(v, since=k) == everything[k:], f"events({v}, since={k}) is wrong"
         for s in (*range(state.players), None):
-            assert state.information_state(s) == {"seat": s, "events": state.events(s),
-                                                   "now": state.observation(s)}, \
-                f"the information state of {s} is not its events and observation"
+            assert state.information_state(s) == {
+                "seat": s,
+                "events": state.events(s),
+                "now": state.observation(s),
+            }, f"the information state of {s} is not its events and observation"
 
 
 def undo_restores_the_exact_state(case: Case) -> None:

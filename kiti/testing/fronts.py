@@ -134,7 +134,9 @@ def _plain(line: Any) -> bool:
     return isinstance(line, str) and bool(line.strip()) and "[/" not in line and "\x1b" not in line
 
 
-def undescribed_keys(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str = "view") -> list[str]:
+def undescribed_keys(
+    value: Any, schema: dict[str, Any], root: dict[str, Any], path: str = "view"
+) -> list[str]:
     """Paths in ``value`` (JSON) that ``schema`` does not describe: keys of an object that are
     not its properties, and objects nested where the schema allows anything (``Any``)."""
     if "$ref" in schema:
@@ -144,14 +146,20 @@ def undescribed_keys(value: Any, schema: dict[str, Any], root: dict[str, Any], p
         return min((undescribed_keys(value, b, root, path) for b in branches), key=len)
     if isinstance(value, list):
         items = schema.get("prefixItems") or [schema.get("items", {})] * len(value)
-        return [p for i, (v, s) in enumerate(zip(value, items))
-                for p in undescribed_keys(v, s, root, f"{path}[{i}]")]
+        return [
+            p
+            for i, (v, s) in enumerate(zip(value, items))
+            for p in undescribed_keys(v, s, root, f"{path}[{i}]")
+        ]
     if not isinstance(value, dict):
         return []
     props = schema.get("properties")
     if props is not None:
-        return [p for k, v in value.items()
-                for p in ([f"{path}.{k}"] if k not in props else undescribed_keys(v, props[k], root, f"{path}.{k}"))]
+        out: list[str] = []
+        for k, v in value.items():
+            where = f"{path}.{k}"
+            out += undescribed_keys(v, props[k], root, where) if k in props else [where]
+        return out
     each = schema.get("additionalProperties")
     if isinstance(each, dict) and schema.get("type") == "object":
         return [p for k, v in value.items() for p in undescribed_keys(v, each, root, f"{path}[{k!r}]")]
@@ -163,11 +171,13 @@ def words_import_no_rich(cls: type[State]) -> None:
     _typed_view(cls)
     if not has_part(cls, "words"):
         raise Skipped(f"{cls.info.name} declares no words part")
-    code = ("import importlib, sys, kiti.games\n"
-            f"importlib.import_module({cls.__module__!r})\n"
-            "from kiti.core.registry import game_part, get_game\n"
-            f"game_part(get_game({cls.info.id!r}), 'words')\n"
-            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'rich')))\n")
+    code = (
+        "import importlib, sys, kiti.games\n"
+        f"importlib.import_module({cls.__module__!r})\n"
+        "from kiti.core.registry import game_part, get_game\n"
+        f"game_part(get_game({cls.info.id!r}), 'words')\n"
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'rich')))\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, f"loading the words part failed: {done.stderr[-400:]}"
     assert not done.stdout.strip(), f"the words part of {cls.info.id} loads {done.stdout.split()[:3]}"

@@ -21,25 +21,32 @@ EachMove = Callable[[State, int, Move, frozenset[int]], None]
 
 def snapshot(state: State) -> str:
     """Everything about a state that a change could touch (generator included)."""
-    return json.dumps({
-        "table": state.observation(REFEREE),
-        "events": state.events(REFEREE),
-        "history": [[s, str(m)] for s, m in state.history],
-        "acting": sorted(state.acting),
-        "over": state.over,
-        "rng": state._rng.getstate(),
-    }, sort_keys=True, default=str)
+    return json.dumps(
+        {
+            "table": state.observation(REFEREE),
+            "events": state.events(REFEREE),
+            "history": [[s, str(m)] for s, m in state.history],
+            "acting": sorted(state.acting),
+            "over": state.over,
+            "rng": state._rng.getstate(),
+        },
+        sort_keys=True,
+        default=str,
+    )
 
 
 def seat_sight(state: State, seat: int | None) -> str:
     """All a seat (or a spectator) can know: observation and events (its information state is
     exactly these two, checked once in the suite), legal moves."""
-    return json.dumps({
-        "obs": state.observation(seat),
-        "events": state.events(seat),
-        "legal": [] if seat is None else [str(m) for m in state.legal_moves(seat)],
-        "to_act": sorted(state.to_act()),
-    }, sort_keys=True)
+    return json.dumps(
+        {
+            "obs": state.observation(seat),
+            "events": state.events(seat),
+            "legal": [] if seat is None else [str(m) for m in state.legal_moves(seat)],
+            "to_act": sorted(state.to_act()),
+        },
+        sort_keys=True,
+    )
 
 
 def random_playout(state: State, rng: random.Random, each: EachMove | None = None) -> State:
@@ -71,8 +78,9 @@ def checkpoints(new: Callable[[], State], seed: int, count: int = 6) -> Iterator
 
 
 @contextmanager
-def raises(kinds: type[BaseException] | tuple[type[BaseException], ...], what: str,
-           match: str | None = None) -> Iterator[None]:
+def raises(
+    kinds: type[BaseException] | tuple[type[BaseException], ...], what: str, match: str | None = None
+) -> Iterator[None]:
     """Assert that the block raises one of ``kinds`` (its message matching ``match``)."""
     try:
         yield
@@ -84,8 +92,22 @@ def raises(kinds: type[BaseException] | tuple[type[BaseException], ...], what: s
     raise AssertionError(f"{what}: no {names} was raised")
 
 
-_IMMUTABLE = (str, bytes, int, float, complex, bool, type(None), frozenset, range, type,
-              ModuleType, MappingProxyType, ActionCodec, Move)
+_IMMUTABLE = (
+    str,
+    bytes,
+    int,
+    float,
+    complex,
+    bool,
+    type(None),
+    frozenset,
+    range,
+    type,
+    ModuleType,
+    MappingProxyType,
+    ActionCodec,
+    Move,
+)
 
 
 def _attributes(obj: Any) -> dict[str, Any]:

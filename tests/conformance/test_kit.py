@@ -45,8 +45,12 @@ def test_pairwise_covers_every_value_and_pair_the_full_product_holds(game: str) 
 def test_pairwise_skips_what_no_valid_row_holds() -> None:
     rows = pairwise([2, 3, 2], lambda r: not (r[0] == 1 and r[1] == 2))
     held = {t for r in rows for t in covered(r)}
-    wanted = {t for r in itertools.product(range(2), range(3), range(2)) if not (r[0] == 1 and r[1] == 2)
-              for t in covered(r)}
+    wanted = {
+        t
+        for r in itertools.product(range(2), range(3), range(2))
+        if not (r[0] == 1 and r[1] == 2)
+        for t in covered(r)
+    }
     assert held == wanted and all(not (r[0] == 1 and r[1] == 2) for r in rows)
     assert len(rows) < 2 * 3 * 2
     assert pairwise([], lambda r: True) == [()]
@@ -65,11 +69,24 @@ class SharingMiaui(MiauiState):
 
 
 def test_check_game_names_the_case_and_the_check_that_failed() -> None:
-    with pytest.raises(AssertionError, match=r"miaui-3-defaults: copies_are_independent_and_resamples"
-                                             r"_hide_nothing failed: .*a clone shares \['state\.piles"):
-        check_game(SharingMiaui, players=3, options=[{}], checks=[checks.copies_are_independent_and_resamples_hide_nothing])
-    report = check_game(MiauiState, players=3, options=[{}], seeds=(0, 1),
-                        checks=[checks.copies_are_independent_and_resamples_hide_nothing])
+    with pytest.raises(
+        AssertionError,
+        match=r"miaui-3-defaults: copies_are_independent_and_resamples"
+        r"_hide_nothing failed: .*a clone shares \['state\.piles",
+    ):
+        check_game(
+            SharingMiaui,
+            players=3,
+            options=[{}],
+            checks=[checks.copies_are_independent_and_resamples_hide_nothing],
+        )
+    report = check_game(
+        MiauiState,
+        players=3,
+        options=[{}],
+        seeds=(0, 1),
+        checks=[checks.copies_are_independent_and_resamples_hide_nothing],
+    )
     assert (report.cases, report.checks_run, report.skipped) == (2, 2, [])
 
 
