@@ -42,10 +42,12 @@ def test_columns_accept_what_the_rules_allow_there() -> None:
 
 
 def test_in_team_play_a_teammates_columns_accept_nothing_and_opponents_are_named() -> None:
-    s = G.new(4, {"teams": True}, 3)
+    hands = [["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"], ["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]]
+    s = position(hands, {"2A": (["G6"], None), "3A": (["G6"], None)}, teams=True)
     view = s.observation(0)
     assert view["opponents"] == [1, 3]
     assert all(col["accepts"] == [] for col in view["columns"][2])  # seat 2 is seat 0's teammate
+    assert view["columns"][3][0]["accepts"] == sorted([*WARRIORS, "SP"])  # an opponent's bare nines
     assert s.observation(1)["opponents"] == [0, 2]
 
 
