@@ -90,8 +90,8 @@ def test_the_legend_names_every_mark():
 def test_a_tall_screen_shows_the_whole_island_and_a_short_one_says_it_shows_part():
     # `kiti replay` draws for a screen as tall as it needs: every row of the island must be
     # there; at 80x24 a tall island is windowed, and the title says so.
-    from kiti.games.motu.terminal import render_view
     from kiti.games.motu.rules import MotuState
+    from kiti.games.motu.terminal import render_view
 
     rng = random.Random(5)
     state = MotuState.new(1, None, 5)

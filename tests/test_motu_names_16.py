@@ -16,9 +16,9 @@ from motu_helpers import G, assert_rejected, game, play_until
 from kiti.core.errors import NotationError
 from kiti.core.records import replay
 from kiti.games import get_game
-from kiti.games.motu.words import describe_event, expand_input
 from kiti.games.motu.rules import SOURCE_WORDS, MotuState, source_names
 from kiti.games.motu.sources import SOURCE_NAME, SOURCES
+from kiti.games.motu.words import describe_event, expand_input
 
 #: The rulebook's names of the six Sources, as its scoring table prints them.
 RULEBOOK = {"fisherman": "Fisherman/Fish", "hunter": "Hunter/Bird", "canoe": "Canoe/Palm Tree",
