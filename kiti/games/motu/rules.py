@@ -248,12 +248,12 @@ def pay_positions(price: int, row_length: int) -> list[int]:
 
 def pile_sizes(players: int, solo_piles: str = "printed") -> tuple[int, int, int]:
     """Cards in piles A, B and C (the rulebook's table; solo: printed or short)."""
-    return SOLO_PILE_SIZES[solo_piles] if players == 1 else PILE_SIZES[players]
+    return variant_for(players).pile_sizes(players, solo_piles)
 
 
 def placements_per_seat(players: int, solo_piles: str = "printed") -> int:
     """How many cards a seat adds to its island at most (solo: one per two cards shown)."""
-    return sum(pile_sizes(1, solo_piles)) // 2 if players == 1 else ROUNDS
+    return variant_for(players).placements(solo_piles)
 
 
 def placement_bound(cards: int) -> tuple[range, range]:
@@ -382,6 +382,13 @@ class Table:
     hut_start = 0
     extras = True  #: Travelers and Destinies may be used
 
+    def pile_sizes(self, players: int, solo_piles: str) -> tuple[int, int, int]:
+        return PILE_SIZES[players]
+
+    def placements(self, solo_piles: str) -> int:
+        """The cards each seat adds to its island: one a round."""
+        return ROUNDS
+
     def check_options(self, options: Mapping[str, Any]) -> None:
         for spec in OPTIONS:
             if spec.name in SOLO_OPTIONS and options[spec.name] != spec.default:
@@ -460,6 +467,13 @@ class Solo(Table):
     start_coconuts = SOLO_START_COCONUTS
     hut_start = HUT_START
     extras = False
+
+    def pile_sizes(self, players: int, solo_piles: str) -> tuple[int, int, int]:
+        return SOLO_PILE_SIZES[solo_piles]
+
+    def placements(self, solo_piles: str) -> int:
+        """One card placed for every two shown."""
+        return sum(self.pile_sizes(1, solo_piles)) // 2
 
     def check_options(self, options: Mapping[str, Any]) -> None:
         """Travelers and Destinies stay in the box whatever their options say."""
