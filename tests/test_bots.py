@@ -15,7 +15,7 @@ from kiti.core.events import REFEREE
 from kiti.core.game import GameInfo
 from kiti.core.seatview import seat_view
 from kiti.games.miaui.cards import DECK
-from kiti.games.miaui.heuristic import MiauiTable
+from kiti.games.miaui.heuristic import remember
 from kiti.games.miaui.rules import MiauiState, add_to_pile, resolve_depths
 
 
@@ -145,10 +145,10 @@ def test_heuristic_table_reconstruction() -> None:
     for _ in range(6):
         for seat in sorted(st.to_act()):
             st.apply(seat, rng.choice(st.legal_moves(seat)))
-    table = MiauiTable(st.information_state(2))
+    table = remember(st.view(2), st.events(2))
     assert table.hands == [sorted(h) for h in st.hands]
     assert table.piles == st.piles  # catches are public, so every pile is deducible
-    assert "?" not in [c for row in table.lagoon for c in row if c is not None]
+    assert "?" not in table.unseen and len(table.unseen) >= len(st.deck) + 1  # deck and burned card
 
 
 def test_pile_rules_and_resolution() -> None:

@@ -12,7 +12,7 @@ pexpect = pytest.importorskip("pexpect")
 from play_helpers import MOVE, data_dir, finish, plain, spawn  # noqa: E402
 
 from kiti.games import get_game  # noqa: E402
-from kiti.games.miaui import render as RENDERER  # noqa: E402
+from kiti.games.miaui import words as RENDERER  # noqa: E402
 
 
 def test_square_brackets_are_shown_as_typed_never_as_markup(tmp_path: Path) -> None:

@@ -8,12 +8,12 @@ import random
 import re
 
 import pytest
-from kiti.games.miaui.render import render_view
 from rich.console import Console
 
 from kiti.core.errors import KitiError
 from kiti.core.events import REFEREE
 from kiti.games import get_game
+from kiti.games.miaui.terminal import render_view
 
 G = get_game("miaui")
 VARIANTS = [{}, {"open_baskets": True}, {"no_fighting": True},
