@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import quoted
@@ -138,6 +139,7 @@ class ISMCTSBot:
         self.last_iterations = 0
         self._evaluate: Any = None
         self._depth = depth or 120
+        self._action: Mapping[Move, int] = {}  # the game's action numbers, set per search
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -178,6 +180,7 @@ class ISMCTSBot:
             policy = strategy.rollout if strategy is not None else None
         self._evaluate = getattr(strategy, "evaluate", None)
         self._depth = self.depth or (2 * view.players if self._evaluate else 120)
+        self._action = view.codec().index  # moves go in through the unchecked integer path
         roots = [_Node() for _ in range(view.players)]
         for seat, priors in self._priors(view, rng).items():
             roots[seat].priors = priors
@@ -225,7 +228,7 @@ class ISMCTSBot:
         paths: list[list[tuple[_Node, list[Any]]]] = [[] for _ in range(players)]
         random_move = state.random_move
         step = state.step
-        action = state.codec().index  # moves go in through the unchecked integer path
+        action = self._action
         left = self._depth
         for seat in turns(state):
             edge = taken[seat]

@@ -18,7 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from .game import State
-from .moves import Move
+from .moves import ActionCodec, Move
 
 
 class SeatView:
@@ -59,6 +59,12 @@ class SeatView:
     def secret_choice(self) -> bool:
         """Whether this decision is part of a simultaneous secret choice (mix, then)."""
         return self._guess.secret_choice(self.seat)
+
+    def codec(self) -> ActionCodec:
+        """The game's action codec (public: it depends on the seat count and options only).
+        Asked once, it is shared by every state :meth:`determinize` draws, so searches
+        that step their moves' integers pay for it once."""
+        return self._guess.codec()
 
     def determinize(self, rng: random.Random) -> State:
         """A full state drawn at random among those consistent with this seat's information."""
