@@ -173,6 +173,8 @@ def event_fields(kinds: Mapping[str, type]) -> dict[str, tuple[str, ...]]:
 def event_args(kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping[str, Any]) -> tuple[Any, ...]:
     """The stored ``args`` of an event given by keyword, checked against its declaration."""
     names = fields.get(kind)
+    if names is not None and tuple(values) == names:  # the fast path: given in declared order
+        return tuple(values.values())
     if names is None:
         raise ContractError(f"no event kind is named {kind!r}")
     if len(values) != len(names) or not all(n in values for n in names):
