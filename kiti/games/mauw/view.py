@@ -8,7 +8,7 @@ may go, the scoring constants) is computed there by the rule functions themselve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from ...core.contract import Hidden, declare_events
 
@@ -84,7 +84,7 @@ class MauwView:
 
     game: Literal["mauw"]
     players: int
-    options: dict[str, Any]
+    options: dict[str, bool | int | str] = field(metadata={"doc": "the game's options, by name"})
     viewer: Viewer = field(metadata={"doc": "the seat this view is for, None for a spectator, 'referee'"})
     over: bool
     end_reason: str | None
