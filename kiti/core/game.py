@@ -668,10 +668,6 @@ class State(ABC):
         """Old name: ``observation(REFEREE)``."""
         return self.observation(REFEREE)
 
-    def is_legal(self, seat: int, move: Move) -> bool:
-        """Old name: ``illegal_reason(seat, move) is None``."""
-        return self._refusal(seat, move) is None
-
     def legal_notations(self, seat: int) -> list[str]:
         """Old name: ``[str(m) for m in legal_moves(seat)]``."""
         return [str(m) for m in self.legal_moves(seat)]
