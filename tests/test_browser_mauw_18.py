@@ -100,7 +100,7 @@ def test_a_joker_offers_what_it_may_stand_for_then_its_columns(server: Server, b
 @pytest.mark.parametrize("tuatura", [0, 1])
 def test_the_attack_banner_names_the_views_answers(server: Server, browser: Browser, errors, tuatura: int) -> None:
     state = position([["R1", "B4", "G3", "Y2"], ["R1", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8")}, tuatura=tuatura)
-    state.apply(0, "R1 1A")
+    state.play(0, "R1 1A")
     page = browser.page()
     page.goto(server.url(""))
     draw(page, state, 1)
@@ -118,7 +118,7 @@ def test_the_attack_banner_names_the_views_answers(server: Server, browser: Brow
 def test_a_gain_is_placed_on_the_columns_the_view_names(server: Server, browser: Browser, errors) -> None:
     state = position([["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
                      {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")}, draw=["R8", "B5"])
-    state.apply(0, "Y2 0A")
+    state.play(0, "Y2 0A")
     page = browser.page()
     page.goto(server.url(""))
     draw(page, state, 0)

@@ -78,19 +78,19 @@ def test_an_attacks_answers_are_in_the_view_tuatura_only_for_the_attacked_player
     cols = {"1A": (["G6"], "R8")}
     hands = [["R1", "B4", "G3", "Y2"], ["R1", "B5", "G6", "Y7"]]
     plain = position(hands, cols)
-    plain.apply(0, "R1 1A")
+    plain.play(0, "R1 1A")
     assert plain.observation(1)["attack"]["answers"] == ["R1", JOKER]
     with_tu = position(hands, cols, tuatura=1)
-    with_tu.apply(0, "R1 1A")
+    with_tu.play(0, "R1 1A")
     assert with_tu.observation(0)["attack"]["answers"] == ["R1", JOKER, "TU"]
-    with_tu.apply(1, "defend R1")
+    with_tu.play(1, "defend R1")
     assert with_tu.observation(0)["attack"]["answers"] == ["R1", JOKER]  # renewing: no Tuatura
 
 
 def test_a_gains_slots_are_the_legal_places() -> None:
     s = position([["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
                  {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")}, draw=["R8", "B5"])
-    s.apply(0, "Y2 0A")
+    s.play(0, "Y2 0A")
     slots = s.observation(1)["gain"]["slots"]
     assert slots == ["A", "D"]
     assert [str(m) for m in s.legal_moves(0)] == [f"place {x}" for x in slots]
@@ -119,7 +119,7 @@ def test_steps_name_the_card_the_jokers_card_and_the_column_and_join_into_the_mo
 
 def test_a_gains_place_is_a_step_on_the_column_name() -> None:
     s = position([["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]], {"0A": ([], "Y7")}, draw=["R8", "B5"])
-    s.apply(0, "Y2 0A")
+    s.play(0, "Y2 0A")
     steps = s.move_steps(0)
     assert [st.token for st in steps] == ["0A", "0B", "0C", "0D"]
     assert all(isinstance(st.move, Place) for st in steps)
