@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
+from ...core.contract import emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
@@ -206,6 +207,7 @@ INFO = GameInfo(
     notable_options=({"kiwi": 4, "ninox": 4, "tuatura": 4},
                      {"teams": True, "kiwi": 4, "tuatura": 4, "open_slot_block": True, "ties": "nines"}),
 )
+EMIT = emitters(EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 
 # ------------------------------------------------------------------ pure rules
 
@@ -412,7 +414,7 @@ class MauwState(State):
         self._gain_hidden = False  # the gain's nine was drawn face down
         self.refill_after: int | None = None  # seat that draws once the gain is placed
         self.end_reason: str | None = None
-        self.emit("deal", EVERYONE, first=self.first)
+        EMIT.deal(self.log, EVERYONE, first=self.first)
         for seat in range(n):
             self._log_draw(seat, self.hands[seat])
         self._start_turn(self.first)
@@ -795,7 +797,7 @@ class MauwState(State):
         declared = move.decl or move.card
         top = self.tops[move.seat][move.slot]
         effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
-        self.emit("play", EVERYONE, seat=seat, card=move.card, declared=move.decl, target=move.seat, slot=move.slot,
+        EMIT.play(self.log, EVERYONE, seat=seat, card=move.card, declared=move.decl, target=move.seat, slot=move.slot,
                   effect=effect)
         self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
         self._refill_after_effect(seat)
@@ -820,7 +822,7 @@ class MauwState(State):
             assert spirit is not None
             self.discard += [spirit, card]
             self.tops[ts][slot] = None
-            self.emit("unblock", EVERYONE, seat=seat, slot=slot)
+            EMIT.unblock(self.log, EVERYONE, seat=seat, slot=slot)
         elif effect == "combo":
             target = self.tops[ts][slot]
             assert target is not None
@@ -836,7 +838,7 @@ class MauwState(State):
     def _combo(self, seat: int, card: str, declared: str, target: str) -> None:
         """A combo for ``seat``: ``card`` (standing for ``declared``) with ``target``."""
         kind = combo_kind(declared, target)
-        self.emit("combo", EVERYONE, seat=seat, combo=kind, cards=(card, target))
+        EMIT.combo(self.log, EVERYONE, seat=seat, combo=kind, cards=(card, target))
         if kind == "pair":
             self.discard += [card, target]
             nine = self._draw_one()
@@ -854,7 +856,7 @@ class MauwState(State):
         if not places:
             lost = nine_cards + ([top] if top else [])
             self.discard += lost  # face up, like every discard: a lost nine is seen then
-            self.emit("lost", EVERYONE, seat=seat, cards=tuple(lost))
+            EMIT.lost(self.log, EVERYONE, seat=seat, cards=tuple(lost))
             self.gain = None
         elif len(places) == 1:
             self._settle(seat, places[0])
@@ -869,10 +871,10 @@ class MauwState(State):
             self.nines[seat][slot].append(card)
             self.unseen[seat][slot].append(self._gain_hidden)
             shown = "?" if self._gain_hidden else card
-            self.emit("nine", EVERYONE, referee=(("card", card),), seat=seat, slot=slot, card=shown)
+            EMIT.nine(self.log, EVERYONE, referee=(("card", card),), seat=seat, slot=slot, card=shown)
         if top is not None:
             self.tops[seat][slot] = top
-            self.emit("top", EVERYONE, seat=seat, slot=slot, card=top)
+            EMIT.top(self.log, EVERYONE, seat=seat, slot=slot, card=top)
         if full_columns(self._nine_counts(seat)) >= FULL_COLUMNS_TO_END:
             self._end("three full columns")
 
@@ -894,7 +896,7 @@ class MauwState(State):
         self.tops[move.src_seat][move.src_slot] = None
         effect = play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]),
                              self.tops[move.seat][move.slot], True)
-        self.emit("kiwi", EVERYONE, seat=seat, from_seat=move.src_seat, from_slot=move.src_slot, warrior=warrior,
+        EMIT.kiwi(self.log, EVERYONE, seat=seat, from_seat=move.src_seat, from_slot=move.src_slot, warrior=warrior,
                   target=move.seat, slot=move.slot, effect=effect)
         self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
         self.discard.append(KIWI)
@@ -905,7 +907,7 @@ class MauwState(State):
         self._take_from_hand(seat, NINOX)
         self.discard.append(NINOX)
         self.tops[move.seat][move.slot] = None
-        self.emit("ninox", EVERYONE, seat=seat, target=move.seat, slot=move.slot)
+        EMIT.ninox(self.log, EVERYONE, seat=seat, target=move.seat, slot=move.slot)
         self._gain(seat, [SPIRIT], None, hidden=False)
         self._refill_after_effect(seat)
         self._next()
@@ -915,7 +917,7 @@ class MauwState(State):
         self.discard += self.hands[seat]
         self.hands[seat] = []
         self.known[seat] = []
-        self.emit("pass", EVERYONE, seat=seat, cards=cards)
+        EMIT.pass_(self.log, EVERYONE, seat=seat, cards=cards)
         self._refill(seat)
         self._next()
 
@@ -925,7 +927,7 @@ class MauwState(State):
         assert attack is not None
         self._take_from_hand(seat, move.card)
         if move.verb == "defend":
-            self.emit("defend", EVERYONE, seat=seat, card=move.card, declared=move.decl)
+            EMIT.defend(self.log, EVERYONE, seat=seat, card=move.card, declared=move.decl)
             assert attack.card is not None
             self.discard += [attack.card, move.card]  # the attack / defence pair
             attack.card, attack.decl = None, None
@@ -933,7 +935,7 @@ class MauwState(State):
             if not self.over:
                 self.phase = "renew"
         else:
-            self.emit("renew", EVERYONE, seat=seat, card=move.card, declared=move.decl)
+            EMIT.renew(self.log, EVERYONE, seat=seat, card=move.card, declared=move.decl)
             attack.card, attack.decl = move.card, move.decl
             self._refill(seat)
             if not self.over:
@@ -943,7 +945,7 @@ class MauwState(State):
     def _decline(self, seat: int) -> None:
         attack = self.attack
         assert attack is not None
-        self.emit("decline", EVERYONE, seat=seat)
+        EMIT.decline(self.log, EVERYONE, seat=seat)
         if self.phase == "defend" and self.teammate(attack.defender) is not None:
             self.phase = "assist"
         else:
@@ -956,13 +958,13 @@ class MauwState(State):
         assert attack is not None and attack.card is not None
         self.attack = None
         self.phase = "turn"
-        self.emit("success", EVERYONE, attacker=attack.attacker, defender=attack.defender, slot=attack.slot,
+        EMIT.success(self.log, EVERYONE, attacker=attack.attacker, defender=attack.defender, slot=attack.slot,
                   card=attack.card)
         self.tops[attack.defender][attack.slot] = None
         self._combo(attack.attacker, attack.card, attack.decl or attack.card, attack.target)
 
     def _stop(self, seat: int) -> None:
-        self.emit("stop", EVERYONE, seat=seat)
+        EMIT.stop(self.log, EVERYONE, seat=seat)
         self.attack = None
         self.phase = "turn"
         self._next()
@@ -974,7 +976,7 @@ class MauwState(State):
         self.discard.append(TUATURA)
         self.hands[seat].append(attack.card)
         self.known[seat].append(attack.card)
-        self.emit("tuatura", EVERYONE, seat=seat, card=attack.card)
+        EMIT.tuatura(self.log, EVERYONE, seat=seat, card=attack.card)
         self.attack = None
         self.phase = "turn"
         self._refill(seat)
@@ -991,7 +993,7 @@ class MauwState(State):
             self.draw = self.discard
             self.discard = []
             shuffle(self.rng, self.draw)
-            self.emit("reshuffle", EVERYONE, count=len(self.draw))
+            EMIT.reshuffle(self.log, EVERYONE, count=len(self.draw))
         return self.draw.pop()
 
     def _refill(self, seat: int) -> None:
@@ -1006,8 +1008,8 @@ class MauwState(State):
             self._log_draw(seat, drawn)
 
     def _log_draw(self, seat: int, cards: list[str]) -> None:
-        self.emit("draw", EVERYONE, seat=seat, count=len(cards))
-        self.emit("drew", seats(seat), seat=seat, cards=tuple(cards))
+        EMIT.draw(self.log, EVERYONE, seat=seat, count=len(cards))
+        EMIT.drew(self.log, seats(seat), seat=seat, cards=tuple(cards))
 
     # ------------------------------------------------------------- turns
     def _next(self) -> None:
@@ -1039,7 +1041,7 @@ class MauwState(State):
         self.turn = seat
         self.phase = "turn"
         self.acting = frozenset((seat,))
-        self.emit("turn", EVERYONE, seat=seat)
+        EMIT.turn(self.log, EVERYONE, seat=seat)
 
     def _end(self, reason: str) -> None:
         if self.over:
@@ -1048,7 +1050,7 @@ class MauwState(State):
         self.over = True
         self.acting = frozenset()
         result = self.result()
-        self.emit("end", EVERYONE, reason=reason, scores=tuple(self.scores()), winners=tuple(result.winning_seats()))
+        EMIT.end(self.log, EVERYONE, reason=reason, scores=tuple(self.scores()), winners=tuple(result.winning_seats()))
 
     # ------------------------------------------------------------- results
     def _nine_counts(self, seat: int) -> list[int]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ...core.chance import shuffle
+from ...core.contract import emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
@@ -110,6 +111,7 @@ INFO = GameInfo(
     # Baskets, piles carried over by No Fighting, the taker ordering them).
     notable_options=({"open_baskets": True, "no_fighting": True, "taker_chooses_order": True},),
 )
+EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 
 
 # --------------------------------------------------------------------- rules
@@ -471,7 +473,7 @@ class MiauiState(State):
             for space in (0, 1, 2):
                 card = deck.pop()
                 while card == "S":
-                    self.emit("seagull_returned", to=EVERYONE, round=1, space=space)
+                    EMIT.seagull_returned(self.log, EVERYONE, round=1, space=space)
                     deck.append(card)
                     shuffle(self.rng, deck)
                     card = deck.pop()
@@ -485,7 +487,7 @@ class MiauiState(State):
         lagoon[1].append(c1)
         lagoon[2].append(c2)
         if self.hide_next == _NO_HIDE:
-            self.emit("stock", to=EVERYONE, round=rnd, cards=(c0, c1, c2))
+            EMIT.stock(self.log, EVERYONE, round=rnd, cards=(c0, c1, c2))
             return
         self._stock_veiled((c0, c1, c2))
 
@@ -496,19 +498,19 @@ class MiauiState(State):
         hide = self.hide_next
         self.hide_next = _NO_HIDE.copy()
         shown = tuple("?" if hide[space] >= 0 else card for space, card in enumerate(cards))
-        self.emit("stock", to=EVERYONE, referee=(("cards", cards),), round=rnd, cards=shown)
+        EMIT.stock(self.log, EVERYONE, referee=(("cards", cards),), round=rnd, cards=shown)
         for space in (0, 1, 2):
             seer = hide[space]
             if seer >= 0:
                 self.veil[space][len(self.lagoon[space]) - 1] = (seer, len(log))
-                self.emit("peek", to=seats(seer), round=rnd, space=space, card=cards[space])
+                EMIT.peek(self.log, seats(seer), round=rnd, space=space, card=cards[space])
 
     def _resolve(self) -> None:
         """Reveal the dives together, decide each depth, then hand out the catches."""
         revealed = tuple(self.committed)
         self.committed = [0] * self.players
         self.reveals.append(revealed)
-        self.emit("reveal", to=EVERYONE, round=self.round, dives=revealed, kiti=self.kiti)
+        EMIT.reveal(self.log, EVERYONE, round=self.round, dives=revealed, kiti=self.kiti)
         catches, ties = resolve_depths(revealed, self.players, self.kiti)
         if len(catches) < 3:
             self._log_unwon(catches, ties)
@@ -521,16 +523,16 @@ class MiauiState(State):
         won = {c[0] for c in catches}
         for space in (0, 1, 2):
             if space in tied:
-                self.emit("tie", to=EVERYONE, round=self.round, space=space, seats=tied[space])
+                EMIT.tie(self.log, EVERYONE, round=self.round, space=space, seats=tied[space])
             elif space not in won:
-                self.emit("no_diver", to=EVERYONE, round=self.round, space=space)
+                EMIT.no_diver(self.log, EVERYONE, round=self.round, space=space)
 
     def _hand_out(self) -> None:
         """Give each won space to its winner, deepest first, pausing if a taker must order
         cards; then end the round."""
         rnd = self.round
         lagoon = self.lagoon
-        emit = self.emit
+        log_ = self.log
         takes = self.takes
         piles = self.piles
         for i, (space, seat, tied) in enumerate(takes):
@@ -539,10 +541,10 @@ class MiauiState(State):
             if self.veil[space]:
                 self.veil[space] = {}
             if len(cards) == 1 and cards[0] in QUIET:  # the usual catch: one card joins the pile
-                emit("catch", to=EVERYONE, round=rnd, space=space, seat=seat, cards=(cards[0],), tied=tied)
+                EMIT.catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=(cards[0],), tied=tied)
                 piles[seat].append(cards[0])
                 continue
-            emit("catch", to=EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
+            EMIT.catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
@@ -561,11 +563,11 @@ class MiauiState(State):
     def _take_one(self, card: str) -> None:
         seat, _, cards = self.pending
         cards.remove(card)
-        self.emit("take", to=EVERYONE, round=self.round, seat=seat, card=card)
+        EMIT.take(self.log, EVERYONE, round=self.round, seat=seat, card=card)
         self._add(seat, card)
         if not catch_needs_order(cards, True):
             for rest in cards:
-                self.emit("take", to=EVERYONE, round=self.round, seat=seat, card=rest)
+                EMIT.take(self.log, EVERYONE, round=self.round, seat=seat, card=rest)
                 self._add(seat, rest)
             self.pending = []
             self._hand_out()
@@ -582,10 +584,10 @@ class MiauiState(State):
             self.box.append(card)
             if eaten is not None:
                 self.box.append(eaten)
-            self.emit("seagull", to=EVERYONE, round=self.round, seat=seat, ate=eaten)
+            EMIT.seagull(self.log, EVERYONE, round=self.round, seat=seat, ate=eaten)
         else:
             self.box.extend(jellies)
-            self.emit("jellyfish", to=EVERYONE, round=self.round, seat=seat, cards=tuple(jellies))
+            EMIT.jellyfish(self.log, EVERYONE, round=self.round, seat=seat, cards=tuple(jellies))
 
     def _end_round(self) -> None:
         n = self.players
@@ -595,7 +597,7 @@ class MiauiState(State):
             self.over = True
             self.acting = frozenset()
             result = self.result()
-            self.emit("end", to=EVERYONE, scores=tuple(map(int, result.scores)),
+            EMIT.end(self.log, EVERYONE, scores=tuple(map(int, result.scores)),
                       winners=tuple(result.winning_seats()))
             return
         self.round += 1

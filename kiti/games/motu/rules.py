@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.chance import shuffle
-from ...core.contract import HIDDEN
+from ...core.contract import HIDDEN, emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
@@ -233,6 +233,7 @@ INFO = GameInfo(
                      {"difficulty": "legendary", "solo_piles": "short", "solo_totems": "kinds",
                       "solo_coconut_bonus": False}),
 )
+EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 
 
 # ------------------------------------------------------------------ pure rules
@@ -584,11 +585,11 @@ class MotuState(State):
         self.hut = self.variant.hut_start
         self.supply = COCONUTS - start * n - self.hut
         self._start_play()
-        self.emit("setup", to=EVERYONE, first=self.first, villages=tuple(villages), row=tuple(self.row),
+        EMIT.setup(self.log, EVERYONE, first=self.first, villages=tuple(villages), row=tuple(self.row),
                   destinies=tuple(self.table_destinies), piles=tuple(len(p) for p in self.piles))
         for s, t in enumerate(self.travelers):
             if t is not None:
-                self.emit("traveler", to=seats(s), seat=s, card=t)
+                EMIT.traveler(self.log, seats(s), seat=s, card=t)
         self.round = 1
         self._start_turn(self.first)
 
@@ -918,7 +919,7 @@ class MotuState(State):
         self.phase = "take"
         self.bought = False
         self.acting = frozenset((seat,))
-        self.emit("turn", to=EVERYONE, seat=seat, round=self.round)
+        EMIT.turn(self.log, EVERYONE, seat=seat, round=self.round)
         self.variant.start_turn(self)
 
     def _take(self, seat: int, position: int) -> None:
@@ -929,7 +930,7 @@ class MotuState(State):
         for i in range(paid):
             self.row_coconuts[i] += 1
         self.banks[seat] += gained - paid
-        self.emit("take", to=EVERYONE, seat=seat, position=position, card=name, paid=paid, gained=gained)
+        EMIT.take(self.log, EVERYONE, seat=seat, position=position, card=name, paid=paid, gained=gained)
         self.holding = name
         self.phase = "place"
 
@@ -938,7 +939,7 @@ class MotuState(State):
         its coconuts gained (:meth:`Table.scrap`)."""
         name, gained = self.variant.scrap(self, seat)
         self.discards.append(name)
-        self.emit("scrap", to=EVERYONE, seat=seat, card=name, gained=gained)
+        EMIT.scrap(self.log, EVERYONE, seat=seat, card=name, gained=gained)
         self._after_card(seat)
 
     def _place(self, seat: int, move: Place) -> None:
@@ -946,7 +947,7 @@ class MotuState(State):
         assert name is not None
         self.islands[seat] = lay_card(self.islands[seat], name, move.rotation, move.x, move.y)
         self.holding = None
-        self.emit("place", to=EVERYONE, seat=seat, card=name, rotation=move.rotation, x=move.x, y=move.y)
+        EMIT.place(self.log, EVERYONE, seat=seat, card=name, rotation=move.rotation, x=move.x, y=move.y)
         self._after_card(seat)
 
     def _after_card(self, seat: int) -> None:
@@ -959,13 +960,13 @@ class MotuState(State):
         name = pile.pop()
         self.row.append(name)
         self.row_coconuts.append(0)
-        self.emit("refill", to=EVERYONE, pile=PILES[self.pile], card=name)
+        EMIT.refill(self.log, EVERYONE, pile=PILES[self.pile], card=name)
         if not pile:
             self._pile_emptied()
 
     def _pile_emptied(self) -> None:
         self.emptied = True
-        self.emit("pile_empty", to=EVERYONE, pile=PILES[self.pile])
+        EMIT.pile_empty(self.log, EVERYONE, pile=PILES[self.pile])
 
     def _extras(self, seat: int) -> None:
         """The optional steps, asked only when there is something to do; else the turn ends."""
@@ -984,7 +985,7 @@ class MotuState(State):
         self.table_destinies.remove(destiny)
         self.owned[seat].append(destiny)
         self.bought = True
-        self.emit("buy", to=EVERYONE, seat=seat, destiny=destiny, price=price, onto=tuple(onto))
+        EMIT.buy(self.log, EVERYONE, seat=seat, destiny=destiny, price=price, onto=tuple(onto))
         self._extras(seat)
 
     def _travel(self, seat: int) -> None:
@@ -996,7 +997,7 @@ class MotuState(State):
         self.played[seat] = True
         points = traveler_points(traveler, self.row)
         self.traveler_points[seat] = points
-        self.emit("travel", to=EVERYONE, seat=seat, card=name, points=points, coconuts=traveler.coconuts)
+        EMIT.travel(self.log, EVERYONE, seat=seat, card=name, points=points, coconuts=traveler.coconuts)
         self._end_turn()  # a Destiny comes before the Traveler: nothing is left to do
 
     def _end_turn(self) -> None:
@@ -1016,7 +1017,7 @@ class MotuState(State):
         """Solo: the first two cards of the pile, face up: left, then right."""
         pile = self.piles[self.pile]
         self.shown = [pile.pop(), pile.pop()]
-        self.emit("shown", to=EVERYONE, pile=PILES[self.pile], left=self.shown[0], right=self.shown[1])
+        EMIT.shown(self.log, EVERYONE, pile=PILES[self.pile], left=self.shown[0], right=self.shown[1])
         if not pile:
             self._pile_emptied()
 
@@ -1027,7 +1028,7 @@ class MotuState(State):
         self.banks[seat] += change
         self.hut -= change
         self.shown = []
-        self.emit("pick", to=EVERYONE, seat=seat, side=side, card=name, paid=max(0, -change), gained=max(0, change))
+        EMIT.pick(self.log, EVERYONE, seat=seat, side=side, card=name, paid=max(0, -change), gained=max(0, change))
         self.holding = name
         self.phase = "place"
 
@@ -1035,7 +1036,7 @@ class MotuState(State):
         assert self.other is not None
         self.opponent.append(self.other)
         self.other = None
-        self.emit("give", to=EVERYONE, seat=seat)
+        EMIT.give(self.log, EVERYONE, seat=seat)
         self._end_turn()
 
     def _discard(self, seat: int) -> None:
@@ -1043,7 +1044,7 @@ class MotuState(State):
         self.banks[seat] -= SOLO_DISCARD
         self.hut += SOLO_DISCARD
         self.discards.append(self.other)
-        self.emit("discard", to=EVERYONE, seat=seat, card=self.other, paid=SOLO_DISCARD)
+        EMIT.discard(self.log, EVERYONE, seat=seat, card=self.other, paid=SOLO_DISCARD)
         self.other = None
         self._end_turn()
 
@@ -1062,7 +1063,7 @@ class MotuState(State):
 
     def _commit(self, seat: int, sources: tuple[str, ...]) -> None:
         self.choices[seat] = sources
-        self.emit("chose", to=seats(seat), seat=seat, pile=PILES[self.pile], sources=sources)
+        EMIT.chose(self.log, seats(seat), seat=seat, pile=PILES[self.pile], sources=sources)
         self.acting = self.acting - {seat}
         if not self.acting:
             self._reveal()
@@ -1078,7 +1079,7 @@ class MotuState(State):
             chosen.append(sources)
             points.append(pts)
         self.choices = [None] * self.players
-        self.emit("interim", to=EVERYONE, pile=PILES[self.pile], sources=tuple(chosen), points=tuple(points))
+        EMIT.interim(self.log, EVERYONE, pile=PILES[self.pile], sources=tuple(chosen), points=tuple(points))
         if self.pile == len(PILES) - 1:
             self._finish()
             return
@@ -1119,7 +1120,7 @@ class MotuState(State):
         self.acting = frozenset()
         self.variant.finish(self)
         opponent = None if self.opponent_final is None else self.opponent_final["total"]
-        self.emit("end", to=EVERYONE, scores=tuple(self.scores()), winners=tuple(self.winners()), opponent=opponent)
+        EMIT.end(self.log, EVERYONE, scores=tuple(self.scores()), winners=tuple(self.winners()), opponent=opponent)
 
     def _finish_table(self) -> None:
         n = self.players
