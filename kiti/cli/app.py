@@ -8,7 +8,8 @@ import typer
 
 from .. import __version__
 from ..core.errors import KitiError
-from ..games import get_game
+from ..core.game import State
+from ..core.registry import get_game
 
 app = typer.Typer(
     help="Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate.",
@@ -40,7 +41,7 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def game_or_fail(game: str):
+def game_or_fail(game: str) -> type[State]:
     try:
         return get_game(game)
     except KitiError as exc:

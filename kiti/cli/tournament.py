@@ -111,7 +111,8 @@ def _with_progress(plan: Any, run: Any) -> dict[str, Any]:
             rate = done / max(1e-9, time.perf_counter() - start)
             bar.update(task, completed=done, total=total, rate=f"{rate:,.1f}")
 
-        return run(plan, progress=tick)
+        out: dict[str, Any] = run(plan, progress=tick)
+        return out
 
 
 def _range(d: dict[str, Any], fmt: str = "{:.2f}") -> str:

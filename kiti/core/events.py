@@ -50,7 +50,7 @@ def viewer_bit(viewer: Viewer) -> int | None:
         return SPECTATOR_BIT
     if viewer == REFEREE:
         return None
-    return 1 << viewer
+    return 1 << int(viewer)
 
 
 def audience_seats(audience: int, players: int) -> list[int]:

@@ -38,7 +38,8 @@ class SeatView:
 
     @property
     def observation(self) -> dict[str, Any]:
-        return self.info["now"]
+        now: dict[str, Any] = self.info["now"]
+        return now
 
     @cached_property
     def view(self) -> Any:

@@ -33,7 +33,8 @@ STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
-    return request.app.state.hub
+    hub: Hub = request.app.state.hub
+    return hub
 
 
 def refuse(exc: ProtocolError) -> JSONResponse:
@@ -45,7 +46,8 @@ def api(handler: Any) -> Any:
     """An endpoint whose ProtocolErrors become JSON errors."""
     async def endpoint(request: Request) -> JSONResponse:
         try:
-            return await handler(request)
+            response: JSONResponse = await handler(request)
+            return response
         except ProtocolError as exc:
             return refuse(exc)
     return endpoint
@@ -137,7 +139,8 @@ def client_source(name: str) -> Traversable | None:
     if name in game_ids():
         cls = get_game(name)
         if has_part(cls, "client"):
-            return game_part(cls, "client")
+            declared: Traversable = game_part(cls, "client")
+            return declared
         legacy = CLIENTS / f"{name}.js"  # the built-in games' modules, until they declare them
         return legacy if legacy.is_file() else CLIENTS / "generic.js"
     file = CLIENTS / f"{name}.js"

@@ -186,7 +186,8 @@ def _placeholders(template: str) -> tuple[str, ...]:
 def sentence(event: Event, people: People) -> str | None:
     """``event`` as its kind's sentence, for the viewer ``people`` speak to (None: no sentence)."""
     kind = event.get("type")
-    variant = VARIANTS.get(kind, lambda e: None)(event) if isinstance(kind, str) else None
+    choose = VARIANTS.get(kind) if isinstance(kind, str) else None
+    variant = choose(event) if choose is not None else None
     template = SENTENCES.get(f"{kind}/{variant}" if variant else str(kind))
     if template is None:
         return None
