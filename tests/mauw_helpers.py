@@ -7,6 +7,7 @@ from typing import Any
 
 from kiti_asserts import assert_rejected  # noqa: F401  (the tests use it from here)
 
+from kiti.core.events import REFEREE
 from kiti.games import get_game
 from kiti.games.mauw.cards import deck_counts
 from kiti.games.mauw.rules import SLOTS, MauwState
@@ -46,5 +47,5 @@ def position(hands: list[list[str]], columns: dict[str, tuple[list[str], str | N
 
 def column(state: MauwState, where: str) -> tuple[int, str | None]:
     """(nines, top) of a column such as "1C", as the referee's view shows it."""
-    col = state.table()["columns"][int(where[0])][SLOTS.index(where[1])]
+    col = state.observation(REFEREE)["columns"][int(where[0])][SLOTS.index(where[1])]
     return col["nines"], col["top"]

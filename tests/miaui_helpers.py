@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from kiti.core.events import REFEREE
 from kiti.games import get_game
 
 G = get_game("miaui")
@@ -70,12 +71,12 @@ def play_round(s, dives: list[int]) -> None:
     assert len(dives) == s.players
     assert s.to_act() == frozenset(range(s.players)), s.to_act()
     for seat, n in enumerate(dives):
-        s.apply(seat, f"dive {n}")
+        s.play(seat, f"dive {n}")
 
 
 def pending_cards(s) -> list[str]:
     """Cards of a No Fighting catch still waiting for its taker to order them."""
-    pending = s.table()["pending_take"]
+    pending = s.observation(REFEREE)["pending_take"]
     return list(pending["cards"]) if pending else []
 
 
@@ -96,7 +97,7 @@ def random_move(s, rng: random.Random):
 def advance(s, rng: random.Random, steps: int | None = None):
     """Play random legal moves on ``s``; stop after ``steps`` moves or at the end."""
     done = 0
-    while not s.is_over() and (steps is None or done < steps):
+    while not s.over and (steps is None or done < steps):
         seat, move = random_move(s, rng)
         s.apply(seat, move)
         done += 1
@@ -126,7 +127,7 @@ def lagoon_seers(s, space: int) -> list[int]:
 
 def played(s, seat: int) -> list[int]:
     """The divers ``seat`` has revealed so far (the referee's discards)."""
-    return list(s.table()["discards"][seat])
+    return list(s.observation(REFEREE)["discards"][seat])
 
 
 def swap_hand_and_played(s, seat: int) -> bool:

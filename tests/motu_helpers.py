@@ -53,18 +53,18 @@ def turn(state: MotuState, take: str = "take 1", extras: str = "done") -> None:
     """One plain turn for the seat to act: take, place at the first legal spot, then ``extras``
     if it is asked."""
     seat = state.turn
-    state.apply(seat, take)
+    state.play(seat, take)
     if state.phase == "place":
-        state.apply(seat, first_placement(state))
+        state.play(seat, first_placement(state))
     if state.phase == "extras" and state.turn == seat:
-        state.apply(seat, extras)
+        state.play(seat, extras)
 
 
 def play_until(state: MotuState, done: Callable[[MotuState], bool], seed: int = 0) -> MotuState:
     """Random legal moves (every seat) until ``done(state)``."""
     rng = random.Random(seed)
     while not done(state):
-        assert not state.is_over(), "the game ended first"
+        assert not state.over, "the game ended first"
         seat = min(state.to_act())
         state.apply(seat, state.random_move(seat, rng))
     return state

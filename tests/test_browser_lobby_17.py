@@ -134,7 +134,7 @@ def solo_moves(seed: int, policy: str) -> tuple[list[str], list[int]]:
         move = str(bot.choose(seat_view(state, 0))) if policy == "heuristic" else first_legal(state)
         if forced_move(state, 0) is None:
             moves.append(move)
-        state.apply(0, move)
+        state.play(0, move)
     return moves, list(state.result().winners)
 
 

@@ -53,8 +53,8 @@ def test_the_solo_page_shows_the_huts_change_and_the_discard_price(server: Serve
     page = page_of(server, browser, message)
     text = page.locator(".solo-box").inner_text()
     assert "pay 1 coconut to the Beach Hut" in text and "gain 2 coconuts from the Beach Hut" in text
-    state.apply(0, "take right")
-    state.apply(0, str(state.legal_moves(0)[0]))
+    state.play(0, "take right")
+    state.apply(0, state.legal_moves(0)[0])
     message = message_for(state, 0, ["Ann"])
     message["view"]["solo_table"]["discard_price"] = 4
     page = page_of(server, browser, message)

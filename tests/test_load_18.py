@@ -28,6 +28,7 @@ import pytest
 import kiti
 from kiti.core import registry
 from kiti.core.errors import KitiError, NotationError, OptionError
+from kiti.core.game import codec_for
 from kiti.core.registry import game_ids, get_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -186,7 +187,7 @@ def test_a_loaded_game_is_its_rules_with_these_players_and_options() -> None:
     assert state.teams() == ((0, 2), (1, 3))
     move = state.legal_moves(min(state.to_act()))[0]
     assert game.parse_move(str(move)) == move
-    assert game.codec is rules.codec_for(4, {"teams": True}) and move in game.codec.index
+    assert game.codec is codec_for(rules, 4, {"teams": True}) and move in game.codec.index
     assert game.move_limit == rules.move_limit(4, game.options) == state.limit
     assert all(game.applies(o) == rules.option_applies(o, 4) for o in game.options)
     assert game == kiti.load("mauw", teams="yes", players=4) != kiti.load("mauw", players=4)

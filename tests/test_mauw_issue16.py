@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from mauw_helpers import G, column, position
 
+from kiti.core.events import REFEREE
 from kiti.core.records import replay
 from kiti.core.registry import get_game
 
@@ -30,7 +31,7 @@ def kiwi_combo_on_an_empty_draw_pile():  # type: ignore[no-untyped-def]
 
 def test_the_kiwi_is_not_shuffled_into_the_pile_its_own_combo_makes() -> None:
     s = kiwi_combo_on_an_empty_draw_pile()
-    s.apply(0, "KI 1A>0A")
+    s.play(0, "KI 1A>0A")
     kinds = [e["type"] for e in s.events("referee")]
     assert kinds[-7:] == ["kiwi", "combo", "reshuffle", "nine", "draw", "drew", "turn"]  # the premise
     assert "KI" not in s.draw
@@ -42,7 +43,7 @@ def test_the_kiwi_is_not_shuffled_into_the_pile_its_own_combo_makes() -> None:
 
 def test_the_kiwi_goes_to_the_discards_after_the_combo_cards() -> None:
     s = position([["KI", "B4", "B4", "B5"], FILL], {"0A": ([], "R1"), "1A": (["G6"], "R8")}, kiwi=1)
-    s.apply(0, "KI 1A>0A")
+    s.play(0, "KI 1A>0A")
     assert s.discard[-3:] == ["R8", "R1", "KI"]
     assert column(s, "1A") == (1, None)
 
@@ -50,23 +51,23 @@ def test_the_kiwi_goes_to_the_discards_after_the_combo_cards() -> None:
 def test_undo_and_copies_agree_after_a_kiwi_combo_that_reshuffles() -> None:
     s = kiwi_combo_on_an_empty_draw_pile()
     clone = s.clone()
-    s.apply(0, "KI 1A>0A")
-    clone.apply(0, "KI 1A>0A")
-    assert clone.table() == s.table() and clone.events("referee") == s.events("referee")
+    s.play(0, "KI 1A>0A")
+    clone.play(0, "KI 1A>0A")
+    assert clone.observation(REFEREE) == s.observation(REFEREE) and clone.events("referee") == s.events("referee")
     assert s.undo_refusal(0)  # the reshuffle used chance: no take-back
     resampled = s.resample(1, random.Random(3))
-    assert resampled.table()["discard"] == ["KI"] and "KI" not in resampled.draw
+    assert resampled.observation(REFEREE)["discard"] == ["KI"] and "KI" not in resampled.draw
     resampled.check_invariants()
 
 
 def test_a_kiwi_move_without_chance_is_undone_exactly() -> None:
     s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "1B": (["G6"], None)}, kiwi=1)
-    before = (s.table(), s.events("referee"))
-    s.apply(0, "KI 1A>1B")  # a block: no draw from an empty pile, but seat 0 draws back to four
+    before = (s.observation(REFEREE), s.events("referee"))
+    s.play(0, "KI 1A>1B")  # a block: no draw from an empty pile, but seat 0 draws back to four
     assert s.discard == ["KI"]
     if s.undo_refusal(0) is None:
         s.undo(0)
-        assert (s.table(), s.events("referee")) == before
+        assert (s.observation(REFEREE), s.events("referee")) == before
 
 
 @pytest.mark.skipif(not RECORD.exists(), reason="the shared records are not here")
@@ -77,7 +78,7 @@ def test_the_reported_record_keeps_its_kiwi_out_of_the_new_pile() -> None:
     assert str(record["moves"][-1][1]).startswith("KI") and not before.draw  # the premise
     state = replay(record, get_game)
     assert state.events("referee")[-5]["type"] == "reshuffle"  # during the Kiwi's combo
-    assert state.table()["discard"] == ["KI"]  # discarded after the reshuffle, alone on the pile
+    assert state.observation(REFEREE)["discard"] == ["KI"]  # discarded after the reshuffle, alone on the pile
     state.check_invariants()
 
 
@@ -99,8 +100,8 @@ def told(state, viewer=None):  # type: ignore[no-untyped-def]
 
 def test_a_warrior_on_your_own_nines_strengthens_them_and_is_no_block() -> None:
     s = position([["R8", "B4", "B4", "B5"], ["B4", "R1", "R1", "R1"]], {"0D": (["G6"], None), "0C": (["G6"], None)})
-    s.apply(0, "R8 0D")
-    s.apply(1, "B4 0C")
+    s.play(0, "R8 0D")
+    s.play(1, "B4 0C")
     lines = told(s)  # a spectator's
     mine = next(x for x in lines if "R8" in x)
     theirs = next(x for x in lines if "B4" in x and "column C" in x)
@@ -112,7 +113,7 @@ def test_a_warrior_on_your_own_nines_strengthens_them_and_is_no_block() -> None:
 
 def test_a_kiwi_line_tells_what_the_fetched_warrior_did() -> None:
     s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
-    s.apply(0, "KI 1A>0B")
+    s.play(0, "KI 1A>0B")
     line = next(x for x in told(s) if "Kiwi" in x)
     assert line == ("Seat 0 played a Kiwi: took R8 from seat 1's column A and strengthened seat 0's "
                     "nines in column B with R8.")
@@ -151,7 +152,7 @@ def asked(state, seat):  # type: ignore[no-untyped-def]
 
 def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
     s = position([["Y2", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "R8"), "0B": ([], "Y7"), "0C": (["G6"] * 3, None)})
-    s.apply(0, "Y2 0B")  # a pair: a nine for B (freed) or D; A has a Warrior, C three nines
+    s.play(0, "Y2 0B")  # a pair: a nine for B (freed) or D; A has a Warrior, C three nines
     legal = [str(m) for m in s.legal_moves(0)]
     assert legal == ["place B", "place D"]  # the premise
     text = asked(s, 0)
@@ -161,13 +162,13 @@ def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
 
 def test_the_defence_prompt_offers_what_the_hand_holds() -> None:
     s = position([["Y2", "Y2", "B4", "B5"], ["JK", "TU", "R1", "R1"]], {"1A": ([], "Y7")}, tuatura=1)
-    s.apply(0, "Y2 1A")
+    s.play(0, "Y2 1A")
     assert asked(s, 1) == "seat 0 attacks the Y7 of your column A with Y2: defend JK=Y2, TU or decline"
     assert [str(m) for m in s.legal_moves(1)] == ["defend JK=Y2", "TU", "decline"]
-    s.apply(1, "defend JK=Y2")
+    s.play(1, "defend JK=Y2")
     assert asked(s, 0) == "your attack on the Y7 was defended: renew Y2 or stop"
     bare = position([["Y2", "B4", "B4", "B5"], FILL], {"1A": ([], "Y7")})
-    bare.apply(0, "Y2 1A")
+    bare.play(0, "Y2 1A")
     assert asked(bare, 1) == ("seat 0 attacks the Y7 of your column A with Y2: you hold no Y2 and no Joker "
                               "to defend with: decline")
 
@@ -178,7 +179,7 @@ def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
     from kiti.cli.render import tell_events, terminal
 
     s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
-    s.apply(0, "KI 1A>0B")
+    s.play(0, "KI 1A>0B")
     names = ["Annabelle-Marie", "Bartholomew"]
     sentence = next(x for x in tell_events(type(s), s.events(1), 1, names) if "Kiwi" in x)
     assert len(sentence) > 80  # the premise: it cannot fit one line
@@ -208,15 +209,15 @@ def phases():  # type: ignore[no-untyped-def]
     """A state in each phase: turn, defend, renew, place, assist (teams)."""
     turn = position([["Y2", "Y2", "KI", "NI"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")}, kiwi=1, ninox=1)
     defend = position([["Y2", "Y2", "B4", "B5"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")})
-    defend.apply(0, "Y2 1A")
+    defend.play(0, "Y2 1A")
     renew = position([["Y2", "Y2", "B4", "B5"], ["Y2", "R1", "R1", "R1"]], {"1A": ([], "Y7")})
-    renew.apply(0, "Y2 1A")
-    renew.apply(1, "defend Y2")
+    renew.play(0, "Y2 1A")
+    renew.play(1, "defend Y2")
     place = position([["Y2", "B4", "B4", "B5"], FILL], {"0B": ([], "Y7")})
-    place.apply(0, "Y2 0B")
+    place.play(0, "Y2 0B")
     assist = position([["Y2", "B4", "B4", "B5"], ["G3"] * 4, ["G6"] * 4, ["B4"] * 4], {"1A": ([], "Y7")}, teams=True)
-    assist.apply(0, "Y2 1A")
-    assist.apply(1, "decline")
+    assist.play(0, "Y2 1A")
+    assist.play(1, "decline")
     return {"turn": (turn, 0), "defend": (defend, 1), "renew": (renew, 0), "place": (place, 0),
             "assist": (assist, 3)}
 

@@ -20,7 +20,7 @@ def midgame(seed: int, **options):  # type: ignore[no-untyped-def]
     state = G.new(4, options or None, seed)
     rng = random.Random(seed)
     for _ in range(120):
-        if state.is_over():
+        if state.over:
             break
         seat = min(state.to_act())
         state.apply(seat, state.random_move(seat, rng))
@@ -32,7 +32,7 @@ def test_another_seats_hand_is_hidden_and_own_hand_is_seen() -> None:
     c = s.clone()
     i = next(i for i, card in enumerate(c.draw) if card not in c.hands[1])
     c.hands[1][0], c.draw[i] = c.draw[i], c.hands[1][0]  # seat 1 holds another card
-    assert c.table() != s.table()
+    assert c.observation(REFEREE) != s.observation(REFEREE)
     for viewer in (0, 2, 3, None):
         assert sight(c, viewer) == sight(s, viewer), f"viewer {viewer} sees seat 1's hand"
     assert sight(c, 1) != sight(s, 1)
@@ -42,7 +42,7 @@ def test_the_draw_piles_order_is_hidden_from_everyone() -> None:
     s = midgame(2)
     c = s.clone()
     c.draw.reverse()
-    assert c.table()["draw_pile"] != s.table()["draw_pile"]
+    assert c.observation(REFEREE)["draw_pile"] != s.observation(REFEREE)["draw_pile"]
     for viewer in (0, 1, 2, 3, None):
         assert sight(c, viewer) == sight(s, viewer)
 
@@ -61,7 +61,7 @@ def test_a_face_down_nine_is_hidden_even_from_its_owner() -> None:
     for k, (aud, kind, args, extra) in enumerate(c.log):  # the referee's record of it
         if kind == "nine" and args[:2] == (seat, slot) and extra:
             c.log[k] = (aud, kind, args, (("card", c.nines[seat][slot][i]),))
-    assert c.table() != s.table() and c.events(REFEREE) != s.events(REFEREE)
+    assert c.observation(REFEREE) != s.observation(REFEREE) and c.events(REFEREE) != s.events(REFEREE)
     for viewer in (0, 1, 2, 3, None):  # the owner included
         assert sight(c, viewer) == sight(s, viewer), f"viewer {viewer} sees the nine's card"
 

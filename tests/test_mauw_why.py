@@ -134,7 +134,7 @@ def attacked(teams: bool = False, tuatura: int = 0) -> MauwState:
     hands = [["Y2", "Y2", "B4", "B5"], ["Y2", "TU" if tuatura else "R1", "R1", "R1"]]
     hands += [["G6", "JK", "G6", "G6"], ["B4"] * 4] if teams else []
     s = position(hands, {"1A": (["G6"], "Y7")}, teams=teams, tuatura=tuatura)
-    s.apply(0, "Y2 1A")
+    s.play(0, "Y2 1A")
     return s
 
 
@@ -158,7 +158,7 @@ def test_in_teams_declining_hands_the_defence_to_the_teammate_who_cannot_play_tu
     s = attacked(teams=True, tuatura=1)
     assert why(s, 1, "decline").startswith("no defence from you: seat 3, the teammate, may still defend; if not, "
                                            "the attack succeeds: the Y7 leaves your column A")
-    s.apply(1, "decline")
+    s.play(1, "decline")
     assert s.to_act() == {3} and "TU" not in [str(m) for m in s.legal_moves(3)]  # the premise
     assert why(s, 3, "decline").startswith("no defence: the attack succeeds: the Y7 leaves seat 1's column A")
 
@@ -166,12 +166,12 @@ def test_in_teams_declining_hands_the_defence_to_the_teammate_who_cannot_play_tu
 def test_a_teammates_defence_and_a_renewal() -> None:
     s = position([["Y2", "Y2", "B4", "B5"], ["R1"] * 4, ["B4"] * 4, ["Y2", "G6", "G6", "G6"]],
                  {"1A": ([], "Y7")}, teams=True)
-    s.apply(0, "Y2 1A")
-    s.apply(1, "decline")
+    s.play(0, "Y2 1A")
+    s.play(1, "decline")
     assert why(s, 3, "defend Y2") == ("a defence of seat 1's Y7 (column A): Y2 and the attacking Y2 will go to the "
                                       "discards and you will draw back to four; then seat 0 may answer renew Y2, "
                                       "renew JK=Y2 or stop")
-    s.apply(3, "defend Y2")
+    s.play(3, "defend Y2")
     assert why(s, 0, "renew Y2").startswith(
         "the attack on seat 1's Y7 goes on with Y2: seat 1 may answer defend Y2, defend JK=Y2 or decline; then "
         "seat 3, the teammate, defend Y2, defend JK=Y2 or decline. If nobody defends, you will win the combo: "
@@ -189,11 +189,11 @@ def test_tuatura_cancels_the_attack_and_takes_the_card() -> None:
 
 def test_placing_a_gain_says_what_the_column_becomes_and_when_the_game_ends() -> None:
     s = position([["Y2", "B4", "B4", "B5"], FILL], {"0A": ([], "Y7"), "0B": (["G6", "G6"], None)})
-    s.apply(0, "Y2 0A")
+    s.play(0, "Y2 0A")
     assert why(s, 0, "place B") == "the gain goes on your column B: three nines, scoring 72 instead of 36"
     full = (["G6"] * 3, None)
     s = position([["Y7", "B4", "B4", "B5"], FILL], {"0A": (["G6"] * 2, "Y7"), "0B": full, "0C": full})
-    s.apply(0, "Y7 0A")
+    s.play(0, "Y7 0A")
     assert why(s, 0, "place A") == ("the gain goes on your column A: three nines under Y7, scoring 56 instead of 36; "
                                     "that makes 3 full columns: the game ends at once")
 
@@ -205,7 +205,7 @@ def test_every_legal_move_of_random_games_is_explained_from_what_the_mover_sees(
         options = {"kiwi": 4, "ninox": 4, "tuatura": 4, "teams": seed % 2 == 0, "open_slot_block": seed % 3 == 0}
         s = G.new(4 if seed % 2 == 0 else 3, options, seed)
         rng = random.Random(seed)
-        while not s.is_over() and len(s.history) < 150:
+        while not s.over and len(s.history) < 150:
             seat = min(s.to_act())
             guess = s.resample(seat, random.Random(len(s.history)))  # what the seat cannot see, redrawn
             for move in s.legal_moves(seat):

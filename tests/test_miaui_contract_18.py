@@ -13,20 +13,20 @@ from rich.console import Console
 
 from kiti.core.events import REFEREE
 from kiti.games.miaui.heuristic import remember
-from kiti.games.miaui.rules import ROUNDS, MiauiState, resolve_depths
+from kiti.games.miaui.rules import ROUNDS, Dive, MiauiState, resolve_depths
 from kiti.games.miaui.terminal import render_view
 from kiti.games.miaui.view import EVENT_TYPES, MiauiView, RefereeView
 from kiti.games.miaui.words import SENTENCES, describe_event
 
 
 def play_round(s: MiauiState, dives: dict[int, int]) -> None:
-    s.apply_all({seat: f"dive {n}" for seat, n in dives.items()})
+    s.apply_all({seat: Dive(n) for seat, n in dives.items()})
 
 
 def test_the_view_is_typed_and_only_the_referee_sees_the_burned_card() -> None:
     s = G.new(4, seed=3)
     assert type(s.view(0)) is MiauiView and type(s.view(None)) is MiauiView
-    assert isinstance(s.view(REFEREE), RefereeView) and s.table()["burned"] == s.burned
+    assert isinstance(s.view(REFEREE), RefereeView) and s.observation(REFEREE)["burned"] == s.burned
     assert "burned" not in s.observation(0) and "burned" not in s.observation(None)
 
 
@@ -121,7 +121,7 @@ def test_a_dive_is_chosen_by_its_number_and_a_take_by_its_code() -> None:
     s = G.new(3, seed=1)
     steps = s.move_steps(0)
     assert [st.token for st in steps] == [str(n) for n in s.hands[0]]
-    assert [str(st.move) for st in steps] == s.legal_notations(0)
+    assert [str(st.move) for st in steps] == [str(m) for m in s.legal_moves(0)]
 
 
 def test_the_terminal_reads_rounds_and_depth_rules_from_the_view() -> None:

@@ -14,6 +14,7 @@ from miaui_helpers import G, new, play_round, rounds_deck
 from rich.console import Console
 
 from kiti.core.errors import QUOTE_LIMIT, IllegalMoveError, NotationError, SetupError
+from kiti.core.events import REFEREE
 from kiti.core.records import MAX_NAME
 from kiti.games.miaui.rules import Dive, Take, kiti_order
 from kiti.games.miaui.terminal import Sight, hand_line, kiti_line, render_view
@@ -44,7 +45,7 @@ def test_a_bad_take_while_ordering_quotes_about_80_characters():
             no_fighting=True, taker_chooses_order=True)
     play_round(s, [9, 9, 3])
     play_round(s, [12, 5, 4])
-    assert s.to_act() == {0} and s.table()["pending_take"]
+    assert s.to_act() == {0} and s.observation(REFEREE)["pending_take"]
     err = assert_rejected(s, 0, Take("Q" * 150), error=IllegalMoveError)
     assert "'" + "Q" * 60 in err.reason and "..." in err.reason and len(err.reason) < 160
     for move in (Take("Q" * 10 ** 6), Take(None)):
@@ -148,7 +149,7 @@ def test_the_taker_sees_every_card_to_order_on_one_line():
     for r in range(1, 11):
         play_round(s, [r, r, r])
     play_round(s, [12, 11, 11])
-    cards = s.table()["pending_take"]["cards"]
+    cards = s.observation(REFEREE)["pending_take"]["cards"]
     assert len(cards) >= 10 and len(set(cards)) > 1
     line = hand_line(Sight(s.observation(0), s.events(0), People(0), 80)).plain
     assert len(line) <= 80 and line.endswith(" ".join(cards)), line

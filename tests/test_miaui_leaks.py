@@ -23,6 +23,7 @@ from miaui_helpers import (
     swap_hand_and_played,
 )
 
+from kiti.core.events import REFEREE
 from kiti.games.miaui.cards import VALUE
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -47,11 +48,11 @@ def mid_game(n, options, seed, steps):
         seat, move = random_move(s, rng)
         clone = s.clone()
         clone.apply(seat, move)
-        if clone.is_over():
+        if clone.over:
             break  # keep a game in progress
         s = clone
         done += 1
-    assert not s.is_over()
+    assert not s.over
     return s
 
 
@@ -138,7 +139,7 @@ def test_hidden_changes_leave_views_unchanged(game, r):
     for seat in range(s.players):
         base = views(s, seat)
         for label, c in invisible_changes(s, seat, rng):
-            assert c.table() != s.table(), label
+            assert c.observation(REFEREE) != s.observation(REFEREE), label
             assert views(c, seat) == base, f"seat {seat} sees a change of the {label}"
 
 
@@ -235,9 +236,9 @@ def test_committed_dive_is_invisible_until_the_reveal(options):
     n = 4
     a = G.new(n, options=options, seed=21)
     b = a.clone()
-    a.apply(0, "dive 9")
-    b.apply(0, "dive 3")
-    assert a.table() != b.table()
+    a.play(0, "dive 9")
+    b.play(0, "dive 3")
+    assert a.observation(REFEREE) != b.observation(REFEREE)
     for seat in (1, 2, 3):
         assert views(a, seat) == views(b, seat)
         assert "?" in dump(a.observation(seat)["committed"])
@@ -246,12 +247,12 @@ def test_committed_dive_is_invisible_until_the_reveal(options):
     assert a.observation(0)["committed"][0] == 9
     # Others commit; still hidden until the last one.
     for seat in (1, 2):
-        a.apply(seat, "dive 5")
-        b.apply(seat, "dive 5")
+        a.play(seat, "dive 5")
+        b.play(seat, "dive 5")
     assert views(a, 3) == views(b, 3)
     assert views(a, 1) == views(b, 1)
-    a.apply(3, "dive 7")
-    b.apply(3, "dive 7")
+    a.play(3, "dive 7")
+    b.play(3, "dive 7")
     # Revealed together: now everybody knows what seat 0 played.
     for seat in (1, 2, 3):
         assert views(a, seat)[1] != views(b, seat)[1]
@@ -262,10 +263,10 @@ def test_second_diver_commit_order_does_not_leak():
     # Who committed first is not secret, but the numbers are.
     a = G.new(3, seed=8)
     b = G.new(3, seed=8)
-    a.apply(1, "dive 12")
-    b.apply(1, "dive 1")
-    a.apply(2, "dive 4")
-    b.apply(2, "dive 6")
+    a.play(1, "dive 12")
+    b.play(1, "dive 1")
+    a.play(2, "dive 4")
+    b.play(2, "dive 6")
     assert views(a, 0) == views(b, 0)
     assert spectator(a) == spectator(b)
 
@@ -291,7 +292,7 @@ def test_games_differing_in_the_burned_card_look_the_same():
         for viewer in range(3):
             assert views(a, viewer) == views(b, viewer)
         assert spectator(a) == spectator(b)
-    assert a.table() != b.table()
+    assert a.observation(REFEREE) != b.observation(REFEREE)
 
 
 def test_games_differing_in_a_face_down_card_look_the_same_to_others():
@@ -317,7 +318,7 @@ def test_games_differing_in_a_face_down_card_look_the_same_to_others():
 
 def test_resample_does_not_reveal_the_true_seed():
     s = G.new(4, seed=1234)
-    s.apply(0, "dive 3")
+    s.play(0, "dive 3")
     r = s.resample(1, random.Random(0))
     # The deck order follows from the seed, so a resampled state must not keep it.
     assert r.seed != 1234
@@ -332,8 +333,8 @@ def test_the_observation_shows_no_diver_discard_pile_only_memory_keeps_the_dives
     s = new(3, seed=1)
     for dives in ([12, 5, 7], [11, 4, 6]):
         for seat, d in enumerate(dives):
-            s.apply(seat, f"dive {d}")
-    table = s.table()
+            s.play(seat, f"dive {d}")
+    table = s.observation(REFEREE)
     assert table["discards"] == [[12, 11], [5, 4], [7, 6]]  # the premise: these are the piles
 
     def lists(x):  # every list inside a JSON value

@@ -20,7 +20,8 @@ from miaui_helpers import (
     random_move,
 )
 
-from kiti.games import replay
+from kiti.core.events import REFEREE
+from kiti.core.records import replay
 
 OPTIONS = OPTION_SETS + [{"kiti_start": 2}, {"open_baskets": True, "kiti_start": 1}]
 
@@ -58,11 +59,11 @@ def check_invariants(s) -> None:
     if not s.options["no_fighting"]:
         # In the base game every depth is won every round, so each space holds exactly 1 card
         # while waiting for dives (none at the end).
-        if s.is_over():
+        if s.over:
             assert s.lagoon == [[], [], []]
-        elif not s.table()["pending_take"]:
+        elif not s.observation(REFEREE)["pending_take"]:
             assert [len(x) for x in s.lagoon] == [1, 1, 1]
-    if s.is_over():
+    if s.over:
         assert s.to_act() == frozenset()
     else:
         assert s.to_act()
@@ -75,7 +76,7 @@ def play_random(n, options, seed, on_move=None):
     s = G.new(n, options=options, seed=seed)
     rng = random.Random(seed ^ 0x5EED)
     check_invariants(s)
-    while not s.is_over():
+    while not s.over:
         seat, move = random_move(s, rng)
         s.apply(seat, move)
         check_invariants(s)
@@ -94,7 +95,7 @@ def test_invariants_through_random_games(game):
         rounds.append(s.round)
 
     s = play_random(n, options, seed, watch)
-    assert s.is_over()
+    assert s.over
     assert s.round == 12
     assert rounds == sorted(rounds)
     # Every seat played each diver 1-12 exactly once.
@@ -112,7 +113,7 @@ def test_invariants_through_random_games(game):
     if not options.get("taker_chooses_order"):
         assert len(s.record()["moves"]) == 11 * n
     if not options.get("no_fighting"):
-        assert s.table()["kiti"] == (options.get("kiti_start", 0) + 12) % n
+        assert s.observation(REFEREE)["kiti"] == (options.get("kiti_start", 0) + 12) % n
         assert sum(len(p) for p in s.piles) + len(s.box) == 36
 
 
@@ -126,8 +127,8 @@ def test_record_round_trip_at_random_points(game, stop):
     # A record is plain JSON.
     rec2 = json.loads(json.dumps(rec))
     again = replay(rec2)
-    assert again.table() == s.table()
-    assert again.is_over() == s.is_over()
+    assert again.observation(REFEREE) == s.observation(REFEREE)
+    assert again.over == s.over
     assert again.to_act() == s.to_act()
     for seat in range(n):
         assert again.information_state(seat) == s.information_state(seat)
@@ -141,7 +142,7 @@ def test_notation_round_trip_for_every_legal_move(game, stop):
     s = G.new(n, options=options, seed=seed)
     rng = random.Random(seed + 2)
     steps = 0
-    while not s.is_over() and steps < stop:
+    while not s.over and steps < stop:
         for seat in s.to_act():
             moves = s.legal_moves(seat)
             assert len(set(map(str, moves))) == len(moves)
@@ -152,7 +153,7 @@ def test_notation_round_trip_for_every_legal_move(game, stop):
                 assert G.parse_move("  " + text.upper() + " ") == m
                 assert s.illegal_reason(seat, m) is None
         seat, move = random_move(s, rng)
-        s.apply(seat, str(move))
+        s.play(seat, str(move))
         steps += 1
 
 
@@ -162,14 +163,14 @@ def test_determinism(game, stop):
     n, options, seed = game
     a = G.new(n, options=options, seed=seed)
     b = G.new(n, options=options, seed=seed)
-    assert a.table() == b.table()
+    assert a.observation(REFEREE) == b.observation(REFEREE)
     rng = random.Random(seed + 3)
     steps = 0
-    while not a.is_over() and steps < stop:
+    while not a.over and steps < stop:
         seat, move = random_move(a, rng)
         a.apply(seat, move)
-        b.apply(seat, str(move))
-        assert a.table() == b.table()
+        b.play(seat, str(move))
+        assert a.observation(REFEREE) == b.observation(REFEREE)
         steps += 1
     for seat in range(n):
         assert a.information_state(seat) == b.information_state(seat)
@@ -181,7 +182,7 @@ def test_resample_keeps_what_the_seat_knows(game, stop, rseed):
     n, options, seed = game
     s = G.new(n, options=options, seed=seed)
     advance(s, random.Random(seed + 4), stop)
-    before = s.table()
+    before = s.observation(REFEREE)
     for seat in range(n):
         r = s.resample(seat, random.Random(rseed + seat))
         assert r.observation(seat) == s.observation(seat)
@@ -189,12 +190,12 @@ def test_resample_keeps_what_the_seat_knows(game, stop, rseed):
         assert all_cards(r) == Counter(FULL_DECK)
         # The resampled state is a playable game: finish it with random legal moves.
         prng = random.Random(rseed)
-        while not r.is_over():
+        while not r.over:
             seat2, move = random_move(r, prng)
             r.apply(seat2, move)
         assert r.deck == []
     # Resampling never touches the original.
-    assert s.table() == before
+    assert s.observation(REFEREE) == before
 
 
 @FAST
@@ -204,32 +205,32 @@ def test_clone_is_independent(game, stop):
     s = G.new(n, options=options, seed=seed)
     rng = random.Random(seed + 5)
     advance(s, rng, stop)
-    if s.is_over():
+    if s.over:
         c = s.clone()
-        assert c.table() == s.table()
+        assert c.observation(REFEREE) == s.observation(REFEREE)
         return
-    before = s.table()
+    before = s.observation(REFEREE)
     before_info = [s.information_state(i) for i in range(n)]
     before_hist = list(s.history)
     c = s.clone()
-    assert c.table() == before
+    assert c.observation(REFEREE) == before
     # Play the clone to the end: the original does not move.
     crng = random.Random(seed)
-    while not c.is_over():
+    while not c.over:
         seat, move = random_move(c, crng)
         c.apply(seat, move)
-    assert s.table() == before
+    assert s.observation(REFEREE) == before
     assert s.history == before_hist
     assert [s.information_state(i) for i in range(n)] == before_info
     # And the other way round.
     c2 = s.clone()
-    c2_before = c2.table()
+    c2_before = c2.observation(REFEREE)
     seat, move = random_move(s, rng)
     s.apply(seat, move)
-    assert c2.table() == c2_before
+    assert c2.observation(REFEREE) == c2_before
     # A clone draws the same future cards as its original.
     c3 = c2.clone()
     seat, move = random_move(c2, random.Random(9))
     c2.apply(seat, move)
     c3.apply(seat, move)
-    assert c2.table() == c3.table()
+    assert c2.observation(REFEREE) == c3.observation(REFEREE)

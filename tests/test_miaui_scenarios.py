@@ -24,6 +24,7 @@ from miaui_helpers import (
 )
 
 from kiti.core.errors import IllegalMoveError
+from kiti.core.events import REFEREE
 
 
 def dump(x) -> str:
@@ -54,7 +55,7 @@ def test_rulebook_example_round(kiti, deepest, deep, shallow):
     assert s.piles == piles
     # Exactly one seat caught nothing.
     assert sum(1 for p in s.piles if not p) == 1
-    assert s.table()["kiti"] == (kiti + 1) % 4
+    assert s.observation(REFEREE)["kiti"] == (kiti + 1) % 4
     assert s.round == 2
     # Every diver is discarded: hands lost exactly the dived numbers.
     assert s.hands[0] == [n for n in range(1, 13) if n != 7]
@@ -68,7 +69,7 @@ def test_burned_card_never_appears_in_play():
     deck = make_deck(["E15", "S", "S", "K1"])
     s = new(4, deck, seed=5)
     rng = random.Random(3)
-    assert s.table()["burned"] == "E15"
+    assert s.observation(REFEREE)["burned"] == "E15"
     while True:
         assert "E15" not in s.deck
         assert all("E15" not in sp for sp in s.lagoon)
@@ -78,7 +79,7 @@ def test_burned_card_never_appears_in_play():
         for seat in range(4):
             assert "E15" not in dump(s.information_state(seat))
         assert "E15" not in dump(s.observation(None))
-        if s.is_over():
+        if s.over:
             break
         seat, move = random_move(s, rng)
         s.apply(seat, move)
@@ -161,13 +162,13 @@ def test_kiti_moves_after_every_round_including_the_last(n, start):
     s = G.new(n, options={"kiti_start": start}, seed=11)
     rng = random.Random(1)
     rounds_seen = {}
-    while not s.is_over():
+    while not s.over:
         rounds_seen.setdefault(s.round, s.kiti)
         seat, move = random_move(s, rng)
         s.apply(seat, move)
     for r, k in rounds_seen.items():
         assert k == (start + r - 1) % n
-    assert s.table()["kiti"] == (start + 12) % n
+    assert s.observation(REFEREE)["kiti"] == (start + 12) % n
 
 
 # ------------------------------------------------------------------ ruling 3: stocking, round-1 Seagulls
@@ -298,7 +299,7 @@ def _lantern_game(**options):
 @pytest.mark.parametrize("open_baskets", [False, True])
 def test_lantern_hides_next_card_in_its_space(open_baskets):
     s = _lantern_game(open_baskets=open_baskets)
-    assert s.table()["lagoon"] == [["E15"], ["T8"], ["K4"]]
+    assert s.observation(REFEREE)["lagoon"] == [["E15"], ["T8"], ["K4"]]
     assert s.observation(0)["lagoon"] == [["E15"], ["T8"], ["K4"]]
     for seat in (1, 2, 3):
         # Open Baskets does not reveal it either.
@@ -370,12 +371,12 @@ def _full_game():
 def test_full_game_end_scoring_and_shared_victory():
     s = _full_game()
     for r in range(1, 12):
-        assert not s.is_over()
+        assert not s.over
         assert s.round == r
         assert s.to_act() == frozenset({0, 1, 2})
         play_round(s, [r, r, r])
     # Round 12 was played automatically with the last divers.
-    assert s.is_over()
+    assert s.over
     assert s.to_act() == frozenset()
     assert s.round == 12
     assert all(h == [] for h in s.hands)
@@ -386,7 +387,7 @@ def test_full_game_end_scoring_and_shared_victory():
     assert s.scores() == [96, 96, 3]
     assert s.winners() == [0, 1]
     assert s.returns() == [0.5, 0.5, 0.0]
-    assert s.table()["winners"] == [0, 1]
+    assert s.observation(REFEREE)["winners"] == [0, 1]
     assert s.lagoon == [[], [], []]
     assert s.deck == []
     assert card_total(s) == 37
@@ -405,7 +406,7 @@ def test_full_game_lantern_chain_and_last_round_lanterns():
     assert s.observation(1)["lagoon"][0] == ["?"]
     assert s.observation(2)["lagoon"][0] == ["?"]
     play_round(s, [11, 11, 11])
-    assert s.is_over()
+    assert s.over
     # Seat 1 caught the hidden L3 in round 11, so round 12's bottom card (K2) was face down and
     # only seat 1 saw it before it was caught (and revealed) in round 12.
     for seat, saw_before_catch in ((0, False), (1, True), (2, False)):
@@ -422,13 +423,13 @@ def test_full_game_lantern_chain_and_last_round_lanterns():
 
 
 def test_full_game_record_replays():
-    from kiti.games import replay
+    from kiti.core.records import replay
 
     s = _full_game()
     for r in range(1, 12):
         play_round(s, [r, r, r])
     again = replay(s.record())
-    assert again.table() == s.table()
+    assert again.observation(REFEREE) == s.observation(REFEREE)
     assert again.scores() == [96, 96, 3]
 
 
@@ -557,7 +558,7 @@ def test_no_fighting_lantern_among_cards_hides_next_card():
         assert s.observation(seat)["lagoon"][0] == ["?"]
     # Tie again: the hidden card stays hidden, the new card beside it is face up.
     play_round(s, [10, 10, 7, 3])
-    assert s.table()["lagoon"][0] == ["E15", "E14"]
+    assert s.observation(REFEREE)["lagoon"][0] == ["E15", "E14"]
     assert s.observation(0)["lagoon"][0] == ["E15", "E14"]
     for seat in (1, 2, 3, None):
         assert s.observation(seat)["lagoon"][0] == ["?", "E14"]
@@ -578,7 +579,7 @@ def test_no_fighting_leftovers_after_round_12_do_not_score():
         if r < 11:
             assert s.piles[2] == NF_BOTTOMS[:r]
             assert len(s.lagoon[1]) == r + 1 and len(s.lagoon[2]) == r + 1  # restocked
-    assert s.is_over()
+    assert s.over
     # Round 12: Deepest tie, seat 2 alone remains and takes the 12 middle cards (a 1 suffices).
     assert s.piles[2] == NF_BOTTOMS[:11] + NF_MIDDLES
     assert s.lagoon == [["E15"], [], NF_TOPS]
@@ -591,7 +592,7 @@ def test_no_fighting_all_ties_everyone_shares_victory():
     s = G.new(4, options={"no_fighting": True}, seed=3)
     for r in range(1, 12):
         play_round(s, [r] * 4)
-    assert s.is_over()
+    assert s.over
     assert s.piles == [[], [], [], []]
     assert s.scores() == [0, 0, 0, 0]
     assert s.winners() == [0, 1, 2, 3]
@@ -606,8 +607,8 @@ def _taker_game():
     play_round(s, [11, 11, 6, 2])
     assert s.lagoon[0] == ["T9", "S", "E15"]
     for seat in range(3):
-        s.apply(seat, f"dive {[10, 9, 7][seat]}")
-    s.apply(3, "dive 3")
+        s.play(seat, f"dive {[10, 9, 7][seat]}")
+    s.play(3, "dive 3")
     return s
 
 
@@ -618,15 +619,15 @@ def test_taker_chooses_order_waits_for_the_taker():
     for seat in (1, 2, 3):
         assert s.legal_moves(seat) == []
         with pytest.raises(IllegalMoveError):
-            s.apply(seat, "dive 8")
+            s.play(seat, "dive 8")
     with pytest.raises(IllegalMoveError):
-        s.apply(0, "dive 8")
+        s.play(0, "dive 8")
     with pytest.raises(IllegalMoveError):
-        s.apply(0, "take K5")
-    s.apply(0, "take E15")
+        s.play(0, "take K5")
+    s.play(0, "take E15")
     assert s.piles[0] == ["E15"]
     assert s.to_act() == frozenset({0})
-    s.apply(0, "take s")  # the Seagull eats E15
+    s.play(0, "take s")  # the Seagull eats E15
     assert s.piles[0][-1:] != ["E15"]
     # T9 is the last one: it joins by itself and the round goes on.
     assert s.piles[0] == ["T9"]
@@ -640,22 +641,22 @@ def test_taker_chooses_order_waits_for_the_taker():
 
 def test_taker_chooses_order_other_order():
     s = _taker_game()
-    s.apply(0, "take S")  # empty pile: only the Seagull goes
-    s.apply(0, "take T9")
+    s.play(0, "take S")  # empty pile: only the Seagull goes
+    s.play(0, "take T9")
     assert s.piles[0] == ["T9", "E15"]
     assert s.box == ["S"]
     assert s.scores()[0] == 24
 
 
 def test_taker_chooses_order_record_replays():
-    from kiti.games import replay
+    from kiti.core.records import replay
 
     s = _taker_game()
-    s.apply(0, "take T9")
-    s.apply(0, "take E15")
+    s.play(0, "take T9")
+    s.play(0, "take E15")
     rec = s.record()
     assert rec["moves"][-2:] == [[0, "take T9"], [0, "take E15"]]
-    assert replay(rec).table() == s.table()
+    assert replay(rec).observation(REFEREE) == s.observation(REFEREE)
 
 
 def test_no_pending_take_for_a_single_card():

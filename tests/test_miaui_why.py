@@ -8,6 +8,7 @@ import random
 import pytest
 from miaui_helpers import OPTION_SETS, G, new, play_round, rounds_deck
 
+from kiti.core.events import REFEREE
 from kiti.games.miaui.rules import SPACE_NAMES, Dive, Take
 
 
@@ -83,7 +84,7 @@ def test_taker_orders_a_catch_and_each_take_is_explained():
     assert "Deepest (highest diver wins): T8, a Seagull, in the order seat 0 would choose" \
         in why(s, 0, "dive 12")
     play_round(s, [12, 5, 4])
-    assert s.table()["pending_take"]["cards"] == ["T8", "S"] and s.to_act() == {0}
+    assert s.observation(REFEREE)["pending_take"]["cards"] == ["T8", "S"] and s.to_act() == {0}
     assert why(s, 0, "take S") == ("a Seagull joins seat 0's pile next: +0 for seat 0, the Seagull "
                                    "flies off from an empty pile; then T8 joins on its own: +8")
     assert why(s, 0, "take T8") == ("T8 joins seat 0's pile next: +8 for seat 0; then a Seagull joins "
@@ -100,8 +101,8 @@ def test_every_legal_move_is_explained_from_the_seats_view_only(options):
     for seed in range(4):
         s = G.new(4, options, seed)
         rng = random.Random(seed)
-        while not s.is_over():
-            if s.table()["pending_take"] or rng.random() < 0.1:
+        while not s.over:
+            if s.observation(REFEREE)["pending_take"] or rng.random() < 0.1:
                 explained_here = check_explanations(s, options, rng)
                 for kind, count in explained_here.items():
                     explained[kind] += count
@@ -116,7 +117,7 @@ def check_explanations(s, options, rng):
     counts = {"dive": 0, "take": 0, "hidden": 0}
     for seat in sorted(s.to_act()):
         other = s.resample(seat, random.Random(rng.random()))
-        counts["hidden"] += other.table() != s.table()
+        counts["hidden"] += other.observation(REFEREE) != s.observation(REFEREE)
         for move in s.legal_moves(seat):
             said = s.explain_move(seat, move)
             assert said == other.explain_move(seat, move), (seat, str(move))

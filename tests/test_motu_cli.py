@@ -24,7 +24,7 @@ KEYS = {"over", "to_act", "scores", "winners", "coconuts", "row", "piles", "isla
 
 def record_file(tmp_path, players: int = 3, stop=lambda s: s.phase == "interim" and len(s.to_act()) == 2):  # type: ignore[no-untyped-def]
     state = play_until(G.new(players, None, 9), lambda s: s.phase == "interim", seed=2)
-    state.apply(0, "score totem")
+    state.play(0, "score totem")
     assert stop(state)
     path = tmp_path / "motu.json"
     path.write_text(json.dumps(state.record()))
@@ -115,10 +115,10 @@ def test_every_view_fits_80x24(players: int, options: dict) -> None:  # type: ig
     rng = random.Random(players)
     for seed in range(2):
         s = G.new(players, options, seed)
-        while not s.is_over():
+        while not s.over:
             seat = min(s.to_act())
             s.apply(seat, s.random_move(seat, rng))
-            if rng.random() < 0.25 or s.is_over():
+            if rng.random() < 0.25 or s.over:
                 for viewer in {seat, min(s.to_act(), default=seat), None}:
                     text = screen(s.observation(viewer), s.events(viewer))
                     assert text.count("\n") <= 23 and max(map(len, text.splitlines())) <= 80, text
@@ -127,7 +127,7 @@ def test_every_view_fits_80x24(players: int, options: dict) -> None:  # type: ig
 def test_the_screen_names_what_is_asked() -> None:
     s = G.new(2, None, 3)
     assert "Take a card" in screen(s.observation(0), s.events(0))
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     text = screen(s.observation(0), s.events(0))
     assert f"Place {s.holding}" in text and "Your island" in text
     play_until(s, lambda st: st.phase == "interim")
@@ -145,7 +145,7 @@ def test_the_placement_dialogue() -> None:
     s = G.new(2, None, 3)
     assert answer(s, 0, "take 1") == ("take 1", ""), "lines that are moves go on"
     assert "I" in answer(s, 0, "card I05")[1]
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     rest, text = answer(s, 0, "90")
     legal = [m for m in s.legal_moves(0) if m.rotation == 90]  # type: ignore[attr-defined]
     assert rest is None and f"{len(legal)} place(s)" in text and "+" in text
@@ -166,7 +166,7 @@ def test_a_person_places_a_card_at_the_terminal(tmp_path) -> None:  # type: igno
     from test_play import MOVE, finish, plain, spawn
 
     s = G.new(2, None, 3)
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     spot = s.legal_moves(0)[0]
     child = spawn("motu", "--seed", "3", "-n", "2", "--seats", "human,random", cwd=tmp_path)
     child.expect(MOVE)

@@ -37,7 +37,7 @@ def test_each_row_card_costs_what_taking_it_pays() -> None:
         s = game(3, seed=position)
         card = s.observation(0)["row"][position]
         bank = s.banks[0]
-        s.apply(0, card["move"])
+        s.play(0, card["move"])
         assert s.holding == card["card"]
         assert bank - s.banks[0] == card["cost"] - card["coconuts"], position
 
@@ -55,7 +55,7 @@ def test_a_solo_take_changes_the_bank_as_the_view_says() -> None:
         s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
         offer = next(o for o in s.observation(0)["solo_table"]["offers"] if o["side"] == side)
         bank, hut = s.banks[0], s.hut
-        s.apply(0, offer["move"])
+        s.play(0, offer["move"])
         assert (s.banks[0] - bank, hut - s.hut) == (offer["change"], offer["change"]), side
     assert [o["change"] for o in solo().observation(0)["solo_table"]["offers"]] == [-1, 1]
 
@@ -73,12 +73,12 @@ def test_an_empty_beach_hut_pays_nothing_and_the_words_say_so() -> None:
 
 def test_the_discard_price_is_what_discarding_costs() -> None:
     s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
-    s.apply(0, "take right")
-    s.apply(0, first_placement(s))
+    s.play(0, "take right")
+    s.play(0, first_placement(s))
     view = s.observation(0)
     price = view["solo_table"]["discard_price"]
     bank = s.banks[0]
-    s.apply(0, "discard")
+    s.play(0, "discard")
     assert bank - s.banks[0] == price
     view["solo_table"]["discard_price"] = 5
     assert "discard (pay 5)" in W.asked(view)
@@ -109,7 +109,7 @@ def test_the_picks_are_how_many_sources_an_interim_scores() -> None:
         assert {len(m.sources) for m in s.legal_moves(0)} == {view["picks"]}  # type: ignore[attr-defined]
         assert sorted(c["move"] for c in view["choices"]) == sorted(map(str, s.legal_moves(0)))
         assert sorted(c["move"] for c in s.observation(1)["choices"]) == sorted(map(str, s.legal_moves(1)))
-        assert s.observation(None)["choices"] == [] and s.table()["choices"] == []
+        assert s.observation(None)["choices"] == [] and s.observation(REFEREE)["choices"] == []
         assert f"score {view['picks']} Source(s)" in W.asked(view)
         view["picks"] = 5
         assert "score 5 Source(s)" in W.asked(view)
@@ -130,14 +130,14 @@ def test_the_ruler_bands_are_the_ones_the_volcanoes_score_by() -> None:
 
 def test_the_spots_are_the_legal_placements_and_the_template_writes_them() -> None:
     s = game(2)
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     for viewer in (0, 1, None, REFEREE):
-        placing = (s.table() if viewer == REFEREE else s.observation(viewer))["placing"]
+        placing = (s.observation(REFEREE) if viewer == REFEREE else s.observation(viewer))["placing"]
         assert placing["seat"] == 0 and placing["card"] == s.holding
         written = {placing["notation"].format(rotation=r["rotation"], x=p["x"], y=p["y"])
                    for r in placing["rotations"] for p in r["spots"]}
         assert written == {str(m) for m in s.legal_moves(0)}
-    s.apply(0, first_placement(s))
+    s.play(0, first_placement(s))
     assert s.observation(0)["placing"] is None
 
 

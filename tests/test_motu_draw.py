@@ -95,7 +95,7 @@ def test_a_tall_screen_shows_the_whole_island_and_a_short_one_says_it_shows_part
 
     rng = random.Random(5)
     state = MotuState.new(1, None, 5)
-    while not state.is_over():
+    while not state.over:
         for seat in sorted(state.to_act()):
             state.apply(seat, state.random_move(seat, rng))
     view = state.observation(0)

@@ -41,7 +41,7 @@ def explained(s: MotuState, seat: int, text: str) -> str:
 def after(s: MotuState, seat: int, text: str) -> MotuState:
     copy = s.clone()
     assert isinstance(copy, MotuState)
-    copy.apply(seat, text)
+    copy.play(seat, text)
     return copy
 
 
@@ -70,7 +70,7 @@ def covering_placement(s: MotuState, seat: int) -> tuple[Place, Island]:
 
 def test_place_tells_the_covered_symbols_each_source_the_beach_and_the_ruler() -> None:
     s = game(2, row=["I01"], seed=1)  # I01 carries a volcano
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     move, new = covering_placement(s, 0)
     said = explained(s, 0, str(move))
     old = s.islands[0]
@@ -97,7 +97,7 @@ def test_place_tells_the_covered_symbols_each_source_the_beach_and_the_ruler() -
 
 def test_place_tells_the_symbol_counts_of_a_pair_source() -> None:
     s = game(2, row=["I19"], villages=["V1", "V2"], seed=2)  # I19: a hunter and a fish
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     for move in s.legal_moves(0):
         then = after(s, 0, str(move))
         if then.source_value(0, "fisherman") != s.source_value(0, "fisherman") or \
@@ -111,8 +111,8 @@ def test_place_tells_the_symbol_counts_of_a_pair_source() -> None:
 
 def test_buy_tells_the_price_where_it_goes_and_what_it_would_give_now() -> None:
     s = game(2, seed=5, destinies=["D04", "D06", "D01"])
-    s.apply(0, "take 1")
-    s.apply(0, str(s.legal_moves(0)[0]))
+    s.play(0, "take 1")
+    s.apply(0, s.legal_moves(0)[0])
     assert s.phase == "extras"
     said = explained(s, 0, "buy D04")
     then = after(s, 0, "buy D04")
@@ -125,8 +125,8 @@ def test_buy_tells_the_price_where_it_goes_and_what_it_would_give_now() -> None:
 
 def test_travel_tells_the_points_now_and_the_sources_it_changes() -> None:
     s = game(2, seed=5, travelers=["T5", "T1"])  # T5: 3 coconuts, 3 points per volcano in the row
-    s.apply(0, "take 1")
-    s.apply(0, str(s.legal_moves(0)[0]))
+    s.play(0, "take 1")
+    s.apply(0, s.legal_moves(0)[0])
     said = explained(s, 0, "travel")
     then = after(s, 0, "travel")
     points = traveler_points(TRAVELERS["T5"], s.row)
@@ -137,17 +137,17 @@ def test_travel_tells_the_points_now_and_the_sources_it_changes() -> None:
 
 def test_done_and_the_interim_it_leads_to() -> None:
     s = game(2, seed=5)
-    s.apply(0, "take 1")
-    s.apply(0, str(s.legal_moves(0)[0]))
+    s.play(0, "take 1")
+    s.apply(0, s.legal_moves(0)[0])
     assert explained(s, 0, "done") == "end seat 0's turn; then seat 1's turn begins"
     while not (s.phase == "take" and len(s.piles[0]) == 1):  # plain turns until pile A's last card
         legal = [str(m) for m in s.legal_moves(s.turn)]
-        s.apply(s.turn, "done" if s.phase == "extras" else "take 1" if "take 1" in legal else legal[0])
+        s.play(s.turn, "done" if s.phase == "extras" else "take 1" if "take 1" in legal else legal[0])
     seat = s.turn
-    s.apply(seat, "take 1")
+    s.play(seat, "take 1")
     said = explained(s, seat, str(s.legal_moves(seat)[0]))
     assert "pile A is then empty: an interim total follows at the end of that turn" in said, said
-    s.apply(seat, str(s.legal_moves(seat)[0]))
+    s.apply(seat, s.legal_moves(seat)[0])
     assert s.phase == "extras" and s.emptied, "premise: the turn's optional steps come first"
     said = explained(s, seat, "done")
     assert said == f"end seat {seat}'s turn; pile A is then empty: every seat chooses 1 Source(s) to score, in secret"
@@ -159,8 +159,8 @@ def test_score_tells_each_sources_points_and_keeps_the_others_secret() -> None:
     canoe = s.source_value(0, "canoe")
     assert f"score Canoe/Palm Tree ({canoe} point" in said, said
     assert "once every seat has chosen" in said and "still to choose: seat 1, seat 2" in said
-    s.apply(0, "score totem")
-    s.apply(1, "score volcano")
+    s.play(0, "score totem")
+    s.play(1, "score volcano")
     said = explained(s, 2, "score hunter")
     assert said.endswith("; the interim total of pile A is then recorded; then seat 0's turn begins"), said
     told = said.split("; left for later")[0]
@@ -183,8 +183,8 @@ def test_solo_takes_give_and_discard() -> None:
     assert f"seat 0's coconuts {s.banks[0]} → {then.banks[0]}, the Beach Hut {s.hut} → {then.hut}" in said
     assert f"the other card, {right}, then goes face down to the Opponent unless 3 of seat 0's coconuts" in said
     assert "1 coconut comes from the Beach Hut" in explained(s, 0, "take right")
-    s.apply(0, "take left")
-    s.apply(0, str(s.legal_moves(0)[0]))
+    s.play(0, "take left")
+    s.apply(0, s.legal_moves(0)[0])
     assert s.phase == "other"
     said = explained(s, 0, "give")
     assert f"the other card, {right}, goes face down onto the Opponent's pile (0 → 1 cards)" in said, said
@@ -210,7 +210,7 @@ def test_every_legal_move_of_a_game_is_explained_for_its_seat(players: int) -> N
     s = game(players, seed=7)
     rng = random.Random(7)
     kinds = set()
-    while not s.is_over():
+    while not s.over:
         seat = min(s.to_act())
         moves = s.legal_moves(seat)
         for move in moves if s.phase != "place" else moves[:3]:

@@ -33,19 +33,19 @@ def phases() -> Iterator[tuple[str, MotuState]]:
     s = game(3, seed=1, travelers=["T1", "T2", "T3"], destinies=["D01", "D02", "D03", "D06"])
     yield "take", s
     s = s.clone()  # type: ignore[assignment]
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     yield "place", s
     s = s.clone()  # type: ignore[assignment]
-    s.apply(0, str(s.legal_moves(0)[0]))
+    s.apply(0, s.legal_moves(0)[0])
     yield "extras", s
     yield "interim", play_until(game(3, seed=2), lambda g: g.phase == "interim")
     solo = game(1, seed=1)
     yield "solo take", solo
     solo = solo.clone()  # type: ignore[assignment]
-    solo.apply(0, "take right")
+    solo.play(0, "take right")
     yield "solo place", solo
     solo = solo.clone()  # type: ignore[assignment]
-    solo.apply(0, str(solo.legal_moves(0)[0]))
+    solo.apply(0, solo.legal_moves(0)[0])
     assert solo.phase == "other"
     yield "solo other", solo
 
@@ -71,7 +71,7 @@ def test_the_reasons_name_the_field_and_quote_it_short() -> None:
     assert "rotation" in str(rules.move_fields_problem(Place(0.0, 0, 0)))  # type: ignore[arg-type]
     assert rules.move_fields_problem(Place(90, HUGE, 0)) is None, "any whole x: out_of_reach bounds it"
     s = game(2, seed=1)
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     assert_rejected(s, 0, Place(90, HUGE, 0), "covers no symbol", "about 4,001 digits")
     assert_rejected(s, 0, Place(90, 0, -HUGE), "covers no symbol")
     assert_rejected(s, 0, "place 0 40 40", "covers no symbol")

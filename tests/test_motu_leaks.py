@@ -32,7 +32,7 @@ def test_a_face_down_traveler_is_seen_by_its_owner_only() -> None:
 def test_a_played_traveler_is_seen_by_everyone() -> None:
     s = G.new(2, None, 1, {"travelers": ["T4", "T2"]})
     play_until(s, lambda st: st.phase == "extras" and st.turn == 0)
-    s.apply(0, "travel")
+    s.play(0, "travel")
     assert s.observation(1)["travelers"][0]["card"] == "T4"
 
 
@@ -42,7 +42,7 @@ def test_the_piles_order_is_hidden_from_everyone() -> None:
     c.piles[0].reverse()
     c.piles[1], c.box[0] = c.piles[1][:-1] + [c.box[0]], c.piles[1][-1]
     c.box.sort()
-    assert c.table()["piles"] != s.table()["piles"]
+    assert c.observation(REFEREE)["piles"] != s.observation(REFEREE)["piles"]
     for viewer in (0, 1, 2, 3, None):
         assert sight(c, viewer) == sight(s, viewer)
     assert s.observation(0)["piles"]["B"] == ["?"] * len(s.piles[1])
@@ -51,8 +51,8 @@ def test_the_piles_order_is_hidden_from_everyone() -> None:
 def test_a_secret_source_choice_is_hidden_until_the_reveal() -> None:
     s = play_until(G.new(3, None, 3), lambda st: st.phase == "interim")
     a, b = s.clone(), s.clone()
-    a.apply(1, "score totem")
-    b.apply(1, "score coconut")
+    a.play(1, "score totem")
+    b.play(1, "score coconut")
     for viewer in (0, 2, None):
         assert sight(a, viewer) == sight(b, viewer), f"viewer {viewer} sees seat 1's choice"
     assert sight(a, 1) != sight(b, 1)
@@ -69,9 +69,9 @@ def test_a_determinisation_never_carries_the_true_hidden_cards() -> None:
     rng = random.Random(5)
     while s.phase != "interim":  # nobody plays a Traveler on the way
         seat = min(s.to_act())
-        s.apply(seat, "done" if s.phase == "extras" else s.random_move(seat, rng))
-    s.apply(2, "score volcano")
-    truth = s.table()
+        s.play(seat, "done" if s.phase == "extras" else str(s.random_move(seat, rng)))
+    s.play(2, "score volcano")
+    truth = s.observation(REFEREE)
     assert seat_view(s, 0).observation == s.observation(0)
     changed = {"piles": 0, "travelers": 0, "choice": 0}
     for k in range(30):
@@ -81,7 +81,7 @@ def test_a_determinisation_never_carries_the_true_hidden_cards() -> None:
         assert all(e["type"] != "chose" or e["seat"] != 2 or e["sources"] == list(guess.choices[2] or ())
                    for e in seen)
         assert guess.travelers[0] == s.travelers[0] and guess.choices[0] == s.choices[0]
-        changed["piles"] += guess.table()["piles"] != truth["piles"]
+        changed["piles"] += guess.observation(REFEREE)["piles"] != truth["piles"]
         changed["travelers"] += guess.travelers[1:] != s.travelers[1:]
         changed["choice"] += guess.choices[2] != s.choices[2]
     assert all(v > 10 for v in changed.values()), changed
@@ -92,10 +92,10 @@ def test_the_opponents_face_down_pile_shows_as_backs_until_the_end() -> None:
     view = s.observation(0)["solo_table"]
     assert view["opponent"] == ["?"] * len(s.opponent) and view["opponent_score"] == "?"
     assert s.observation(None)["solo_table"]["opponent"] == ["?"] * len(s.opponent)
-    assert s.table()["solo_table"]["opponent"] == s.opponent
+    assert s.observation(REFEREE)["solo_table"]["opponent"] == s.opponent
     give = [e for e in s.events(0) if e["type"] == "give"]
     assert give and all(set(e) == {"type", "seat"} for e in give), "a give names no card"
-    play_until(s, lambda st: st.is_over())
+    play_until(s, lambda st: st.over)
     assert s.observation(0)["solo_table"]["opponent"] == s.opponent, "laid out at the end"
 
 

@@ -6,6 +6,8 @@ import pytest
 from motu_helpers import G, assert_rejected, first_placement, game, play_until, turn
 
 from kiti.core.errors import NotationError, OptionError, SetupError
+from kiti.core.events import REFEREE
+from kiti.core.game import codec_for
 from kiti.core.records import replay
 from kiti.core.registry import get_game
 from kiti.games.motu import cards as C
@@ -28,7 +30,7 @@ SEA = ["I13", "I14", "I15", "I16"]  # all-Sea cards: none fits the all-Land vill
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_table_follows_the_rulebook(players: int) -> None:
     s = G.new(players, None, 7)
-    view = s.table()
+    view = s.observation(REFEREE)
     sizes = pile_sizes(players)
     assert sizes == (4 * players, 3 * players, 2 * players)
     assert [len(view["piles"][p]) for p in "ABC"] == list(sizes)
@@ -43,12 +45,12 @@ def test_the_table_follows_the_rulebook(players: int) -> None:
 
 def test_the_solo_table() -> None:
     s = G.new(1, None, 3)
-    view = s.table()
+    view = s.observation(REFEREE)
     assert [len(view["piles"][p]) for p in "ABC"] == [14, 12, 8]  # 16/12/8, two cards shown
     assert view["row"] == [] and len(view["solo_table"]["shown"]) == 2
     assert view["coconuts"] == [6] and view["solo_table"]["hut"] == 3 and view["supply"] == 27
     assert view["travelers"] == [None] and view["destinies"]["table"] == []
-    short = G.new(1, {"solo_piles": "short"}, 3).table()
+    short = G.new(1, {"solo_piles": "short"}, 3).observation(REFEREE)
     assert [len(short["piles"][p]) for p in "ABC"] == [6, 6, 4]
 
 
@@ -60,7 +62,7 @@ def test_an_explicit_setup_decides_everything() -> None:
     assert s.villages == ["V2", "V4", "V6"] and s.travelers == ["T1", "T2", "T3"]
     assert s.table_destinies == ["D01", "D02", "D03", "D04"] and s.to_act() == {2}
     again = replay(s.record(), get_game)
-    assert again.table() == s.table()
+    assert again.observation(REFEREE) == s.observation(REFEREE)
 
 
 @pytest.mark.parametrize("setup, words", [
@@ -105,13 +107,13 @@ def test_options_belong_to_their_game() -> None:
 # ------------------------------------------------------------------ taking a card
 def test_taking_pays_a_coconut_on_each_card_to_the_left_and_gains_those_on_it() -> None:
     s = game(2, row=["I01", "I02", "I03", "I04"], piles={"A": ["I05", "I06"]}, destinies=["D01", "D02", "D03"])
-    s.apply(0, "take 3")
+    s.play(0, "take 3")
     assert s.banks[0] == 3 and s.row == ["I01", "I02", "I04"] and s.row_coconuts == [1, 1, 0]
     assert s.holding == "I03" and s.phase == "place"
-    s.apply(0, first_placement(s))
+    s.play(0, first_placement(s))
     assert s.row == ["I01", "I02", "I04", "I05"] and s.row_coconuts == [1, 1, 0, 0], "refilled on the right"
-    s.apply(0, "done")
-    s.apply(1, "take 2")  # one coconut on I01, and the one on I02 gained
+    s.play(0, "done")
+    s.play(1, "take 2")  # one coconut on I01, and the one on I02 gained
     assert s.banks[1] == 5 - 1 + 1 and s.row_coconuts[0] == 2
     s.check_invariants()
 
@@ -127,7 +129,7 @@ def test_a_card_one_cannot_pay_for_is_refused() -> None:
 def test_the_first_card_is_always_free() -> None:
     s = game(2)
     s.banks[0], s.supply = 0, s.supply + 5
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     assert s.banks[0] == 0
 
 
@@ -146,7 +148,7 @@ def test_no_card_fits_so_the_leftmost_is_scrapped_with_its_coconuts() -> None:
     turn(s, "take 2")  # seat 1 leaves a coconut on the leftmost card
     assert s.row_coconuts[0] == 1 and s.row[0] == "I13"
     assert [str(m) for m in s.legal_moves(0)] == ["scrap"]
-    s.apply(0, "scrap")
+    s.play(0, "scrap")
     assert s.discards == ["I13"] and s.banks[0] == 6 and s.row[-1] == "I18"
     assert len(s.islands[0].placements) == 1, "nothing was added to the island"
     s.check_invariants()
@@ -155,18 +157,18 @@ def test_no_card_fits_so_the_leftmost_is_scrapped_with_its_coconuts() -> None:
 # ------------------------------------------------------------------ placing
 def test_placing_follows_the_island_rules_and_says_why_not() -> None:
     s = game(2, row=["I01"], villages=["V1", "V2"])
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     assert_rejected(s, 0, "place 0 9 9", "covers no symbol")
     assert_rejected(s, 0, "place 0 0 -2", "would cover the village star")
     assert_rejected(s, 0, "done", "first place I01")
     assert_rejected(s, 1, "place 0 0 -3", "not seat 1's turn")
-    s.apply(0, "place 0 0 -3")
+    s.play(0, "place 0 0 -3")
     assert s.islands[0].placements[-1] == ("I01", 0, 0, -3)
 
 
 def test_placements_are_offered_rotation_then_position() -> None:
     s = game(2, row=["I01"], villages=["V1", "V2"])
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     assert s.many_moves(0) and not s.many_moves(1)
     rotations = s.move_steps(0)
     assert [st.token for st in rotations] == ["place 0", "place 90", "place 180", "place 270"]
@@ -179,7 +181,7 @@ def test_placements_are_offered_rotation_then_position() -> None:
 def test_the_action_codec_holds_every_placement_that_can_be_legal() -> None:
     xs, ys = placement_bound(9)
     assert (xs.start, xs.stop, ys.start, ys.stop) == (-27, 27, -27, 28)
-    codec = G.codec_for(4, {})
+    codec = codec_for(G, 4, {})
     s = play_until(G.new(4, None, 5), lambda st: st.phase == "place" and st.round == 9, seed=2)
     assert all(m in codec.index for m in s.legal_moves(s.turn))
     assert codec.size == len(G.all_moves(4, G.new(4, None, 0).options))
@@ -190,22 +192,22 @@ def test_a_destiny_is_paid_right_to_left_wrapping_round_the_row() -> None:
     assert pay_positions(3, 4) == [3, 2, 1]
     assert pay_positions(6, 4) == [3, 2, 1, 0, 3, 2]
     s = game(2, destinies=["D01", "D04", "D08"])
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
+    s.play(0, "take 1")
+    s.play(0, first_placement(s))
     assert s.phase == "extras"
-    s.apply(0, "buy D01")  # price 3
+    s.play(0, "buy D01")  # price 3
     assert s.banks[0] == 2 and s.row_coconuts == [0, 1, 1, 1] and s.owned[0] == ["D01"]
     assert_rejected(s, 0, "buy D04", "already bought")
     assert "buy" not in " ".join(map(str, s.legal_moves(0)))
-    s.apply(0, "done")
+    s.play(0, "done")
     assert s.to_act() == {1}
 
 
 def test_a_destiny_one_cannot_pay_for_is_refused() -> None:
     s = game(2, destinies=["D01", "D04", "D08"], travelers=["T1", "T2"])
     s.banks[0], s.supply = 2, s.supply + 3
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
+    s.play(0, "take 1")
+    s.play(0, first_placement(s))
     assert_rejected(s, 0, "buy D01", "costs 3", "you have 2")
     assert_rejected(s, 0, "buy D05", "not on the table")
 
@@ -230,24 +232,24 @@ def test_a_traveler_scores_from_the_row_and_its_symbols_count_from_then_on() -> 
     s = game(2, row=["I01", "I13", "I14", "I15"], piles={"A": ["I16"]}, travelers=["T3", "T2"],
              villages=["V1", "V2"], destinies=["D02", "D04", "D09"])
     t3 = C.TRAVELERS["T3"]  # adds 3 fish; 2 points per fish in the row
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
+    s.play(0, "take 1")
+    s.play(0, first_placement(s))
     fish = S.card_symbols(s.row)["fish"]
     before = S.symbol_counts(s.islands[0])["fish"]
     assert s.source_value(0, "fisherman") == S.pair_points(S.symbol_counts(s.islands[0]), "fisherman")
-    s.apply(0, "travel")
+    s.play(0, "travel")
     assert s.traveler_points[0] == t3.points * fish == s.scores()[0]
     assert S.symbol_counts(s.islands[0], s.extra(0))["fish"] == before + 3
     assert s.to_act() == {1}, "after the Traveler nothing is left to do: no Destiny after it"
-    s.apply(1, "take 1")
-    s.apply(1, first_placement(s))
+    s.play(1, "take 1")
+    s.play(1, first_placement(s))
     bank, supply = s.banks[1], s.supply
-    s.apply(1, "travel")  # T2: 2 coconuts printed on the card
+    s.play(1, "travel")  # T2: 2 coconuts printed on the card
     assert C.TRAVELERS["T2"].coconuts == 2
     assert s.banks[1] == bank and s.supply == supply, "printed coconuts are not counters"
     assert s.coconut_count(1) == bank + 2 and s.source_value(1, "coconut") == S.coconut_points(bank + 2)
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
+    s.play(0, "take 1")
+    s.play(0, first_placement(s))
     assert "travel" not in [str(m) for m in s.legal_moves(0)]
     assert_rejected(s, 0, "travel", "already been played")
 
@@ -257,10 +259,10 @@ def test_a_travelers_coconuts_count_for_points_but_are_never_spent() -> None:
     s = G.new(6, {"destinies": False}, 0, {"travelers": ["T2", "T5", "T6", "T1", "T3", "T4"]})
     supply = s.supply
     for seat in range(3):
-        s.apply(seat, "take 1")
-        s.apply(seat, str(s.legal_moves(seat)[0]))
+        s.play(seat, "take 1")
+        s.apply(seat, s.legal_moves(seat)[0])
         bank = s.banks[seat]
-        s.apply(seat, "travel")
+        s.play(seat, "travel")
         printed = C.TRAVELERS[s.travelers[seat]].coconuts
         assert s.banks[seat] == bank and s.coconut_count(seat) == bank + printed
         assert [e for e in s.events(5) if e["type"] == "travel"][-1]["coconuts"] == printed
@@ -273,8 +275,8 @@ def test_a_travelers_coconuts_count_for_points_but_are_never_spent() -> None:
 
 def test_without_travelers_or_destinies_there_are_no_optional_steps() -> None:
     s = G.new(2, {"travelers": False, "destinies": False}, 1)
-    s.apply(0, "take 1")
-    s.apply(0, first_placement(s))
+    s.play(0, "take 1")
+    s.play(0, first_placement(s))
     assert s.to_act() == {1} and s.phase == "take", "the turn ended by itself"
     assert_rejected(s, 1, "travel", "not a move now")
 
@@ -290,7 +292,7 @@ def test_an_interim_total_is_a_simultaneous_secret_choice() -> None:
     assert s.to_act() == {0, 1, 2} and s.pile == 0 and s.row and all(len(p) > 0 for p in s.piles[1:])
     assert all(len(isl.placements) == 5 for isl in s.islands), "four cards placed before pile A's total"
     assert [str(m) for m in s.legal_moves(1)] == [f"score {x}" for x in SOURCES]
-    s.apply(1, "score totem")
+    s.play(1, "score totem")
     assert s.to_act() == {0, 2}
     assert s.observation(0)["interims"][1] == [{"pile": "A", "sources": "?", "points": "?", "total": "?"}]
     assert s.observation(1)["interims"][1][0]["sources"] == ["totem"]
@@ -298,8 +300,8 @@ def test_an_interim_total_is_a_simultaneous_secret_choice() -> None:
     assert_rejected(s, 0, "score totem volcano", "scores 1 source")
     assert s.undo_refusal(1) is None and s.undo_refusal(2), "a secret choice can be taken back"
     values = [s.source_value(seat, x) for seat, x in ((0, "volcano"), (1, "totem"), (2, "coconut"))]
-    s.apply(0, "score volcano")
-    s.apply(2, "score coconut")
+    s.play(0, "score volcano")
+    s.play(2, "score coconut")
     assert s.phase == "take" and s.pile == 1
     assert [s.interims[seat][0][2][0] for seat in range(3)] == values
     reveal = [e for e in s.events(None) if e["type"] == "interim"][-1]
@@ -308,19 +310,19 @@ def test_an_interim_total_is_a_simultaneous_secret_choice() -> None:
 
 def test_a_secret_choice_can_be_taken_back_until_the_reveal() -> None:
     s = to_interim(2, seed=4)
-    s.apply(0, "score coconut")
+    s.play(0, "score coconut")
     assert s.undo_refusal(0) is None
     s.undo(0)
     assert s.to_act() == {0, 1}
-    s.apply(0, "score totem")
-    s.apply(1, "score totem")
+    s.play(0, "score totem")
+    s.play(1, "score totem")
     assert s.undo_refusal(1) is not None  # the reveal has been shown to everyone
 
 
 def test_no_source_twice_and_recorded_scores_are_final() -> None:
     s = to_interim(2, seed=1)
-    s.apply(0, "score coconut")
-    s.apply(1, "score volcano")
+    s.play(0, "score coconut")
+    s.play(1, "score volcano")
     recorded = s.interims[0][0][2][0]
     play_until(s, lambda st: st.phase == "interim")
     assert s.pile == 1 and s.interims[0][0][2][0] == recorded, "a recorded score never changes"
@@ -328,9 +330,9 @@ def test_no_source_twice_and_recorded_scores_are_final() -> None:
     assert len(s.legal_moves(0)) == len(interim_choices(["coconut"], 2)) == 10
     assert_rejected(s, 0, "score coconut totem", "earlier interim")
     assert_rejected(s, 0, "score totem", "scores 2 source")
-    s.apply(0, "score totem volcano")
-    s.apply(1, "score fisherman hunter")
-    play_until(s, lambda st: st.is_over())
+    s.play(0, "score totem volcano")
+    s.play(1, "score fisherman hunter")
+    play_until(s, lambda st: st.over)
     for seat in range(2):  # the last total scored the three Sources left, by itself
         assert sorted(x for _, src, _ in s.interims[seat] for x in src) == sorted(SOURCES)
         assert [len(src) for _, src, _ in s.interims[seat]] == [1, 2, 3]
@@ -338,7 +340,7 @@ def test_no_source_twice_and_recorded_scores_are_final() -> None:
 
 # ------------------------------------------------------------------ the end
 def test_the_final_score_adds_every_part() -> None:
-    s = play_until(G.new(4, None, 11), lambda st: st.is_over(), seed=3)
+    s = play_until(G.new(4, None, 11), lambda st: st.over, seed=3)
     lengths = [S.longest_beach(isl) for isl in s.islands]
     beach = S.beach_bonuses(lengths)
     coconut = S.coconut_bonuses(s.banks)
@@ -366,7 +368,7 @@ def test_zero_is_most_false_never_counts_a_zero_as_the_most() -> None:
     # a tie at zero counts unless the option says otherwise; the game passes it to the final scoring
     assert G.new(3, None, 11).options["zero_is_most"] is True
     for zero in (False, True):
-        s = play_until(G.new(3, {"zero_is_most": zero}, 11), lambda st: st.is_over(), seed=3)
+        s = play_until(G.new(3, {"zero_is_most": zero}, 11), lambda st: st.over, seed=3)
         lengths = [S.longest_beach(isl) for isl in s.islands]
         for seat, row in enumerate(s.final or []):
             assert row["beach"] == S.beach_bonuses(lengths, zero)[seat]
@@ -374,7 +376,7 @@ def test_zero_is_most_false_never_counts_a_zero_as_the_most() -> None:
 
 
 def test_equal_scores_go_to_the_most_coconuts_then_are_shared() -> None:
-    s = play_until(G.new(3, None, 2), lambda st: st.is_over(), seed=1)
+    s = play_until(G.new(3, None, 2), lambda st: st.over, seed=1)
     for row in s.final or []:
         row["total"] = 50
     s.played = [False] * 3  # no Traveler's coconuts: the banks alone decide
@@ -427,22 +429,22 @@ def test_bad_input_of_every_kind_is_refused_at_every_step() -> None:
     s = game(2, destinies=["D01", "D04", "D08"])
     for bad in (Take(7), SoloTake("middle"), Word("jump"), Place(45, 0, 0), Score(("totem",)), "take 0", 3, None):
         assert_rejected(s, 0, bad)
-    s.apply(0, "take 1")
+    s.play(0, "take 1")
     for bad in (Place(45, 0, 0), Place(0, 0.5, 1), "place 0 99 99", "take 2", "done"):  # type: ignore[arg-type]
         assert_rejected(s, 0, bad)
-    s.apply(0, first_placement(s))
+    s.play(0, first_placement(s))
     assert s.phase == "extras"
     for bad in ("take 1", "score totem", "give", "buy D05", Word("jump")):
         assert_rejected(s, 0, bad)
-    s.apply(0, "done")
+    s.play(0, "done")
     play_until(s, lambda st: st.phase == "interim")
     for bad in ("done", "buy D01", "take 1", Score(("hunter", "fisherman")), Score(("totem", "totem")),
                 "score totem volcano"):
         assert_rejected(s, 0, bad)
     assert_rejected(s, 2, "score totem", "no seat 2")
     solo_state = game(1)
-    solo_state.apply(0, "take right")
-    solo_state.apply(0, first_placement(solo_state))
+    solo_state.play(0, "take right")
+    solo_state.play(0, first_placement(solo_state))
     assert solo_state.phase == "other"
     for bad in ("done", "take left", "travel", "scrap"):
         assert_rejected(solo_state, 0, bad, "give")

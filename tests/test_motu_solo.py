@@ -26,13 +26,13 @@ def test_two_cards_are_shown_left_then_right() -> None:
 
 def test_the_left_card_costs_a_coconut_for_the_hut_the_right_one_gains_one() -> None:
     s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
-    s.apply(0, "take left")
+    s.play(0, "take left")
     assert (s.banks[0], s.hut, s.holding, s.other) == (5, 4, "I01", "I02")
-    s.apply(0, first_placement(s))
+    s.play(0, first_placement(s))
     assert s.phase == "other"
-    s.apply(0, "give")
+    s.play(0, "give")
     assert s.opponent == ["I02"] and s.shown == ["I03", "I04"]
-    s.apply(0, "take right")
+    s.play(0, "take right")
     assert (s.banks[0], s.hut) == (6, 3)
     s.check_invariants()
 
@@ -42,19 +42,19 @@ def test_an_empty_hut_gives_nothing_and_an_empty_bank_cannot_take_left() -> None
     s.supply, s.hut, s.banks[0] = s.supply + 6 + 3, 0, 0
     assert [str(m) for m in s.legal_moves(0)] == ["take right"]
     assert_rejected(s, 0, "take left", "costs 1 coconut", "none")
-    s.apply(0, "take right")
+    s.play(0, "take right")
     assert (s.banks[0], s.hut) == (0, 0)
 
 
 def test_the_other_card_goes_to_the_opponent_unless_three_coconuts_discard_it() -> None:
     s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
-    s.apply(0, "take right")
-    s.apply(0, first_placement(s))
-    s.apply(0, "discard")
+    s.play(0, "take right")
+    s.play(0, first_placement(s))
+    s.play(0, "discard")
     assert s.discards == ["I01"] and s.banks[0] == 7 - 3 and s.hut == 2 + 3 and s.opponent == []
     s.banks[0], s.supply = 1, s.supply + 3
-    s.apply(0, "take right")
-    s.apply(0, first_placement(s))
+    s.play(0, "take right")
+    s.play(0, first_placement(s))
     assert s.opponent == ["I03"], "with fewer than 3 coconuts the card goes to the Opponent at once"
     assert s.phase == "take"
     s.check_invariants()
@@ -63,7 +63,7 @@ def test_the_other_card_goes_to_the_opponent_unless_three_coconuts_discard_it() 
 def test_solo_scrap_discards_the_left_card_and_the_right_one_faces_the_opponent() -> None:
     s = solo(piles={"A": ["I13", "I14", "I01", "I02"]}, villages=["V5"])
     assert [str(m) for m in s.legal_moves(0)] == ["scrap"]
-    s.apply(0, "scrap")
+    s.play(0, "scrap")
     assert s.discards == ["I13"] and s.other == "I14" and s.banks[0] == 6 and s.phase == "other"
 
 
@@ -72,7 +72,7 @@ def test_interims_when_a_pile_empties_and_the_end(piles: str, turns: int) -> Non
     s = G.new(1, {"solo_piles": piles}, 4)
     play_until(s, lambda st: st.phase == "interim")
     assert s.round == turns * 16 // 36 and s.to_act() == {0}
-    play_until(s, lambda st: st.is_over())
+    play_until(s, lambda st: st.over)
     assert len(s.islands[0].placements) - 1 + len([c for c in s.discards if c not in s.opponent]) >= turns - 4
     assert s.round == turns and len(s.opponent) + len(s.discards) + len(s.islands[0].placements) - 1 == 2 * turns
     assert sum(s.banks) + s.hut + s.supply == COCONUTS
@@ -113,7 +113,7 @@ def test_the_solo_players_repeated_totems_still_count() -> None:
 
 
 def finished(difficulty: str = "easy"):  # type: ignore[no-untyped-def]
-    return play_until(G.new(1, {"difficulty": difficulty}, 2), lambda st: st.is_over(), seed=5)
+    return play_until(G.new(1, {"difficulty": difficulty}, 2), lambda st: st.over, seed=5)
 
 
 def test_the_opponent_is_a_party_not_a_seat() -> None:
@@ -164,5 +164,5 @@ def test_the_beach_bonus_is_compared_with_the_opponents_beach_cards() -> None:
 
 
 def test_the_solo_coconut_bonus_can_be_left_out() -> None:
-    s = play_until(G.new(1, {"solo_coconut_bonus": False}, 2), lambda st: st.is_over(), seed=5)
+    s = play_until(G.new(1, {"solo_coconut_bonus": False}, 2), lambda st: st.over, seed=5)
     assert s.final is not None and "coconut" not in s.final[0]

@@ -15,7 +15,8 @@ and simulations only use the public names below, so they work for every game.
   when the move limit stopped it).
 - *What may be played*: ``legal_moves``, ``random_move``, ``illegal_reason`` (None when
   legal), ``move_steps`` (a move token by token), ``many_moves``, ``secret_choice``;
-  ``legal_actions`` (the same as integers of ``codec()``, the action codec).
+  ``legal_actions`` and ``random_action`` (the same as integers of ``codec()``, the action
+  codec).
 - *Playing*, three entries: ``apply(seat, move)`` takes a :class:`~.moves.Move` and checks
   it (a refusal raises and changes nothing); ``play(seat, text)`` parses notation and
   applies it checked, returning the Move; ``step(seat, action)`` is the unchecked fast
@@ -34,8 +35,7 @@ and simulations only use the public names below, so they work for every game.
 **Declared attributes.**  A state's attributes are declared as class annotations (the
 core's below, a game's in its class body); :meth:`State.clone` and :meth:`State.undo`
 copy exactly the declared attributes, then the game's ``_copy_parts`` copies its mutable
-parts.  A game class that declares none of its own is still copied whole (a transition
-kept until the game packages declare theirs, issue 18).
+parts.  An attribute a game sets without declaring it is not copied.
 
 **One turn rule.**  :meth:`State.to_act` is the set of seats that must act now.  One seat:
 an ordinary decision.  Several seats: a *simultaneous secret choice* in which every listed
@@ -150,13 +150,10 @@ class State(ABC):
     #: The declared instance attributes of the class (the core's and the game's), which
     #: :meth:`clone` and :meth:`undo` copy; set for each subclass.
     _attributes: ClassVar[tuple[str, ...]] = ()
-    #: True for a game class that declares no attribute of its own (copied whole, for now).
-    _undeclared: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._attributes = _declared_attributes(cls)
-        cls._undeclared = cls._attributes == State._attributes
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -251,6 +248,11 @@ class State(ABC):
         """A legal move of ``seat`` (to act), uniformly at random (games may do it faster)."""
         return rng.choice(self.legal_moves(seat))
 
+    def random_action(self, seat: int, rng: random.Random) -> int:
+        """:meth:`random_move` as its action integer (the integer path's counterpart, at its
+        cost: a game's faster ``random_move`` serves both)."""
+        return (self._codec or self.codec()).index[self.random_move(seat, rng)]
+
     def secret_choice(self, seat: int) -> bool:
         """True while ``seat``'s decision is part of a simultaneous secret choice (others may
         already have chosen, face down).  A bot should then play a mixed strategy.  Default:
@@ -300,7 +302,7 @@ class State(ABC):
     def _apply(self, seat: int, move: Move) -> None:
         """Apply a legal move (no checks); update ``acting`` and ``over``."""
 
-    def apply(self, seat: int, move: Move, check: bool = True) -> None:
+    def apply(self, seat: int, move: Move) -> None:
         """Apply ``move`` for ``seat``, checked: the one entry for a Move.
 
         A bad move raises :class:`IllegalMoveError` (or its subclasses
@@ -308,12 +310,8 @@ class State(ABC):
         was.  A Move whose fields do not hold their declared types (``Word(None)``) is
         refused before the game's rules see it, naming the field
         (:func:`~kiti.core.moves.field_problem`).  Text goes through :meth:`play`, the
-        unchecked fast path is :meth:`step`.  (``check=False`` and text are still taken
-        until the game packages move to ``step`` and ``play``, issue 18.)
+        unchecked fast path is :meth:`step`.
         """
-        if not check or type(move) is str:
-            self._apply_old(seat, move, check)
-            return
         refusal = self._refusal(seat, move)
         if refusal is not None:
             raise refusal[0](seat, move, refusal[1])
@@ -382,18 +380,17 @@ class State(ABC):
             raise IllegalMoveError(None, moves, "a simultaneous choice is a mapping of seat to move, "
                                                 f"not {quoted(moves)}")
         pairs = sorted(moves.items(), key=_seat_order)  # a seat that is no seat last, and refused
-        parsed = [(seat, self._parsed_old(m)) for seat, m in pairs]
-        for seat, move in parsed:
+        for seat, move in pairs:
             refusal = self._refusal(seat, move)
             if refusal is not None:
                 raise refusal[0](seat, move, refusal[1])
-        missing = sorted(self.acting - {seat for seat, _ in parsed})
+        missing = sorted(self.acting - {seat for seat, _ in pairs})
         if missing:
             waiting = " and ".join(f"seat {s}" for s in missing)
             raise IllegalMoveError(missing[0], None,
                                    f"a simultaneous choice needs every seat to act: no move for {waiting}")
         self._undo_mark = (len(self.history), len(self.log))
-        return parsed
+        return pairs
 
     def _apply_all(self, pairs: list[tuple[int, Move]]) -> None:
         """Apply a simultaneous choice's legal moves, in seat order (games may do it faster)."""
@@ -560,9 +557,6 @@ class State(ABC):
 
     def _transfer(self, new: State) -> None:
         """Give ``new`` every declared attribute of this state, shallow (values shared)."""
-        if self._undeclared:
-            self._transfer_undeclared(new)
-            return
         for name in self._attributes:
             value = getattr(self, name, _UNSET)
             if value is not _UNSET:
@@ -656,43 +650,6 @@ class State(ABC):
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
                 f"moves={len(self.history)} over={self.over}>")
-
-    # ------------------------------------------------------------------------------------
-    # kept until the game packages move to the new names (issue 18): each a thin alias of
-    # the name its docstring gives; the core uses none of them.
-    def is_over(self) -> bool:
-        """Old name: read the attribute ``over``."""
-        return self.over
-
-    def table(self) -> JSON:
-        """Old name: ``observation(REFEREE)``."""
-        return self.observation(REFEREE)
-
-    def legal_notations(self, seat: int) -> list[str]:
-        """Old name: ``[str(m) for m in legal_moves(seat)]``."""
-        return [str(m) for m in self.legal_moves(seat)]
-
-    @classmethod
-    def codec_for(cls, players: int, options: Mapping[str, Any] | None = None) -> ActionCodec:
-        """Old name: :func:`codec_for` of this module (``kiti.load(...).codec()``)."""
-        return codec_for(cls, players, options)
-
-    def _apply_old(self, seat: int, move: Move | str, check: bool) -> None:
-        """Old forms of :meth:`apply`: text (now :meth:`play`), ``check=False`` (now :meth:`step`)."""
-        if isinstance(move, str):
-            if check:
-                self.play(seat, move)
-                return
-            move = self.parse_move(move)
-        self._advance(seat, move)
-
-    def _parsed_old(self, move: Move | str) -> Move:
-        """Old form of :meth:`apply_all`: notation for a seat's move (now parse it first)."""
-        return self.parse_move(move) if isinstance(move, str) else move
-
-    def _transfer_undeclared(self, new: State) -> None:
-        """A game class that declares no attribute of its own is copied whole."""
-        new.__dict__ = self.__dict__.copy()
 
 
 #: Where a declared attribute has no value yet.

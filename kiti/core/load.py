@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import OptionError, quoted
-from .game import State
+from .game import State, codec_for
 from .moves import ActionCodec, Move
 from .registry import get_game
 
@@ -67,7 +67,7 @@ class Game:
     @property
     def codec(self) -> ActionCodec:
         """The integer action codec of this game, these players and options."""
-        return self.rules.codec_for(self.players, self.options)
+        return codec_for(self.rules, self.players, self.options)
 
     @property
     def move_limit(self) -> int:

@@ -79,19 +79,18 @@ def play_random_game(state: State, rng: random.Random) -> State:
 
 
 def play_random_actions(state: State, rng: random.Random) -> State:
-    """The same through the integer fast path (``legal_actions``, a uniform choice, ``step``),
-    as reinforcement-learning adapters play: a simultaneous choice draws every seat's
-    action first, then steps them lowest seat first."""
-    legal_actions = state.legal_actions
+    """The same through the integer fast path (``random_action``, then ``step``), as
+    reinforcement-learning adapters play: a simultaneous choice draws every seat's action
+    first, then steps them lowest seat first."""
+    random_action = state.random_action
     step = state.step
-    choice = rng.choice
     while True:
         acting = state.acting
         if len(acting) == 1:
             for seat in acting:
-                step(seat, choice(legal_actions(seat)))
+                step(seat, random_action(seat, rng))
         elif not acting:
             return state
         else:
-            for seat, action in [(seat, choice(legal_actions(seat))) for seat in sorted(acting)]:
+            for seat, action in [(seat, random_action(seat, rng)) for seat in sorted(acting)]:
                 step(seat, action)

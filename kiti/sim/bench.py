@@ -6,8 +6,8 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
   (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` -> the core's
   unchecked Move path, a simultaneous choice applied at once as OpenSpiel's loop uses
   ``apply_actions``), each game a fresh ``State.new`` with its own seed;
-- ``actions_games_per_s``: the same through the integer fast path (``legal_actions``,
-  ``random.choice``, ``step``), the path reinforcement-learning adapters use;
+- ``actions_games_per_s``: the same through the integer fast path (``random_action``,
+  ``step``), the path reinforcement-learning adapters use;
 - ``moves_per_s`` and ``actions_moves_per_s``: the moves of those games per second (the
   two paths play different random games, so compare these per-move figures);
 - ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its
@@ -195,7 +195,7 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     if rows[0]["reference_games_per_s"] is None:
         console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False)
     console.print("int path: the same random games through the integer action codec "
-                  "(legal_actions and step), as RL adapters play.", markup=False)
+                  "(random_action and step), as RL adapters play.", markup=False)
     version = rows[0]["reference_version"]
     console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
                   "driven from Python), same run; 1.0 means as fast"

@@ -388,6 +388,25 @@ class MauwState(State):
 
     info = INFO
 
+    # The state's attributes (clone and undo copy exactly these; see kiti.core.game).
+    counts: Counter[str]
+    team_of: list[int] | None
+    first: int
+    hands: list[list[str]]
+    draw: list[str]
+    discard: list[str]
+    nines: list[list[list[str]]]
+    unseen: list[list[list[bool]]]
+    tops: list[list[str | None]]
+    known: list[list[str]]
+    turn: int
+    phase: str
+    attack: Attack | None
+    gain: tuple[int, list[str], str | None] | None
+    _gain_hidden: bool
+    refill_after: int | None
+    end_reason: str | None
+
     # ------------------------------------------------------------- setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
         n = self.players
@@ -402,18 +421,18 @@ class MauwState(State):
         self.first = self._setup_first(setup.get("first", 0))
         self.hands, pile = self._setup_cards(setup)
         self.draw = pile[::-1]  # the top card is drawn first: it is last here
-        self.discard: list[str] = []
-        self.nines: list[list[list[str]]] = [[[] for _ in SLOTS] for _ in range(n)]
-        self.unseen: list[list[list[bool]]] = [[[] for _ in SLOTS] for _ in range(n)]  # per nine
-        self.tops: list[list[str | None]] = [[None] * len(SLOTS) for _ in range(n)]
-        self.known: list[list[str]] = [[] for _ in range(n)]
+        self.discard = []
+        self.nines = [[[] for _ in SLOTS] for _ in range(n)]
+        self.unseen = [[[] for _ in SLOTS] for _ in range(n)]  # per nine
+        self.tops = [[None] * len(SLOTS) for _ in range(n)]
+        self.known = [[] for _ in range(n)]
         self.turn = self.first
         self.phase = "turn"
-        self.attack: Attack | None = None
-        self.gain: tuple[int, list[str], str | None] | None = None  # (seat, nine cards, top)
+        self.attack = None
+        self.gain = None  # (seat, nine cards, top)
         self._gain_hidden = False  # the gain's nine was drawn face down
-        self.refill_after: int | None = None  # seat that draws once the gain is placed
-        self.end_reason: str | None = None
+        self.refill_after = None  # seat that draws once the gain is placed
+        self.end_reason = None
         EMIT.deal(self.log, EVERYONE, first=self.first)
         for seat in range(n):
             self._log_draw(seat, self.hands[seat])

@@ -310,6 +310,26 @@ class MiauiState(State):
 
     info = INFO
 
+    # The state's attributes (clone and undo copy exactly these; see kiti.core.game).
+    open_baskets: bool
+    no_fighting: bool
+    taker_chooses: bool
+    burned: str
+    deck: list[str]
+    lagoon: list[list[str]]
+    veil: list[dict[int, tuple[int, int]]]
+    hide_next: list[int]
+    piles: list[list[str]]
+    box: list[str]
+    hands: list[list[int]]
+    reveals: list[tuple[int, ...]]
+    committed: list[int]
+    kiti: int | None
+    round: int
+    pending: list[Any]
+    takes: tuple[Catch, ...]
+    round_start: int
+
     # ------------------------------------------------------------------ setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
         n = self.players
@@ -336,20 +356,20 @@ class MiauiState(State):
         else:
             order = list(DECK)
             shuffle(self.rng, order)
-        self.burned: str = order[0]
-        self.deck: list[str] = order[:0:-1]  # next card to draw is at the end
-        self.lagoon: list[list[str]] = [[], [], []]
-        self.veil: list[dict[int, tuple[int, int]]] = [{}, {}, {}]
+        self.burned = order[0]
+        self.deck = order[:0:-1]  # next card to draw is at the end
+        self.lagoon = [[], [], []]
+        self.veil = [{}, {}, {}]
         self.hide_next = [-1, -1, -1]  # seat whose Lantern hides the next card of this space
-        self.piles: list[list[str]] = [[] for _ in range(n)]
-        self.box: list[str] = []
-        self.hands: list[list[int]] = [list(DIVERS) for _ in range(n)]
-        self.reveals: list[tuple[int, ...]] = []
+        self.piles = [[] for _ in range(n)]
+        self.box = []
+        self.hands = [list(DIVERS) for _ in range(n)]
+        self.reveals = []
         self.committed = [0] * n
         self.kiti = kiti
         self.round = 1
-        self.pending: list[Any] = []  # [seat, space, cards still to add] while a taker orders
-        self.takes: tuple[Catch, ...] = ()  # catches still to hand out
+        self.pending = []  # [seat, space, cards still to add] while a taker orders
+        self.takes = ()  # catches still to hand out
         self.round_start = 0  # index in history of the first move of this round
         self._stock()
         self.acting = _ALL[n]

@@ -35,7 +35,7 @@ def explain(state: MotuState, seat: int, move: Move) -> str:
     """What legal ``move`` by ``seat`` would do now (``state`` is left as it was)."""
     after = state.clone()
     assert isinstance(after, MotuState)
-    after.apply(seat, move, check=False)
+    after._advance(seat, move)  # legal: unchecked
     told = _TOLD.get(type(move)) or _WORDS[str(move)]
     return "; ".join(x for x in (told(state, after, seat, move), then(state, after, seat)) if x)
 
@@ -215,7 +215,7 @@ def _other_card(after: MotuState, seat: int, name: str) -> str:
     placed = after.clone()
     assert isinstance(placed, MotuState)
     if placed.phase == "place":
-        placed.apply(seat, placed.legal_moves(seat)[0], check=False)
+        placed._advance(seat, placed.legal_moves(seat)[0])  # legal: unchecked
     if placed.phase == "other":
         return (f"the other card, {name}, then goes face down to the Opponent unless {SOLO_DISCARD} "
                 f"of seat {seat}'s coconuts pay to discard it")

@@ -561,6 +561,46 @@ class MotuState(State):
 
     info = INFO
 
+    # The state's attributes (clone and undo copy exactly these; see kiti.core.game).
+    variant: Table
+    solo: bool
+    use_travelers: bool
+    use_destinies: bool
+    first: int
+    villages: list[str]
+    islands: list[Island]
+    row: list[str]
+    row_coconuts: list[int]
+    piles: list[list[str]]
+    box: list[str]
+    travelers: list[str | None]
+    traveler_box: list[str]
+    played: list[bool]
+    traveler_points: list[int]
+    table_destinies: list[str]
+    destiny_box: list[str]
+    owned: list[list[str]]
+    banks: list[int]
+    hut: int
+    supply: int
+    discards: list[str]
+    interims: list[list[tuple[str, tuple[str, ...], tuple[int, ...]]]]
+    choices: list[tuple[str, ...] | None]
+    pile: int
+    phase: str
+    turn: int
+    holding: str | None
+    bought: bool
+    emptied: bool
+    shown: list[str]
+    other: str | None
+    opponent: list[str]
+    final: list[dict[str, int]] | None
+    opponent_final: dict[str, int] | None
+    round: int
+    _fit_cache: tuple[int, tuple[bool, ...]] | None  # (history length, fits), see _fits
+    _placement_cache: tuple[int, tuple[Place, ...]] | None  # (history length, placements)
+
     # ------------------------------------------------------------- setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
         n = self.players
@@ -591,24 +631,25 @@ class MotuState(State):
             if t is not None:
                 EMIT.traveler(self.log, seats(s), seat=s, card=t)
         self.round = 1
+        self._fit_cache = self._placement_cache = None  # worked out on demand
         self._start_turn(self.first)
 
     def _start_play(self) -> None:
         n = self.players
-        self.discards: list[str] = []
-        self.interims: list[list[tuple[str, tuple[str, ...], tuple[int, ...]]]] = [[] for _ in range(n)]
-        self.choices: list[tuple[str, ...] | None] = [None] * n
+        self.discards = []
+        self.interims = [[] for _ in range(n)]
+        self.choices = [None] * n
         self.pile = 0
         self.phase = "take"
         self.turn = self.first
-        self.holding: str | None = None
+        self.holding = None
         self.bought = False
         self.emptied = False
-        self.shown: list[str] = []
-        self.other: str | None = None
-        self.opponent: list[str] = []
-        self.final: list[dict[str, int]] | None = None
-        self.opponent_final: dict[str, int] | None = None
+        self.shown = []
+        self.other = None
+        self.opponent = []
+        self.final = None
+        self.opponent_final = None
 
     def _deal(self, given: Any, ids: Sequence[str], count: int, key: str, what: str) -> list[str]:
         """``count`` distinct ids from the setup (checked) or from a shuffle of ``ids``."""
@@ -637,7 +678,7 @@ class MotuState(State):
             shuffle(self.rng, order)
         self.row = order[:row_size]
         self.row_coconuts = [0] * row_size
-        self.piles: list[list[str]] = []
+        self.piles = []
         at = row_size
         for size in sizes:
             self.piles.append(order[at:at + size][::-1])  # the top card is drawn first: it is last
@@ -649,19 +690,19 @@ class MotuState(State):
         for key, on in (("travelers", self.use_travelers), ("destinies", self.use_destinies)):
             if key in setup and not on:
                 raise SetupError(self.variant.extras_refusal(key))
-        self.travelers: list[str | None] = [None] * n
-        self.traveler_box: list[str] = sorted(TRAVELERS)
+        self.travelers = [None] * n
+        self.traveler_box = sorted(TRAVELERS)
         if self.use_travelers:
             dealt = self._deal(setup.get("travelers"), tuple(TRAVELERS), n, "travelers", "Traveler")
             self.travelers = list(dealt)
             self.traveler_box = sorted(set(TRAVELERS) - set(dealt))
         self.played = [False] * n
         self.traveler_points = [0] * n
-        self.table_destinies: list[str] = []
+        self.table_destinies = []
         if self.use_destinies:
             self.table_destinies = self._deal(setup.get("destinies"), tuple(DESTINIES), n + 1, "destinies", "Destiny")
         self.destiny_box = sorted(set(DESTINIES) - set(self.table_destinies))
-        self.owned: list[list[str]] = [[] for _ in range(n)]
+        self.owned = [[] for _ in range(n)]
 
     @classmethod
     def option_applies(cls, name: str, players: int) -> bool:
@@ -741,7 +782,7 @@ class MotuState(State):
             assert spot is not None, "a card is only taken when it can be placed"
             return Place(*spot)
         if seat in self.acting and self.phase == "take":
-            cached = self.__dict__.get("_fit_cache")
+            cached = self._fit_cache
             if cached is None or cached[0] != len(self.history):  # not worked out here yet
                 return self._random_take(seat, rng)
         return rng.choice(self.legal_moves(seat))
@@ -761,7 +802,7 @@ class MotuState(State):
 
     def _placements(self) -> tuple[Place, ...]:
         """The legal placements of the card in hand (worked out once per position)."""
-        cached = self.__dict__.get("_placement_cache")
+        cached = self._placement_cache
         if cached is not None and cached[0] == len(self.history):
             return cached[1]
         assert self.holding is not None
@@ -775,7 +816,7 @@ class MotuState(State):
 
     def _fits(self) -> tuple[bool, ...]:
         """Whether each offered card has a legal place on the island of the seat to act (cached)."""
-        cached = self.__dict__.get("_fit_cache")
+        cached = self._fit_cache
         if cached is not None and cached[0] == len(self.history):
             return cached[1]
         island = self.islands[self.turn]
