@@ -152,3 +152,20 @@ def test_legal_actions_are_the_codec_numbers_of_the_legal_moves(game: str) -> No
             checked += 1
         seat = min(state.to_act())
         state.step(seat, index[state.random_move(seat, rng)])
+
+
+@pytest.mark.parametrize("game", [*game_ids(), "count18"])
+def test_random_action_is_the_codec_number_of_random_move(game: str) -> None:
+    """The integer playout draws what the object playout draws: the same random move, as
+    its action (a game's own faster ``random_action`` included), always a legal one."""
+    cls = CountState if game == "count18" else get_game(game)
+    state = cls.new(max(2, cls.info.min_seats), seed=12)
+    index = state.codec().index
+    for turn in range(300):
+        if state.over:
+            break
+        seat = min(state.to_act())
+        action = state.random_action(seat, random.Random(turn))
+        assert action == index[state.random_move(seat, random.Random(turn))]
+        assert action in state.legal_actions(seat)
+        state.step(seat, action)

@@ -251,7 +251,7 @@ class State(ABC):
     def random_action(self, seat: int, rng: random.Random) -> int:
         """:meth:`random_move` as its action integer (the integer path's counterpart, at its
         cost: a game's faster ``random_move`` serves both)."""
-        return (self._codec or self.codec()).index[self.random_move(seat, rng)]
+        return _encode_one(self._codec or self.codec(), self.random_move(seat, rng))
 
     def secret_choice(self, seat: int) -> bool:
         """True while ``seat``'s decision is part of a simultaneous secret choice (others may
@@ -680,32 +680,53 @@ def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None 
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
-#: Per codec, per move class: (its fields' getter, action by field values), or None for a
-#: class that is not a dataclass equal by its fields (see :func:`_encode_all`).
-_KEYED: dict[ActionCodec, dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]] = {}
+#: Per codec: its actions by the identity of its own Move objects, and per move class (its
+#: fields' getter, action by field values), or None for a class that is not a dataclass
+#: equal by its fields (see :func:`_encode_all`).
+_KEYED: dict[ActionCodec, tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]] = {}
 
 
 def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
     """The actions of ``moves``: the same as ``[codec.index[m] for m in moves]``, faster.
 
-    A dataclass move is equal to another of its class with the same field values, so its
-    action is looked up by those values (read by :func:`operator.attrgetter`, hashed and
-    compared in C) instead of through the class's generated ``__hash__`` and ``__eq__``,
-    which Python runs for every move a game builds afresh (the integer path's main cost
-    after the game's own ``legal_moves``).  Anything else goes through ``codec.index``."""
-    keyed = _KEYED.get(codec)
-    if keyed is None:
-        keyed = _KEYED[codec] = _keyed(codec)
-    index = codec.index
+    A game that hands out the very Move objects its ``all_moves`` built (interned values)
+    is answered by their identity: the codec keeps them alive, so no other object has
+    their ``id``.  Otherwise a dataclass move is equal to another of its class with the
+    same field values, so its action is looked up by those values (read by
+    :func:`operator.attrgetter`, hashed and compared in C) instead of through the class's
+    generated ``__hash__`` and ``__eq__``, which Python runs for every move a game builds
+    afresh.  Anything else goes through ``codec.index``."""
+    tables = _KEYED.get(codec)
+    if tables is None:
+        tables = _KEYED[codec] = _keyed(codec)
+    by_id, keyed = tables
     out = []
     for move in moves:
-        entry = keyed.get(type(move))
-        action = None if entry is None else entry[1].get(entry[0](move))
-        out.append(index[move] if action is None else action)
+        action = by_id.get(id(move))
+        if action is None:
+            entry = keyed.get(type(move))
+            action = None if entry is None else entry[1].get(entry[0](move))
+            if action is None:
+                action = codec.index[move]
+        out.append(action)
     return out
 
 
-def _keyed(codec: ActionCodec) -> dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]:
+def _encode_one(codec: ActionCodec, move: Move) -> int:
+    """The action of one ``move``, as :func:`_encode_all` finds it."""
+    tables = _KEYED.get(codec)
+    if tables is None:
+        tables = _KEYED[codec] = _keyed(codec)
+    action = tables[0].get(id(move))
+    if action is not None:
+        return action
+    entry = tables[1].get(type(move))
+    action = None if entry is None else entry[1].get(entry[0](move))
+    return codec.index[move] if action is None else action
+
+
+def _keyed(codec: ActionCodec) -> tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]:
+    by_id = {id(move): action for action, move in enumerate(codec.moves)}
     keyed: dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None] = {}
     for action, move in enumerate(codec.moves):
         kind = type(move)
@@ -716,7 +737,9 @@ def _keyed(codec: ActionCodec) -> dict[type, tuple[Callable[[Any], Any], dict[An
         entry = keyed[kind]
         if entry is not None:
             entry[1][entry[0](move)] = action
-    return keyed
+    return by_id, keyed
+
+
 _ALONE = [tuple((s,) for s in range(n)) for n in range(64)]
 
 

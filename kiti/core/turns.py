@@ -80,10 +80,13 @@ def play_random_game(state: State, rng: random.Random) -> State:
 
 def play_random_actions(state: State, rng: random.Random) -> State:
     """The same through the integer fast path (``random_action``, then ``step``), as
-    reinforcement-learning adapters play: a simultaneous choice draws every seat's action
-    first, then steps them lowest seat first."""
+    reinforcement-learning adapters play: a simultaneous choice draws every seat's action,
+    lowest seat first, and applies them together (OpenSpiel's ``apply_actions``; the core's
+    private path, as :func:`play_random_game`)."""
     random_action = state.random_action
     step = state.step
+    advance_all = state._advance_all
+    moves = state.codec().moves
     while True:
         acting = state.acting
         if len(acting) == 1:
@@ -92,5 +95,4 @@ def play_random_actions(state: State, rng: random.Random) -> State:
         elif not acting:
             return state
         else:
-            for seat, action in [(seat, random_action(seat, rng)) for seat in sorted(acting)]:
-                step(seat, action)
+            advance_all([(seat, moves[random_action(seat, rng)]) for seat in sorted(acting)])

@@ -537,14 +537,14 @@ class MauwState(State):
         cards = [*WARRIORS, SPIRIT]
         where = [(s, slot) for s in range(players) for slot in range(len(SLOTS))]
         for s, slot in where:
-            moves.extend(Play(c, s, slot) for c in cards)
-            moves.extend(Play(JOKER, s, slot, d) for d in (*WARRIORS, SPIRIT))
+            moves.extend(_play(c, s, slot) for c in cards)
+            moves.extend(_play(JOKER, s, slot, d) for d in (*WARRIORS, SPIRIT))
             moves.append(NinoxPlay(s, slot))
             moves.extend(KiwiPlay(fs, fslot, s, slot) for fs, fslot in where)
         for verb in ("defend", "renew"):
-            moves.extend(Answer(verb, w) for w in WARRIORS)
-            moves.extend(Answer(verb, JOKER, w) for w in WARRIORS)
-        moves.extend(Place(slot) for slot in range(len(SLOTS)))
+            moves.extend(_answer(verb, w, None) for w in WARRIORS)
+            moves.extend(_answer(verb, JOKER, w) for w in WARRIORS)
+        moves.extend(_PLACE)
         return moves
 
     # ------------------------------------------------------------- who is who
@@ -578,7 +578,7 @@ class MauwState(State):
         if phase == "renew":
             return self._answers(seat, "renew") + [STOP]
         assert self.gain is not None
-        return [Place(slot) for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+        return [_PLACE[slot] for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
 
     def move_steps(self, seat: int, prefix: tuple[str, ...] = ()) -> list[Step]:
         """Each move's steps (:meth:`Play.steps`...); a gain's place is one step, the column's
@@ -590,7 +590,7 @@ class MauwState(State):
 
     def _answers(self, seat: int, verb: str) -> list[Move]:
         assert self.attack is not None
-        return [Answer(verb, card, decl) for card, decl in answer_cards(self.hands[seat], self.attack.value)]
+        return [_answer(verb, card, decl) for card, decl in answer_cards(self.hands[seat], self.attack.value)]
 
     def _turn_moves(self, seat: int) -> list[Move]:
         out: list[Move] = []
@@ -1243,6 +1243,19 @@ class MauwState(State):
 _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
 _PLAYS: dict[tuple[str, int, int, str | None], Play] = {}
 _FITS: dict[tuple[bool, str | None, bool, bool], tuple[str, ...]] = {}
+
+
+_ANSWERS: dict[tuple[str, str, str | None], Answer] = {}
+_PLACE = tuple(Place(slot) for slot in range(len(SLOTS)))
+
+
+def _answer(verb: str, card: str, decl: str | None) -> Answer:
+    """The one Answer value for these fields (as :func:`_play`)."""
+    key = (verb, card, decl)
+    move = _ANSWERS.get(key)
+    if move is None:
+        move = _ANSWERS[key] = Answer(verb, card, decl)
+    return move
 
 
 def _play(card: str, seat: int, slot: int, decl: str | None = None) -> Play:

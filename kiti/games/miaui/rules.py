@@ -417,6 +417,12 @@ class MiauiState(State):
         hand = self.hands[seat]
         return _DIVE_AT[hand[int(rng.random() * len(hand))]]
 
+    def random_action(self, seat: int, rng: random.Random) -> int:
+        if self.pending:
+            return rng.choice(self.legal_actions(seat))
+        hand = self.hands[seat]
+        return hand[int(rng.random() * len(hand))] - 1
+
     def secret_choice(self, seat: int) -> bool:
         """Every dive is a secret choice, the round's last one included (the others' dives
         lie face down); ordering a catch is not."""
