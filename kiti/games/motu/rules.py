@@ -747,7 +747,7 @@ class MotuState(State):
         moves: list[Move] = [SCRAP, *variant_for(players).turn_moves(options)]
         moves += [m for combo, m in SCORES.items() if len(combo) < 3]
         xs, ys = placement_bound(placements_per_seat(players, options["solo_piles"]))
-        moves += [Place(r, x, y) for r in ROTATIONS for y in ys for x in xs]
+        moves += [_place(r, x, y) for r in ROTATIONS for y in ys for x in xs]
         return moves
 
     # ------------------------------------------------------------- legal moves
@@ -780,7 +780,7 @@ class MotuState(State):
             assert self.holding is not None
             spot = random_legal_placement(self.islands[seat], self.holding, rng)
             assert spot is not None, "a card is only taken when it can be placed"
-            return Place(*spot)
+            return _place(*spot)
         if seat in self.acting and self.phase == "take":
             cached = self._fit_cache
             if cached is None or cached[0] != len(self.history):  # not worked out here yet
@@ -806,7 +806,7 @@ class MotuState(State):
         if cached is not None and cached[0] == len(self.history):
             return cached[1]
         assert self.holding is not None
-        found = tuple(Place(*p) for p in legal_placements(self.islands[self.turn], self.holding))
+        found = tuple(_place(*p) for p in legal_placements(self.islands[self.turn], self.holding))
         self._placement_cache = (len(self.history), found)
         return found
 
@@ -1412,6 +1412,16 @@ PHASE_WORDS = {"take": "take a card", "place": "place a card", "extras": "finish
                "other": "say what becomes of the other card", "interim": "score an interim total",
                "over": "nothing (the game is over)"}
 _SOLO_PARTIES = (Party("seat 0", (0,)), Party("Opponent", ()))
+_PLACES: dict[tuple[int, int, int], Place] = {}
+
+
+def _place(rotation: int, x: int, y: int) -> Place:
+    """The one Place value for these fields (the codec finds an interned move by identity)."""
+    key = (rotation, x, y)
+    move = _PLACES.get(key)
+    if move is None:
+        move = _PLACES[key] = Place(rotation, x, y)
+    return move
 
 
 def island_view(island: Island) -> V.IslandView:
