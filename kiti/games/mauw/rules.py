@@ -214,9 +214,10 @@ EMIT = emitters(EVENT_TYPES)  # events logged by keyword, checked against view.p
 
 def column_score(nines: int, top: str | None) -> int:
     """A column's points: its top's value (9 for bare nines, 0 for a Spirit) x 2 per nine."""
+    factor: int = NINE_MULTIPLIER ** nines
     if top is None:
-        return NINE_VALUE * NINE_MULTIPLIER ** nines if nines else 0
-    return VALUE.get(top, 0) * NINE_MULTIPLIER ** nines
+        return NINE_VALUE * factor if nines else 0
+    return VALUE.get(top, 0) * factor
 
 
 def takes_nine(nines: int, top: str | None) -> bool:

@@ -321,9 +321,10 @@ def _render(view: dict[str, Any], events: Sequence[dict[str, Any]] | None, names
 
 def height(parts: list[RenderableType], width: int = 80) -> int:
     """Lines ``parts`` take on a ``width``-column terminal."""
-    console = Console(width=width, file=io.StringIO(), color_system=None, legacy_windows=False)
+    out = io.StringIO()
+    console = Console(width=width, file=out, color_system=None, legacy_windows=False)
     console.print(Group(*parts))
-    return console.file.getvalue().count("\n")  # type: ignore[attr-defined]
+    return out.getvalue().count("\n")
 
 
 # ------------------------------------------------------------------ the placement dialogue
