@@ -29,7 +29,7 @@ def browser() -> Iterator[Browser]:
     b.close()
 
 
-@pytest.fixture()
+@pytest.fixture
 def errors(browser: Browser) -> Iterator[list[str]]:
     """The test fails on any JavaScript error in its pages."""
     browser.errors.clear()

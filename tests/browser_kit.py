@@ -20,15 +20,25 @@ import waits
 from serve_kit import ServeProcess
 
 pytest.importorskip("starlette", reason="the browser tests need the [server] extra")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the [test] extra)")
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser tests need playwright (the [test] extra)"
+)
 PAGE_MS = waits.PAGE * 1000  # Playwright counts in milliseconds
 sync_api.expect.set_options(timeout=PAGE_MS)
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
 CHROMIUM = os.environ.get("KITI_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -41,12 +51,26 @@ class Server(ServeProcess):
     """``kiti serve`` in a subprocess (threads for bots, a fixed seed so games repeat)."""
 
     def __init__(self, tmp: Path, seed: int = 7) -> None:
-        super().__init__(["--db", f"sqlite:///{tmp}/kiti.db", "--bot-threads", "--bot-workers", "1",
-                          "--seed", str(seed), "--log-level", "warning"], tmp / "server.log")
+        super().__init__(
+            [
+                "--db",
+                f"sqlite:///{tmp}/kiti.db",
+                "--bot-threads",
+                "--bot-workers",
+                "1",
+                "--seed",
+                str(seed),
+                "--log-level",
+                "warning",
+            ],
+            tmp / "server.log",
+        )
 
     def api(self, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.base + path, data=data, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=waits.MESSAGE) as r:
             return json.load(r)
 
@@ -72,8 +96,9 @@ class Browser:
 
     def __init__(self) -> None:
         self.pw = sync_api.sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True,
-                                               timeout=waits.START * 1000)
+        self.browser = self.pw.chromium.launch(
+            executable_path=CHROMIUM, args=FLAGS, headless=True, timeout=waits.START * 1000
+        )
         self.errors: list[str] = []
 
     def page(self, viewport: dict[str, int] = DESKTOP, context: Any = None) -> Any:
@@ -82,8 +107,14 @@ class Browser:
         page.set_default_timeout(PAGE_MS)  # navigations too
         page.add_init_script(NOTE_INPUT)
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
-        page.on("console", lambda m: m.type == "error" and "WebSocket" not in m.text
-                and self.errors.append(f"{page.url}: console: {m.text}"))
+        page.on(
+            "console",
+            lambda m: (
+                m.type == "error"
+                and "WebSocket" not in m.text
+                and self.errors.append(f"{page.url}: console: {m.text}")
+            ),
+        )
         return page
 
     @staticmethod
@@ -118,11 +149,33 @@ def message_for(state: Any, viewer: int | None, names: list[str] | None = None) 
     """The server's state message for ``viewer`` of a table seating ``state`` (all humans)."""
     from kiti.server.messages import state_message
 
-    seats = [{"seat": i, "kind": "human", "bot": None, "name": (names or [])[i] if names else f"P{i}",
-              "claimed": True, "connected": True, "away": False, "bot_plays": False} for i in range(state.players)]
-    table = {"id": "synthetic", "game": state.info.id, "name": state.info.name, "players": state.players,
-             "options": dict(state.options), "status": "playing", "timer": None, "takeover": False,
-             "stand_in": "random", "rematch_of": None, "rematch": None, "seats": seats}
+    seats = [
+        {
+            "seat": i,
+            "kind": "human",
+            "bot": None,
+            "name": (names or [])[i] if names else f"P{i}",
+            "claimed": True,
+            "connected": True,
+            "away": False,
+            "bot_plays": False,
+        }
+        for i in range(state.players)
+    ]
+    table = {
+        "id": "synthetic",
+        "game": state.info.id,
+        "name": state.info.name,
+        "players": state.players,
+        "options": dict(state.options),
+        "status": "playing",
+        "timer": None,
+        "takeover": False,
+        "stand_in": "random",
+        "rematch_of": None,
+        "rematch": None,
+        "seats": seats,
+    }
     return state_message(state, table, viewer, 0, None)[0]
 
 

@@ -15,8 +15,13 @@ from kiti.games.mauw.rules import SLOTS, MauwState
 G = get_game("mauw")
 
 
-def position(hands: list[list[str]], columns: dict[str, tuple[list[str], str | None]] | None = None,
-             draw: list[str] | None = None, first: int = 0, **options: Any) -> MauwState:
+def position(
+    hands: list[list[str]],
+    columns: dict[str, tuple[list[str], str | None]] | None = None,
+    draw: list[str] | None = None,
+    first: int = 0,
+    **options: Any,
+) -> MauwState:
     """A game whose seats hold ``hands``, whose columns are ``{"1C": (nine cards, top)}``,
     and whose draw pile starts with ``draw`` (top first; the rest of the deck follows in a
     fixed order).  Every card of the game is somewhere, exactly once."""

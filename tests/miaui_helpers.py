@@ -25,8 +25,12 @@ VALUE = {
     **{f"K{v}": v for v in range(1, 6)},
     **{f"T{v}": v for v in range(6, 10)},
     **{f"E{v}": v for v in range(10, 16)},
-    "L1": 1, "L3": 3, "L5": 5, "L7": 7,
-    "J10": -10, "J15": -15,
+    "L1": 1,
+    "L3": 3,
+    "L5": 5,
+    "L7": 7,
+    "J10": -10,
+    "J15": -15,
     "S": 0,
 }
 
@@ -56,8 +60,7 @@ def rounds_deck(burned: str, rounds: list[tuple[str, str, str]]) -> list[str]:
     return make_deck(first)
 
 
-def new(players: int, deck: list[str] | None = None, kiti: int | None = None, seed: int = 0,
-        **options):
+def new(players: int, deck: list[str] | None = None, kiti: int | None = None, seed: int = 0, **options):
     setup: dict = {}
     if deck is not None:
         setup["deck"] = deck
@@ -83,8 +86,14 @@ def pending_cards(s) -> list[str]:
 def card_total(s) -> int:
     """Cards accounted for: deck + lagoon + piles + box + the burned card (+ cards a taker is
     still ordering, with taker_chooses_order)."""
-    return (len(s.deck) + sum(len(x) for x in s.lagoon) + sum(len(p) for p in s.piles)
-            + len(s.box) + 1 + len(pending_cards(s)))
+    return (
+        len(s.deck)
+        + sum(len(x) for x in s.lagoon)
+        + sum(len(p) for p in s.piles)
+        + len(s.box)
+        + 1
+        + len(pending_cards(s))
+    )
 
 
 def random_move(s, rng: random.Random):

@@ -15,8 +15,13 @@ from kiti.games.motu.rules import PILES, MotuState, pile_sizes
 G = get_game("motu")
 
 
-def game(players: int = 2, row: list[str] | None = None, piles: dict[str, list[str]] | None = None,
-         seed: int = 0, **setup_and_options: Any) -> MotuState:
+def game(
+    players: int = 2,
+    row: list[str] | None = None,
+    piles: dict[str, list[str]] | None = None,
+    seed: int = 0,
+    **setup_and_options: Any,
+) -> MotuState:
     """A game whose row and piles start with the given cards (top first); every other card
     follows in id order. Other keywords: setup keys (villages, travelers, destinies, first) and
     options."""
@@ -39,9 +44,6 @@ def game(players: int = 2, row: list[str] | None = None, piles: dict[str, list[s
     assert isinstance(state, MotuState)
     state.check_invariants()
     return state
-
-
-
 
 
 def first_placement(state: MotuState) -> str:

@@ -55,17 +55,57 @@ def postgres_server() -> Iterator[str]:
     sudo = as_user(folder)
     data, port = folder / "data", free_port()
     try:
-        subprocess.run([*sudo, str(bins / "initdb"), "-D", str(data), "-U", "kiti", "--auth=trust",
-                        "-E", "UTF8", "--no-sync"], check=True, capture_output=True)
-        subprocess.run([*sudo, str(bins / "pg_ctl"), "-D", str(data), "-l", str(folder / "log"), "-w",
-                        "-t", str(round(waits.START)),
-                        "-o", f"-p {port} -k {folder} -c listen_addresses='' -c fsync=off", "start"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                *sudo,
+                str(bins / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "kiti",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                *sudo,
+                str(bins / "pg_ctl"),
+                "-D",
+                str(data),
+                "-l",
+                str(folder / "log"),
+                "-w",
+                "-t",
+                str(round(waits.START)),
+                "-o",
+                f"-p {port} -k {folder} -c listen_addresses='' -c fsync=off",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+        )
         try:
             yield f"postgresql://kiti@/postgres?host={folder}&port={port}"
         finally:
-            subprocess.run([*sudo, str(bins / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w",
-                            "-t", str(round(waits.START)), "stop"],
-                           capture_output=True)
+            subprocess.run(
+                [
+                    *sudo,
+                    str(bins / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-m",
+                    "immediate",
+                    "-w",
+                    "-t",
+                    str(round(waits.START)),
+                    "stop",
+                ],
+                capture_output=True,
+            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)

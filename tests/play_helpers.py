@@ -31,8 +31,14 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\r")
 
 def env(data: Path, **extra: str) -> dict[str, str]:
     e = dict(os.environ)
-    e.update(PYTHONPATH=str(ROOT) + os.pathsep + e.get("PYTHONPATH", ""), TERM="dumb",
-             NO_COLOR="1", COLUMNS="80", LINES="24", KITI_DATA_DIR=str(data))
+    e.update(
+        PYTHONPATH=str(ROOT) + os.pathsep + e.get("PYTHONPATH", ""),
+        TERM="dumb",
+        NO_COLOR="1",
+        COLUMNS="80",
+        LINES="24",
+        KITI_DATA_DIR=str(data),
+    )
     e.pop("KITI_DEBUG", None)
     e.update(extra)
     return e
@@ -44,17 +50,28 @@ def data_dir(cwd: Path) -> Path:
 
 def spawn(*args: str, cwd: Path, code: str | None = None, **extra: str) -> pexpect.spawn:
     """``kiti play ARGS`` in an 80x24 pseudo-terminal (``code``: Python run first, in-process)."""
-    prefix = ["-c", f"{code}\nfrom kiti.cli.main import main\nimport sys\nsys.argv[0] = 'kiti'\nmain()"] \
-        if code else ["-m", "kiti.cli.main"]
-    return Terminal(sys.executable, [*prefix, "play", *args], cwd=str(cwd),
-                    env=env(data_dir(cwd), **extra), dimensions=(24, 80), encoding="utf-8",
-                    timeout=waits.SCREEN)
+    prefix = (
+        ["-c", f"{code}\nfrom kiti.cli.main import main\nimport sys\nsys.argv[0] = 'kiti'\nmain()"]
+        if code
+        else ["-m", "kiti.cli.main"]
+    )
+    return Terminal(
+        sys.executable,
+        [*prefix, "play", *args],
+        cwd=str(cwd),
+        env=env(data_dir(cwd), **extra),
+        dimensions=(24, 80),
+        encoding="utf-8",
+        timeout=waits.SCREEN,
+    )
 
 
 # System calls by which a program blocks on its terminal: read(fd, ...), and (p)select(nfds, ...)
 # with readline's call: only fd 0 (nfds 1) and no time limit (the fifth argument NULL).
-BLOCKING_READS = {"x86_64": {0: "read", 23: "select", 270: "pselect6"},
-                  "aarch64": {63: "read", 72: "pselect6"}}
+BLOCKING_READS = {
+    "x86_64": {0: "read", 23: "select", 270: "pselect6"},
+    "aarch64": {63: "read", 72: "pselect6"},
+}
 
 
 def waiting_for_input(pid: int) -> bool:
@@ -76,8 +93,14 @@ class Terminal(pexpect.spawn):
     """A pseudo-terminal whose ``expect`` also fails once the program has waited for input for
     ``waits.IDLE`` seconds with nothing new on the screen (its prompt is not the one expected)."""
 
-    def expect(self, pattern: Any, timeout: float | None = -1, searchwindowsize: int | None = -1,
-               async_: bool = False, **kw: Any) -> Any:
+    def expect(
+        self,
+        pattern: Any,
+        timeout: float | None = -1,
+        searchwindowsize: int | None = -1,
+        async_: bool = False,
+        **kw: Any,
+    ) -> Any:
         compiled = self.compile_pattern_list(pattern)
         limit = self.timeout if timeout == -1 else timeout
         if async_ or limit is None or pexpect.TIMEOUT in compiled:
@@ -96,8 +119,9 @@ class Terminal(pexpect.spawn):
                     idle_since = now
                 if now >= end or (idle_since is not None and now - idle_since >= waits.IDLE):
                     waited = "" if now >= end else f"the program has waited {waits.IDLE:.0f} s for input and "
-                    raise pexpect.TIMEOUT(f"{waited}the screen did not show {pattern!r}:\n"
-                                          f"{plain(self.before)[-1500:]}") from timed_out
+                    raise pexpect.TIMEOUT(
+                        f"{waited}the screen did not show {pattern!r}:\n{plain(self.before)[-1500:]}"
+                    ) from timed_out
 
 
 def plain(text: str) -> str:
@@ -105,10 +129,16 @@ def plain(text: str) -> str:
 
 
 def kiti(*args: str, cwd: Path, stdin: str | None = None, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kiti.cli.main", *args], cwd=str(cwd),
-                          env=env(data_dir(cwd), **extra), capture_output=True, text=True,
-                          timeout=waits.COMMAND,
-                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "kiti.cli.main", *args],
+        cwd=str(cwd),
+        env=env(data_dir(cwd), **extra),
+        capture_output=True,
+        text=True,
+        timeout=waits.COMMAND,
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
 
 
 def dive_and_reveal(child: pexpect.spawn, entry: str) -> str:

@@ -36,7 +36,11 @@ class ServeProcess:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kiti.cli.main", "serve", "--port", str(self.port), *args],
-            env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+            env=env,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         end = time.monotonic() + timeout
         while True:
             try:

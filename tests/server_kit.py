@@ -27,8 +27,7 @@ from kiti.server.lobby import Hub  # noqa: E402
 
 
 def config(tmp_path: Path, **overrides: Any) -> ServerConfig:
-    values: dict[str, Any] = {"db": f"sqlite:///{tmp_path}/kiti.db", "bot_mode": "thread",
-                              "leave_grace": 0.0}
+    values: dict[str, Any] = {"db": f"sqlite:///{tmp_path}/kiti.db", "bot_mode": "thread", "leave_grace": 0.0}
     values.update(overrides)
     return ServerConfig(**values)
 
@@ -41,8 +40,9 @@ def hub(c: TestClient) -> Hub:
     return c.app.state.hub  # type: ignore[attr-defined]
 
 
-def create(c: TestClient, game: str = "miaui", seats: tuple[str, ...] = ("human",) * 3,
-           **extra: Any) -> dict[str, Any]:
+def create(
+    c: TestClient, game: str = "miaui", seats: tuple[str, ...] = ("human",) * 3, **extra: Any
+) -> dict[str, Any]:
     r = c.post("/api/tables", json={"game": game, "seats": list(seats), **extra})
     assert r.status_code == 201, r.text
     return r.json()
@@ -54,9 +54,11 @@ def tokens(created: dict[str, Any]) -> dict[int, str]:
 
 def recv(ws: Any, timeout: float = waits.MESSAGE) -> dict[str, Any]:
     """The next message, or a test failure after ``timeout`` seconds."""
+
     async def get() -> Any:
         with anyio.fail_after(timeout):
             return await ws._send_rx.receive()
+
     try:
         message = ws.portal.call(get)
     except TimeoutError:
@@ -69,10 +71,12 @@ def quiet(ws: Any, wait: float = 0.3) -> list[dict[str, Any]]:
     """Every message that arrives until none has for ``wait`` seconds."""
     out = []
     while True:
+
         async def get() -> Any:
             with anyio.move_on_after(wait):
                 return await ws._send_rx.receive()
             return None
+
         message = ws.portal.call(get)
         if message is None:
             return out

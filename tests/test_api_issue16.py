@@ -36,7 +36,7 @@ KEEP_AT = {1, 7, 60, 500}  # which sightings of a move class keep their position
 def odd_values(kind: Any) -> list[Any]:
     """Values of the declared type that are no move's: huge, negative, empty, unknown."""
     if kind is int:
-        return [HUGE, -HUGE, 2**64, 10**6, -10**6]
+        return [HUGE, -HUGE, 2**64, 10**6, -(10**6)]
     if kind is str:
         return [MB, "", "zz", "\x00"]
     if kind is float:
@@ -96,8 +96,11 @@ def positions(cls: type[State]) -> tuple[dict[type, list[tuple[State, int, Any]]
             while not state.over:
                 acting = sorted(state.to_act())
                 for seat in acting:
-                    moves = ([state.random_move(seat, rng) for _ in range(3)] if state.many_moves(seat)
-                             else state.legal_moves(seat))
+                    moves = (
+                        [state.random_move(seat, rng) for _ in range(3)]
+                        if state.many_moves(seat)
+                        else state.legal_moves(seat)
+                    )
                     for move in moves:
                         seen[type(move)] = seen.get(type(move), 0) + 1
                         if seen[type(move)] in KEEP_AT:
@@ -110,8 +113,16 @@ def positions(cls: type[State]) -> tuple[dict[type, list[tuple[State, int, Any]]
 
 
 def fingerprint(state: State) -> Any:
-    return (len(state.history), len(state.log), state.log[-1:], state._rng.getstate(),
-            state.to_act(), state.over, state._chance_at, state._undo_mark)
+    return (
+        len(state.history),
+        len(state.log),
+        state.log[-1:],
+        state._rng.getstate(),
+        state.to_act(),
+        state.over,
+        state._chance_at,
+        state._undo_mark,
+    )
 
 
 def variants(move: Any) -> list[tuple[str, Any, bool, Any]]:
@@ -152,7 +163,7 @@ def game_positions(game: str) -> Any:
 def test_every_move_class_is_met_legal_in_random_games(game: str) -> None:
     """The premise of the next tests: each declared Move class is reached where it is legal,
     so its malformed copies meet the game's own rules, not only the declared check."""
-    found, choices = game_positions(game)
+    found, _choices = game_positions(game)
     assert set(found) == set(get_game(game).info.move_types)
     assert all(dataclasses.is_dataclass(cls) for cls in found)
 
@@ -182,8 +193,12 @@ def test_malformed_moves_in_a_whole_simultaneous_choice(game: str) -> None:
                 state.apply_all({**moves, seat: bad})
             assert len(str(info.value)) <= LONGEST and (not wrong or field in str(info.value))
             assert fingerprint(state) == before
-        for odd in ({**moves, "x": moves[seat]}, {**moves, None: moves[seat]}, list(moves.values()),
-                    {**moves, HUGE: moves[seat]}):
+        for odd in (
+            {**moves, "x": moves[seat]},
+            {**moves, None: moves[seat]},
+            list(moves.values()),
+            {**moves, HUGE: moves[seat]},
+        ):
             with pytest.raises(IllegalMoveError) as info:
                 state.apply_all(odd)  # type: ignore[arg-type]
             assert len(str(info.value)) <= LONGEST
@@ -195,9 +210,11 @@ def test_the_issue_examples() -> None:
     from kiti.games.mauw.rules import Place, Word
 
     state = get_game("mauw").new(2, seed=1)
-    for move, words in ((Word(None), "Word's word must be text"),  # type: ignore[arg-type]
-                        (Place(None), "Place's slot must be an integer, not None"),  # type: ignore[arg-type]
-                        (Place("B"), "Place's slot must be an integer, not 'B'")):  # type: ignore[arg-type]
+    for move, words in (
+        (Word(None), "Word's word must be text"),  # type: ignore[arg-type]
+        (Place(None), "Place's slot must be an integer, not None"),  # type: ignore[arg-type]
+        (Place("B"), "Place's slot must be an integer, not 'B'"),
+    ):  # type: ignore[arg-type]
         before = fingerprint(state)
         with pytest.raises(IllegalMoveError, match=words):
             state.apply(0, move)
@@ -214,18 +231,21 @@ def test_a_refusal_quotes_a_huge_field_briefly() -> None:
     assert len(str(info.value)) <= LONGEST
 
 
-@pytest.mark.parametrize("call", [
-    lambda: get_game("miaui").new(MB),  # type: ignore[arg-type]
-    lambda: get_game("miaui").new(3, seed=MB),  # type: ignore[arg-type]
-    lambda: get_game("miaui").new(3).codec().decode(HUGE),
-    lambda: get_game("miaui").new(3).codec().decode(-(10**3000)),
-    lambda: get_game("miaui").new(3).codec().encode(get_game("miaui").parse_move("dive 3").__class__(MB)),  # type: ignore[call-arg]
-    lambda: get_game("miaui").new(3).apply(0, [MB]),  # type: ignore[arg-type]
-    lambda: get_game("miaui").new(3).play(0, [MB]),  # type: ignore[arg-type]
-    lambda: get_game("miaui").new(3).play(0, MB),
-    lambda: parse_option_args([MB]),
-    lambda: parse_option_args(["=" + MB]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: get_game("miaui").new(MB),  # type: ignore[arg-type]
+        lambda: get_game("miaui").new(3, seed=MB),  # type: ignore[arg-type]
+        lambda: get_game("miaui").new(3).codec().decode(HUGE),
+        lambda: get_game("miaui").new(3).codec().decode(-(10**3000)),
+        lambda: get_game("miaui").new(3).codec().encode(get_game("miaui").parse_move("dive 3").__class__(MB)),  # type: ignore[call-arg]
+        lambda: get_game("miaui").new(3).apply(0, [MB]),  # type: ignore[arg-type]
+        lambda: get_game("miaui").new(3).play(0, [MB]),  # type: ignore[arg-type]
+        lambda: get_game("miaui").new(3).play(0, MB),
+        lambda: parse_option_args([MB]),
+        lambda: parse_option_args(["=" + MB]),
+    ],
+)
 def test_api_errors_quote_bad_values_briefly(call: Any) -> None:
     with pytest.raises((IllegalMoveError, SetupError, OptionError, KitiError)) as info:
         call()
@@ -253,7 +273,9 @@ def undo_refusals(game: str, players: int, seed: int) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("game, players", [("miaui", 3), ("mauw", 2), ("mauw", 4), ("motu", 1), ("motu", 3)])
+@pytest.mark.parametrize(
+    ("game", "players"), [("miaui", 3), ("mauw", 2), ("mauw", 4), ("motu", 1), ("motu", 3)]
+)
 def test_undo_refusals_name_no_event_kind(game: str, players: int) -> None:
     refusals = undo_refusals(game, players, seed=players)
     shown = [r for r in refusals if "has already been shown to" in r]

@@ -30,6 +30,7 @@ def pile_add(pile: list[str], card: str) -> None:
 def resolve_dives(dives: list[int], players: int, kiti: int | None) -> list[tuple[int, int]]:
     return [(space, winner) for space, winner, _ in resolve_depths(dives, players, kiti)[0]]
 
+
 BOT_SPECS = ["random", "heuristic", "ismcts:iters=60", "ismcts:iters=40,rollout=heuristic"]
 
 
@@ -52,7 +53,7 @@ def _twin_states(seed: int, committed: tuple[int, int]) -> tuple[MiauiState, Mia
     rng.shuffle(rest)
     # Swap the burned card with one still in the deck.
     burned, rest[0] = rest[0], order_a[0]
-    order_b = [burned] + order_a[1:7] + rest
+    order_b = [burned, *order_a[1:7], *rest]
     assert order_b != order_a and order_b[0] != order_a[0]
     states = []
     for order, dive in zip((order_a, order_b), committed):
@@ -89,10 +90,13 @@ def test_seat_view_holds_no_state() -> None:
     assert view._guess.resampled and view._guess is not a
     assert isinstance(view, SeatView)
     # The private guess is a resample: it need not agree with the true hidden cards.
-    assert view._guess.observation(REFEREE)["burned"] == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.observation(REFEREE)["burned"]
+    assert (
+        view._guess.observation(REFEREE)["burned"]
+        == seat_view(_twin_states(3, (5, 11))[1], 0)._guess.observation(REFEREE)["burned"]
+    )
 
 
-@pytest.mark.parametrize("spec", BOT_SPECS + ["ismcts:iters=30,reward=margin,c=1.2"])
+@pytest.mark.parametrize("spec", [*BOT_SPECS, "ismcts:iters=30,reward=margin,c=1.2"])
 def test_bots_are_deterministic_for_a_seed(spec: str) -> None:
     def play(seed: int) -> list[tuple[int, str]]:
         st = MiauiState.new(4, None, 11)
@@ -173,21 +177,24 @@ def test_heuristic_refuses_a_game_without_strategy() -> None:
         _make_bot("heuristic", Other, 1)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("nosuchbot", "unknown bot"),
-    ("random:x=1", "random has no parameter 'x'"),
-    ("ismcts:iter=10", "no parameter 'iter'"),
-    ("ismcts:iters=ten", "iters must be an integer"),
-    ("ismcts:iters=0", "iters must be at least 1"),
-    ("ismcts:time=-1", "time must be greater than 0"),
-    ("ismcts:time=abc", "time must be a number"),
-    ("ismcts:rollout=smart", "rollout must be one of auto, random, heuristic"),
-    ("ismcts:reward=points", "reward must be one of win, margin"),
-    ("ismcts:c=-0.5", "parameter c must be at least 0"),
-    ("ismcts:iters", "must be written key=value"),
-    ("heuristic:samples=0", "samples must be at least 1"),
-    ("heuristic:depth=3", "no parameter 'depth'"),
-])
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("nosuchbot", "unknown bot"),
+        ("random:x=1", "random has no parameter 'x'"),
+        ("ismcts:iter=10", "no parameter 'iter'"),
+        ("ismcts:iters=ten", "iters must be an integer"),
+        ("ismcts:iters=0", "iters must be at least 1"),
+        ("ismcts:time=-1", "time must be greater than 0"),
+        ("ismcts:time=abc", "time must be a number"),
+        ("ismcts:rollout=smart", "rollout must be one of auto, random, heuristic"),
+        ("ismcts:reward=points", "reward must be one of win, margin"),
+        ("ismcts:c=-0.5", "parameter c must be at least 0"),
+        ("ismcts:iters", "must be written key=value"),
+        ("heuristic:samples=0", "samples must be at least 1"),
+        ("heuristic:depth=3", "no parameter 'depth'"),
+    ],
+)
 def test_bot_spec_errors(spec: str, words: str) -> None:
     with pytest.raises(BotSpecError, match=words):
         make_bot(spec, 0)
@@ -224,8 +231,9 @@ def test_ismcts_trees_tell_apart_what_a_seat_saw() -> None:
 
     keys = []
     for target in ("1A", "1B"):
-        s = position([["R1", "B4", "B4", "B5"], ["Y2", "Y2", "G3", "G3"]],
-                     {"1A": (["G6"], "R8"), "1B": (["G6"], "R8")})
+        s = position(
+            [["R1", "B4", "B4", "B5"], ["Y2", "Y2", "G3", "G3"]], {"1A": (["G6"], "R8"), "1B": (["G6"], "R8")}
+        )
         start = len(s.log)
         s.play(0, f"R1 {target}")
         keys.append(key_since(s.log, 1, start))
@@ -246,8 +254,10 @@ def test_ismcts_on_mauw_ignores_what_it_cannot_see() -> None:
     assert move_a == move_b
 
 
-@pytest.mark.parametrize(("game", "players", "options"),
-                         [("miaui", 3, None), ("mauw", 3, None), ("mauw", 4, {"teams": True}), ("motu", 3, None)])
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("miaui", 3, None), ("mauw", 3, None), ("mauw", 4, {"teams": True}), ("motu", 3, None)],
+)
 def test_heuristic_priors_are_distributions_over_legal_moves(game: str, players: int, options) -> None:
     # ISMCTS starts each seat's root from the game heuristic's priors: they must name only
     # moves that seat may make now, weigh them all non-negatively and sum to one.
@@ -282,8 +292,7 @@ def test_mauw_priors_lean_towards_the_heuristics_answer() -> None:
 
     from kiti.games.mauw.heuristic import MauwHeuristic
 
-    s = position([["R1", "B4", "B4", "B5"], ["R1", "Y2", "G3", "G3"]],
-                 {"1A": (["G6"], "R8")})
+    s = position([["R1", "B4", "B4", "B5"], ["R1", "Y2", "G3", "G3"]], {"1A": (["G6"], "R8")})
     s.play(0, "R1 1A")  # an attack on seat 1's R8 over a nine, worth 16
     assert s.to_act() == frozenset({1})
     view = seat_view(s, 1)

@@ -46,8 +46,11 @@ def act(page: Any, action: Any) -> None:
     """Do something on the page, then wait for the server's answer: a new state, or a refusal."""
     before = page.evaluate("document.querySelector('.table-screen').dataset.states")
     action()
-    page.wait_for_function("b => document.querySelector('.table-screen').dataset.states !== b "
-                           "|| document.querySelector('.refusal:not([hidden])')", arg=before)
+    page.wait_for_function(
+        "b => document.querySelector('.table-screen').dataset.states !== b "
+        "|| document.querySelector('.refusal:not([hidden])')",
+        arg=before,
+    )
 
 
 # ------------------------------------------------------------------ Miaui
@@ -60,7 +63,9 @@ def miaui_round(page: Any) -> int:
 def wait_round(page: Any, rnd: int) -> None:
     page.wait_for_function(
         "r => { const b = document.querySelector('.miaui-top b'); return b && b.textContent === `Round ${r} of 12` "
-        "&& document.querySelector('.turnbar.mine'); }", arg=rnd)
+        "&& document.querySelector('.turnbar.mine'); }",
+        arg=rnd,
+    )
 
 
 def dive_by_click(page: Any) -> int:
@@ -78,7 +83,9 @@ def dive_by_keys(page: Any) -> int:
     return n
 
 
-def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: Server, browser: Browser, errors) -> None:
+def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(
+    server: Server, browser: Browser, errors
+) -> None:
     ana = browser.page()
     ana.goto(server.url(""))
     shot(ana, "lobby-desktop")
@@ -157,7 +164,9 @@ def test_two_people_and_two_bots_play_miaui_from_the_lobby_to_a_rematch(server: 
     ana.go_back()
     ana.get_by_role("button", name="Rematch").click()
     for page in (ana, bo):
-        page.wait_for_function("t => location.hash.includes('table=') && !location.hash.includes(t)", arg=table)
+        page.wait_for_function(
+            "t => location.hash.includes('table=') && !location.hash.includes(t)", arg=table
+        )
         page.locator(".turnbar").wait_for()
     assert "token=" in bo.evaluate("location.hash"), "Bo keeps his seat in the rematch"
     wait_round(bo, 1)
@@ -180,7 +189,8 @@ def play_random(game: str, players: int, options: dict[str, Any], seed: int, unt
 
 
 def test_miaui_shows_a_lantern_s_card_to_its_catcher_only_and_asks_to_order_a_catch(
-        server: Server, browser: Browser, errors) -> None:
+    server: Server, browser: Browser, errors
+) -> None:
     def peeked(state: Any) -> bool:
         peeks = [e for e in state.events(0) if e["type"] == "peek"]
         return bool(peeks) and peeks[-1]["round"] == state.observation(0)["round"]
@@ -199,7 +209,9 @@ def test_miaui_shows_a_lantern_s_card_to_its_catcher_only_and_asks_to_order_a_ca
     expect(row.locator("svg.peeked")).to_have_count(0)
 
     options = {"no_fighting": True, "taker_chooses_order": True}
-    state = play_random("miaui", 4, options, 1, lambda s: (s.observation(0)["pending_take"] or {}).get("seat") == 0)
+    state = play_random(
+        "miaui", 4, options, 1, lambda s: (s.observation(0)["pending_take"] or {}).get("seat") == 0
+    )
     render_message(page, message_for(state, 0))
     takes = page.locator(".take-box button.legal")
     assert takes.count() == len(state.observation(0)["pending_take"]["cards"])
@@ -232,16 +244,25 @@ def mauw_turn_move(page: Any, me: int, joker: bool) -> str:
     jokers = [m for m in moves if m.startswith("JK=")]
     if joker and jokers:
         return jokers[0]
-    tops = {c.get_attribute("data-col"): c.get_attribute("data-top") for c in page.locator("button.column").all()}
+    tops = {
+        c.get_attribute("data-col"): c.get_attribute("data-top") for c in page.locator("button.column").all()
+    }
     plays = [m for m in moves if re.fullmatch(r"(?:JK=)?\w+ \d[A-D]", m)]
-    attacks = [m for m in plays if not m.startswith("JK") and m.split()[1][0] != str(me)
-               and tops.get(m.split()[1], "") not in ("", "SP")]
+    attacks = [
+        m
+        for m in plays
+        if not m.startswith("JK")
+        and m.split()[1][0] != str(me)
+        and tops.get(m.split()[1], "") not in ("", "SP")
+    ]
     own = [m for m in plays if m.split()[1][0] == str(me)]
     return (attacks or own or plays or ["pass"])[0]
 
 
 def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Browser, errors) -> None:
-    made = server.api("/api/tables", {"game": "mauw", "seats": ["human", "human"], "names": ["Ana", None], "timer": 300})
+    made = server.api(
+        "/api/tables", {"game": "mauw", "seats": ["human", "human"], "names": ["Ana", None], "timer": 300}
+    )
     ana = browser.page()
     ana.goto(phone_url(made["seats"][0]["link"]))
     phone = browser.browser.new_context(viewport=PHONE)
@@ -255,7 +276,9 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
     pages = {0: ana, 1: bo}
     attacked = defended = refused = joker = False
     for _ in range(200):
-        seat, page = next(((s, p) for s, p in pages.items() if p.locator(".turnbar.mine").count()), (None, None))
+        seat, page = next(
+            ((s, p) for s, p in pages.items() if p.locator(".turnbar.mine").count()), (None, None)
+        )
         if page is None:
             browser.turn_on(pages.values())
             continue
@@ -279,7 +302,9 @@ def test_mauw_an_attack_and_a_defence_with_the_timer(server: Server, browser: Br
         else:
             if not refused:  # a Warrior on the other player's empty slot: the engine says no
                 page.locator(".my-hand button").first.click()
-                empty = page.locator(f"button.column[data-top=''][data-nines='0'][data-col^='{1 - seat}']").first
+                empty = page.locator(
+                    f"button.column[data-top=''][data-nines='0'][data-col^='{1 - seat}']"
+                ).first
                 empty.click()
                 expect(page.locator(".refusal")).to_contain_text("Not allowed")
                 refused = True
@@ -326,12 +351,17 @@ def motu_place(page: Any, turn: int) -> None:
 
 
 def test_motu_a_game_to_its_end_through_the_page(server: Server, browser: Browser, errors) -> None:
-    made = server.api("/api/tables", {"game": "motu", "seats": ["human", "random", "heuristic"], "names": ["Ana", None, None]})
+    made = server.api(
+        "/api/tables",
+        {"game": "motu", "seats": ["human", "random", "heuristic"], "names": ["Ana", None, None]},
+    )
     page = browser.page()
     page.goto(phone_url(made["seats"][0]["link"]))
     progress: dict[str, Any] = {"turns": 0, "interims": 0}
     for _ in range(300):
-        page.wait_for_function("() => document.querySelector('.turnbar.mine') || document.querySelector('.end-panel:not([hidden])')")
+        page.wait_for_function(
+            "() => document.querySelector('.turnbar.mine') || document.querySelector('.end-panel:not([hidden])')"
+        )
         if page.locator(".end-panel:not([hidden])").count():
             break
         act(page, lambda: motu_step(page, turn_text(page), progress))

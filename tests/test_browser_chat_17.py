@@ -15,8 +15,14 @@ ATTACK = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2"
 
 def test_a_seat_chats_a_spectator_reads_and_markup_stays_text(server: Server, browser: Browser) -> None:
     browser.errors.clear()
-    made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "human", "heuristic"],
-                                      "names": ['<img src=y onerror="window.pwned = 3">', "Bob", None]})
+    made = server.api(
+        "/api/tables",
+        {
+            "game": "miaui",
+            "seats": ["human", "human", "heuristic"],
+            "names": ['<img src=y onerror="window.pwned = 3">', "Bob", None],
+        },
+    )
     table = made["table"]["id"]
     dialogs: list[str] = []
     ann = browser.page()

@@ -20,7 +20,7 @@ ws_client = pytest.importorskip("websockets.sync.client")
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
 
 
-@pytest.fixture()
+@pytest.fixture
 def browser() -> Iterator[Browser]:
     b = Browser()
     yield b
@@ -57,16 +57,21 @@ def restart(server: Server, tmp: Path, monkeypatch: pytest.MonkeyPatch) -> Serve
 
 
 def test_the_turn_bar_follows_a_reveal_after_a_restart_between_two_dives(
-        tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, browser: Browser, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Ann dives, the server restarts, Bob dives: while Ann's page shows the divers revealed (the
     reveal's animation, at its normal speed), its turn bar no longer waits for Bob."""
     server = Server(tmp_path)
     try:
-        made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "human", "heuristic"],
-                                          "names": ["Ann", "Bob", None]})
+        made = server.api(
+            "/api/tables",
+            {"game": "miaui", "seats": ["human", "human", "heuristic"], "names": ["Ann", "Bob", None]},
+        )
         table = made["table"]["id"]
         ann = browser.page()
-        ann.goto(f"{server.base}/#table={table}&token={made['seats'][0]['token']}")  # animations as people see them
+        ann.goto(
+            f"{server.base}/#table={table}&token={made['seats'][0]['token']}"
+        )  # animations as people see them
         bob = Bob(server.base, table, made["seats"][1]["token"])
         ann.locator(".turnbar.mine").wait_for()
         ann.locator(".hand button.legal").first.click()
@@ -80,7 +85,8 @@ def test_the_turn_bar_follows_a_reveal_after_a_restart_between_two_dives(
         assert after["view"]["round"] == 2, "the premise: every diver is revealed, round 2 begins"
         shown = ann.wait_for_function(  # the turn bar at the moment the page shows the divers revealed
             "() => document.querySelectorAll('.dive-slot.revealed').length === 3"
-            " && document.querySelector('.turnbar .turn-text').textContent").json_value()
+            " && document.querySelector('.turnbar .turn-text').textContent"
+        ).json_value()
         shot(ann, "restart-between-dives-revealed")
         assert "Waiting for Bob" not in shown and "Your move" in shown, shown
         ann.wait_for_function("() => document.querySelector('.miaui-top b')?.textContent === 'Round 2 of 12'")
@@ -91,12 +97,21 @@ def test_the_turn_bar_follows_a_reveal_after_a_restart_between_two_dives(
 
 
 def test_a_timed_out_seat_stays_its_persons_goes_away_after_two_and_comes_back_with_a_click(
-        tmp_path: Path, browser: Browser) -> None:
+    tmp_path: Path, browser: Browser
+) -> None:
     server = Server(tmp_path)
     try:  # 4 s per decision, no reserve; the stand-in thinks 3 s a decision, so a click comes in time
-        made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "random", "random"],
-                                          "names": ["Ann", None, None], "timer": 4, "takeover": True,
-                                          "stand_in": "ismcts:time=3"})
+        made = server.api(
+            "/api/tables",
+            {
+                "game": "miaui",
+                "seats": ["human", "random", "random"],
+                "names": ["Ann", None, None],
+                "timer": 4,
+                "takeover": True,
+                "stand_in": "ismcts:time=3",
+            },
+        )
         ann = browser.page()
         ann.goto(server.url(f"table={made['table']['id']}&token={made['seats'][0]['token']}"))
         ann.locator(".turnbar.mine").wait_for()
@@ -111,7 +126,7 @@ def test_a_timed_out_seat_stays_its_persons_goes_away_after_two_and_comes_back_w
         expect(ann.locator('.seat-chip[data-seat="0"]')).to_contain_text("away")
         shot(ann, "away-seat")
         ann.locator(".log-box h2").click()  # any click brings her back
-        expect(ann.locator('[data-stand-in]')).to_have_count(0)
+        expect(ann.locator("[data-stand-in]")).to_have_count(0)
         expect(ann.locator('.seat-chip[data-seat="0"]')).not_to_contain_text("away")
         ann.locator(".turnbar.mine").wait_for()
         shot(ann, "back-after-a-click")
@@ -122,8 +137,15 @@ def test_a_timed_out_seat_stays_its_persons_goes_away_after_two_and_comes_back_w
 def test_the_end_screen_marks_a_seat_a_stand_in_mostly_played(tmp_path: Path, browser: Browser) -> None:
     server = Server(tmp_path)
     try:  # Cat opens her seat and closes the page at once: the stand-in plays her whole game
-        made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "random", "random"],
-                                          "names": ["Cat", None, None], "takeover": True})
+        made = server.api(
+            "/api/tables",
+            {
+                "game": "miaui",
+                "seats": ["human", "random", "random"],
+                "names": ["Cat", None, None],
+                "takeover": True,
+            },
+        )
         table = made["table"]["id"]
         cat = browser.page()
         cat.goto(server.url(f"table={table}&token={made['seats'][0]['token']}"))
@@ -133,7 +155,9 @@ def test_the_end_screen_marks_a_seat_a_stand_in_mostly_played(tmp_path: Path, br
         watcher.goto(server.url(f"table={table}"))
         watcher.locator(".end-panel:not([hidden])").wait_for(timeout=waits.GAME * 1000)
         row = watcher.locator(".standings tr", has_text="Cat")
-        expect(row.locator(".stand-in-mark")).to_contain_text(re.compile(r"mostly a stand-in \((\d+) of \1 decisions\)"))
+        expect(row.locator(".stand-in-mark")).to_contain_text(
+            re.compile(r"mostly a stand-in \((\d+) of \1 decisions\)")
+        )
         for bot in ("seat 1", "seat 2"):
             expect(watcher.locator(".standings tr", has_text=bot).locator(".stand-in-mark")).to_have_count(0)
         shot(watcher, "end-stand-in-mark")

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing 
 LAPTOP = {"width": 1280, "height": 800}
 
 
-@pytest.fixture()
+@pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path)
     yield srv
@@ -84,8 +84,15 @@ def test_the_creator_gets_their_own_seat_and_the_others_links_only_to_share(serv
     cy = browser.page()
     cy.goto(server.url(""))
     cy.get_by_label("Your name (to join a table)").fill("Cy")
-    made = server.api("/api/tables", {"game": "miaui", "seats": ["human", "human", "random"], "names": [None, "Cy", None],
-                                      "open": [True, False, False]})
+    made = server.api(
+        "/api/tables",
+        {
+            "game": "miaui",
+            "seats": ["human", "human", "random"],
+            "names": [None, "Cy", None],
+            "open": [True, False, False],
+        },
+    )
     item = cy.locator(f'.table-item[data-table="{made["table"]["id"]}"]')
     cy.get_by_role("button", name="Refresh").click()
     item.get_by_role("button", name="Join").click()  # Cy is that table's seat 1 already: refused
@@ -140,7 +147,7 @@ def solo_moves(seed: int, policy: str) -> tuple[list[str], list[int]]:
 
 def first_legal(state: Any) -> str:
     if not state.many_moves(0):
-        return [str(m) for m in state.legal_moves(0)][0]
+        return next(str(m) for m in state.legal_moves(0))
     prefix: tuple[str, ...] = ()
     while True:
         step = state.move_steps(0, prefix)[0]
@@ -149,8 +156,9 @@ def first_legal(state: Any) -> str:
         prefix += (step.token,)
 
 
-def test_solo_games_won_and_lost_name_every_winner_and_stay_in_your_tables(tmp_path, browser, errors,
-                                                                           monkeypatch) -> None:
+def test_solo_games_won_and_lost_name_every_winner_and_stay_in_your_tables(
+    tmp_path, browser, errors, monkeypatch
+) -> None:
     seeds = random.Random(2)  # kiti serve --seed 2 draws each new game's seed from this
     srv = Server(tmp_path, seed=2)
     try:
@@ -180,11 +188,17 @@ def test_solo_games_won_and_lost_name_every_winner_and_stay_in_your_tables(tmp_p
         ann.context.storage_state(path=str(tmp_path / "storage.json"))
         ann.context.close()
         srv = restart(srv, tmp_path, monkeypatch, seed=2)  # the server, then the browser, restart
-        again = browser.page(viewport=LAPTOP, context=browser.browser.new_context(
-            viewport=LAPTOP, storage_state=str(tmp_path / "storage.json")))
+        again = browser.page(
+            viewport=LAPTOP,
+            context=browser.browser.new_context(
+                viewport=LAPTOP, storage_state=str(tmp_path / "storage.json")
+            ),
+        )
         again.goto(srv.url(""))
         for made, *_ in games:
-            item = again.locator(".table-list").first.locator(f'.table-item[data-table="{made["table"]["id"]}"]')
+            item = again.locator(".table-list").first.locator(
+                f'.table-item[data-table="{made["table"]["id"]}"]'
+            )
             expect(item.get_by_role("link", name="Replay")).to_be_visible()
         finished = again.locator(".table-list").nth(4)
         expect(finished.locator(".table-item")).to_have_count(2)  # the Finished list, from the database

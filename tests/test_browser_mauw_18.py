@@ -61,14 +61,23 @@ def highlighted(page: Any) -> set[str]:
 
 
 @pytest.mark.parametrize("open_slot_block", [False, True])
-def test_a_warrior_highlights_the_columns_the_option_lets_it_go_to(server: Server, browser: Browser, errors,
-                                                                   open_slot_block: bool) -> None:
-    state = position([["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]], {"1B": (["G6"], None)},
-                     open_slot_block=open_slot_block)
+def test_a_warrior_highlights_the_columns_the_option_lets_it_go_to(
+    server: Server, browser: Browser, errors, open_slot_block: bool
+) -> None:
+    state = position(
+        [["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]],
+        {"1B": (["G6"], None)},
+        open_slot_block=open_slot_block,
+    )
     page = browser.page()
     page.goto(server.url(""))
     draw(page, state, 0)
-    assert {b.get_attribute("data-card") for b in page.locator(".my-hand button.legal").all()} == {"R1", "B4", "G3", "Y2"}
+    assert {b.get_attribute("data-card") for b in page.locator(".my-hand button.legal").all()} == {
+        "R1",
+        "B4",
+        "G3",
+        "Y2",
+    }
     assert highlighted(page) == set()  # no card picked: no column yet
     page.locator(".my-hand button[data-card='R1']").click()
     page.wait_for_function("() => window.asked > 0 && document.querySelector('button.column.legal')")
@@ -82,7 +91,9 @@ def test_a_warrior_highlights_the_columns_the_option_lets_it_go_to(server: Serve
     assert page.evaluate("window.played") == ["R1 1B"]
 
 
-def test_a_joker_offers_what_it_may_stand_for_then_its_columns(server: Server, browser: Browser, errors) -> None:
+def test_a_joker_offers_what_it_may_stand_for_then_its_columns(
+    server: Server, browser: Browser, errors
+) -> None:
     state = position([["JK", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8")})
     page = browser.page()
     page.goto(server.url(""))
@@ -98,8 +109,12 @@ def test_a_joker_offers_what_it_may_stand_for_then_its_columns(server: Server, b
 
 
 @pytest.mark.parametrize("tuatura", [0, 1])
-def test_the_attack_banner_names_the_views_answers(server: Server, browser: Browser, errors, tuatura: int) -> None:
-    state = position([["R1", "B4", "G3", "Y2"], ["R1", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8")}, tuatura=tuatura)
+def test_the_attack_banner_names_the_views_answers(
+    server: Server, browser: Browser, errors, tuatura: int
+) -> None:
+    state = position(
+        [["R1", "B4", "G3", "Y2"], ["R1", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8")}, tuatura=tuatura
+    )
     state.play(0, "R1 1A")
     page = browser.page()
     page.goto(server.url(""))
@@ -116,8 +131,11 @@ def test_the_attack_banner_names_the_views_answers(server: Server, browser: Brow
 
 
 def test_a_gain_is_placed_on_the_columns_the_view_names(server: Server, browser: Browser, errors) -> None:
-    state = position([["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
-                     {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")}, draw=["R8", "B5"])
+    state = position(
+        [["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
+        {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")},
+        draw=["R8", "B5"],
+    )
     state.play(0, "Y2 0A")
     page = browser.page()
     page.goto(server.url(""))

@@ -24,8 +24,10 @@ def page_of(server: Server, browser: Browser, message: dict[str, Any]) -> Any:
 
 
 def test_kiti_and_the_ties_follow_the_options(server: Server, browser: Browser, errors) -> None:
-    for start, between, ties in ((0, "between you and P1", "you › P3 › P2 › P1"),
-                                 (2, "between P2 and P3", "P2 › P1 › you › P3")):
+    for start, between, ties in (
+        (0, "between you and P1", "you › P3 › P2 › P1"),
+        (2, "between P2 and P3", "P2 › P1 › you › P3"),
+    ):
         state = get_game("miaui").new(4, {"kiti_start": start}, 3)
         page = page_of(server, browser, message_for(state, 0))
         line = page.locator(".kiti-line").inner_text()

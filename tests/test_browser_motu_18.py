@@ -44,7 +44,9 @@ def test_the_page_shows_the_views_facts_and_plays_its_moves(server: Server, brow
     assert page.evaluate("window.played") == ["TAKE 2"]
 
 
-def test_the_solo_page_shows_the_huts_change_and_the_discard_price(server: Server, browser: Browser, errors) -> None:
+def test_the_solo_page_shows_the_huts_change_and_the_discard_price(
+    server: Server, browser: Browser, errors
+) -> None:
     state = get_game("motu").new(1, {}, 3)
     message = message_for(state, 0, ["Ann"])
     offers = message["view"]["solo_table"]["offers"]

@@ -45,8 +45,9 @@ def box(page: Any, selector: str) -> dict[str, float]:
 
 def on_first_screen(page: Any, selector: str) -> None:
     b = box(page, selector)
-    assert 0 <= b["y"] and b["y"] + b["height"] <= SCREEN, \
+    assert b["y"] >= 0 and b["y"] + b["height"] <= SCREEN, (
         f"{selector} runs from y={b['y']:.0f} to {b['y'] + b['height']:.0f}, past the first {SCREEN} px"
+    )
 
 
 def in_view(page: Any, selector: str, at_least: float = 120) -> None:
@@ -64,8 +65,9 @@ def phone_seat(server: Server, browser: Browser, game: str, seats: list[str]) ->
     return page
 
 
-def test_on_a_phone_miaui_divers_and_the_lagoon_are_on_the_first_screen(server: Server, browser: Browser,
-                                                                       errors) -> None:
+def test_on_a_phone_miaui_divers_and_the_lagoon_are_on_the_first_screen(
+    server: Server, browser: Browser, errors
+) -> None:
     page = phone_seat(server, browser, "miaui", ["human", "heuristic", "heuristic"])
     shot(page, "phone-miaui", full=False)
     on_first_screen(page, ".hand")
@@ -81,8 +83,9 @@ def test_on_a_phone_mauw_hand_and_own_columns_come_first(server: Server, browser
     in_view(page, ".area:not(.me)", at_least=60)
 
 
-def test_on_a_phone_motu_card_to_place_and_island_are_on_the_first_screen(server: Server, browser: Browser,
-                                                                        errors) -> None:
+def test_on_a_phone_motu_card_to_place_and_island_are_on_the_first_screen(
+    server: Server, browser: Browser, errors
+) -> None:
     page = phone_seat(server, browser, "motu", ["human", "heuristic"])
     on_first_screen(page, ".row-cards")
     page.locator(".row-card.legal").first.click()
@@ -131,23 +134,33 @@ def help_on_hover(page: Any, locator: Any) -> str:
     return str(shown.inner_text())
 
 
-def test_hovering_a_card_shows_what_it_does_in_the_catalog_s_words(server: Server, browser: Browser, errors) -> None:
+def test_hovering_a_card_shows_what_it_does_in_the_catalog_s_words(
+    server: Server, browser: Browser, errors
+) -> None:
     miaui, mauw = catalog(server, "miaui"), catalog(server, "mauw")
     page = browser.page()
     page.goto(server.url(""))
-    what = [["miaui", c] for c in ("S", "J15", "L3", "K1", "diver")] + \
-        [["mauw", c] for c in ("SP", "JK", "KI", "NI", "TU", "Y7")]
+    what = [["miaui", c] for c in ("S", "J15", "L3", "K1", "diver")] + [
+        ["mauw", c] for c in ("SP", "JK", "KI", "NI", "TU", "Y7")
+    ]
     page.evaluate(DRAW, {"what": what})
     for game, code in what:
         text = help_on_hover(page, page.locator(f"svg.card[data-code='{code}']"))
-        want = miaui["diver_help"] if code == "diver" else \
-            miaui["help"][code[0]] if game == "miaui" else mauw["help"][code]
+        want = (
+            miaui["diver_help"]
+            if code == "diver"
+            else miaui["help"][code[0]]
+            if game == "miaui"
+            else mauw["help"][code]
+        )
         assert want in text, (code, text)
     assert "Seagull" in help_on_hover(page, page.locator("svg.card[data-code='S']"))  # the card is named
     shot(page, "help-hover-cards", full=False)
 
 
-def test_motu_symbols_and_destinies_explain_themselves_on_hover(server: Server, browser: Browser, errors) -> None:
+def test_motu_symbols_and_destinies_explain_themselves_on_hover(
+    server: Server, browser: Browser, errors
+) -> None:
     from kiti.games import get_game
 
     motu = catalog(server, "motu")
@@ -165,7 +178,9 @@ def test_motu_symbols_and_destinies_explain_themselves_on_hover(server: Server, 
     shot(page, "help-hover-motu", full=False)
 
 
-def test_a_long_press_shows_the_help_without_playing_the_card(server: Server, browser: Browser, errors) -> None:
+def test_a_long_press_shows_the_help_without_playing_the_card(
+    server: Server, browser: Browser, errors
+) -> None:
     from kiti.games import get_game
 
     mauw = catalog(server, "mauw")
@@ -197,8 +212,12 @@ def test_the_card_help_comes_from_the_catalog_and_not_from_the_javascript(server
     assert set(mauw["help"]) == set(mauw["cards"])
     assert all(s["help"] for s in motu["symbols"].values())
     assert all(d["text"] for d in motu["destinies"].values())
-    texts = [*miaui["help"].values(), miaui["diver_help"], *mauw["help"].values(),
-             *(s["help"] for s in motu["symbols"].values())]
+    texts = [
+        *miaui["help"].values(),
+        miaui["diver_help"],
+        *mauw["help"].values(),
+        *(s["help"] for s in motu["symbols"].values()),
+    ]
     scripts = {p.name: p.read_text() for p in (ROOT / "kiti" / "server" / "static").rglob("*.js")}
     for text in texts:
         for piece in (text[:30], text[-30:]):

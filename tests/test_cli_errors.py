@@ -11,8 +11,14 @@ import waits
 
 
 def kiti(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kiti", *args], capture_output=True, text=True,
-                          timeout=waits.COMMAND, stdin=subprocess.DEVNULL, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "kiti", *args],
+        capture_output=True,
+        text=True,
+        timeout=waits.COMMAND,
+        stdin=subprocess.DEVNULL,
+        **kw,
+    )
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess, *words: str) -> None:
@@ -22,13 +28,18 @@ def assert_clean_failure(result: subprocess.CompletedProcess, *words: str) -> No
         assert word in result.stderr + result.stdout
 
 
-@pytest.mark.parametrize(("record", "words"), [
-    ({"game": [], "players": 3, "moves": []}, ["'game'"]),
-    ({"game": "miaui", "players": 3, "seed": "x", "moves": []}, ["'seed'"]),
-    ({"game": "chess", "players": 3, "moves": []}, ["unknown game 'chess'"]),
-    ({"game": "miaui", "players": 3, "moves": [[0, "dive 3"], [0, "dive 4"]]},
-     ["move 2", "dive 4", "already chosen"]),
-])
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        ({"game": [], "players": 3, "moves": []}, ["'game'"]),
+        ({"game": "miaui", "players": 3, "seed": "x", "moves": []}, ["'seed'"]),
+        ({"game": "chess", "players": 3, "moves": []}, ["unknown game 'chess'"]),
+        (
+            {"game": "miaui", "players": 3, "moves": [[0, "dive 3"], [0, "dive 4"]]},
+            ["move 2", "dive 4", "already chosen"],
+        ),
+    ],
+)
 def test_bad_records(tmp_path, record, words):
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record))
@@ -50,25 +61,49 @@ def test_empty_seat_entry_is_refused():
 
 def test_unwritable_save_is_refused_before_play(tmp_path):
     target = tmp_path / "missing-dir" / "game.json"
-    assert_clean_failure(kiti("play", "miaui", "--seats", "random,random,random", "--save", str(target)),
-                         "cannot write --save")
+    assert_clean_failure(
+        kiti("play", "miaui", "--seats", "random,random,random", "--save", str(target)), "cannot write --save"
+    )
 
 
 def test_unwritable_tournament_out_is_refused_before_play(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    assert_clean_failure(kiti("tournament", "miaui", "--bots", "random,random,random", "--games", "3",
-                              "--jobs", "1", "--out", str(blocker / "sub")), "cannot write to --out")
+    assert_clean_failure(
+        kiti(
+            "tournament",
+            "miaui",
+            "--bots",
+            "random,random,random",
+            "--games",
+            "3",
+            "--jobs",
+            "1",
+            "--out",
+            str(blocker / "sub"),
+        ),
+        "cannot write to --out",
+    )
 
 
 def test_negative_watch_delay_is_refused():
-    assert_clean_failure(kiti("play", "miaui", "--seats", "random,random,random", "--watch",
-                              "--delay", "-1"), "--delay")
+    assert_clean_failure(
+        kiti("play", "miaui", "--seats", "random,random,random", "--watch", "--delay", "-1"), "--delay"
+    )
 
 
 def test_play_load_numbers_bad_moves_from_one(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"game": "miaui", "players": 3, "seed": 1, "moves": [
-        [0, "dive 3"], [1, "dive 4"], [2, "dive 5"], [0, "dive 3"]]}))
-    assert_clean_failure(kiti("play", "--load", str(path)), "invalid record", "move 4 ('dive 3')",
-                         "already played diver 3")
+    path.write_text(
+        json.dumps(
+            {
+                "game": "miaui",
+                "players": 3,
+                "seed": 1,
+                "moves": [[0, "dive 3"], [1, "dive 4"], [2, "dive 5"], [0, "dive 3"]],
+            }
+        )
+    )
+    assert_clean_failure(
+        kiti("play", "--load", str(path)), "invalid record", "move 4 ('dive 3')", "already played diver 3"
+    )

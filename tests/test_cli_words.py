@@ -28,9 +28,18 @@ def test_help_has_real_names_and_no_fake_types(tmp_path: Path, args: list[str]) 
 
 def test_play_help_names_its_arguments(tmp_path: Path) -> None:
     out = kiti("play", "--help", cwd=tmp_path).stdout
-    for name in ("[GAME]", "--players N", "--seats SEAT,SEAT,...", "--names NAME,NAME,...",
-                 "--seed SEED", "--option NAME=VALUE", "--save FILE", "--load FILE",
-                 "--delay SECONDS", "--no-confirm"):
+    for name in (
+        "[GAME]",
+        "--players N",
+        "--seats SEAT,SEAT,...",
+        "--names NAME,NAME,...",
+        "--seed SEED",
+        "--option NAME=VALUE",
+        "--save FILE",
+        "--load FILE",
+        "--delay SECONDS",
+        "--no-confirm",
+    ):
         assert name in out, name
     assert "FILE" in kiti("replay", "-h", cwd=tmp_path).stdout
 
@@ -42,21 +51,42 @@ def test_version(tmp_path: Path) -> None:
 
 def test_rules_text_is_for_players():
     text = game_part(get_game("miaui"), "summary")
-    for word in ("information state", "unverified", "cards.json", "docs/", ".md", "rules.py",
-                 "RULINGS", "observation", "view"):
+    for word in (
+        "information state",
+        "unverified",
+        "cards.json",
+        "docs/",
+        ".md",
+        "rules.py",
+        "RULINGS",
+        "observation",
+        "view",
+    ):
         assert word.lower() not in text.lower(), word
     assert all(len(line) < 80 for line in text.splitlines())
-    for needed in ("Deepest", "Shallow", "Kiti", "Seagull", "Jellyfish", "Lantern", "Open Baskets",
-                   "No Fighting", "dive"):
+    for needed in (
+        "Deepest",
+        "Shallow",
+        "Kiti",
+        "Seagull",
+        "Jellyfish",
+        "Lantern",
+        "Open Baskets",
+        "No Fighting",
+        "dive",
+    ):
         assert needed in text
 
 
 def test_engine_messages_say_you_and_names():
     assert speak("seat 0 has already played diver 4", 0) == "you have already played diver 4"
-    assert speak("it is not seat 2's turn (waiting for seat 0 and seat 1)", 2, ["Ann", "Bob"]) == \
-        "it is not your turn (waiting for Ann and Bob)"
-    assert speak("T7 is not among the cards seat 1 is taking", 1) == \
-        "T7 is not among the cards you are taking"
+    assert (
+        speak("it is not seat 2's turn (waiting for seat 0 and seat 1)", 2, ["Ann", "Bob"])
+        == "it is not your turn (waiting for Ann and Bob)"
+    )
+    assert (
+        speak("T7 is not among the cards seat 1 is taking", 1) == "T7 is not among the cards you are taking"
+    )
     assert speak("seat 10 has moved since", 1) == "seat 10 has moved since"
     assert speak("seat 3 has moved since", None, [None, None, None, "Dee"]) == "Dee has moved since"
 

@@ -3,7 +3,7 @@ from their declarations, events given by keyword and checked against their kind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 import pytest
@@ -13,7 +13,6 @@ from kiti.core.contract import (
     ContractError,
     Hidden,
     declare_events,
-    doc,
     event_args,
     event_fields,
     events_schema,
@@ -28,8 +27,8 @@ jsonschema = pytest.importorskip("jsonschema")
 class Depth:
     """What one depth takes."""
 
-    takes: Literal["first", "last"] = doc("which card of the depth a winner takes")
-    ties: Literal["clockwise", "counterclockwise"] = doc("the tie direction")
+    takes: Literal["first", "last"] = field(metadata={"doc": "which card of the depth a winner takes"})
+    ties: Literal["clockwise", "counterclockwise"] = field(metadata={"doc": "the tie direction"})
 
 
 @dataclass(frozen=True)
@@ -41,19 +40,30 @@ class View:
     pair: tuple[int, str]
 
 
-VIEW = View(viewer=1, hand=(3, HIDDEN), depths=(Depth("first", "clockwise"),), score={"0": 1.5}, pair=(1, "a"))
+VIEW = View(
+    viewer=1, hand=(3, HIDDEN), depths=(Depth("first", "clockwise"),), score={"0": 1.5}, pair=(1, "a")
+)
 
 
 def test_a_typed_view_becomes_the_json_its_schema_describes() -> None:
     data = to_json(VIEW)
-    assert data == {"viewer": 1, "hand": [3, "?"], "depths": [{"takes": "first", "ties": "clockwise"}],
-                    "score": {"0": 1.5}, "pair": [1, "a"]}
+    assert data == {
+        "viewer": 1,
+        "hand": [3, "?"],
+        "depths": [{"takes": "first", "ties": "clockwise"}],
+        "score": {"0": 1.5},
+        "pair": [1, "a"],
+    }
     schema = json_schema(View, "test view")
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.validate(data, schema)
     assert schema["$defs"]["Depth"]["properties"]["ties"]["description"] == "the tie direction"
-    for bad in ({**data, "hand": [3, "!"]}, {**data, "extra": 1}, {**data, "pair": [1, "a", 2]},
-                {k: v for k, v in data.items() if k != "viewer"}):
+    for bad in (
+        {**data, "hand": [3, "!"]},
+        {**data, "extra": 1},
+        {**data, "pair": [1, "a", 2]},
+        {k: v for k, v in data.items() if k != "viewer"},
+    ):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, schema)
 

@@ -126,7 +126,11 @@ def test_a_game_holds_only_declared_attributes(game: str) -> None:
     cls = CountState if game == "count18" else get_game(game)
     state = cls.new(cls.info.min_seats, seed=5)
     seen = set(vars(state))
-    for copy in (state.clone(), play_random_game(state.clone(), random.Random(5)), state.resample(0, random.Random(1))):
+    for copy in (
+        state.clone(),
+        play_random_game(state.clone(), random.Random(5)),
+        state.resample(0, random.Random(1)),
+    ):
         seen |= set(vars(copy))
     assert seen <= set(cls._attributes), f"undeclared: {sorted(seen - set(cls._attributes))}"
 

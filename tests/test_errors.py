@@ -24,7 +24,7 @@ def assert_rejected(s, seat, move, error=IllegalMoveError, *words):
 
 
 # ------------------------------------------------------------------ illegal moves
-@pytest.mark.parametrize("text, word", [("dive 13", "13"), ("dive 0", "0"), ("dive 99", "99")])
+@pytest.mark.parametrize(("text", "word"), [("dive 13", "13"), ("dive 0", "0"), ("dive 99", "99")])
 def test_out_of_range_diver(text, word):
     s = G.new(3, seed=1)
     err = assert_rejected(s, 0, text, IllegalMoveError, word)
@@ -81,8 +81,22 @@ def test_move_after_the_end():
 
 @pytest.mark.parametrize(
     "text",
-    ["swim 3", "dive", "dive x", "dive -1", "dive 3.0", "", "   ", "dive 3 4", "take",
-     "take K1 K2", "9", "dive nine", "dive ²", "dive ³"],
+    [
+        "swim 3",
+        "dive",
+        "dive x",
+        "dive -1",
+        "dive 3.0",
+        "",
+        "   ",
+        "dive 3 4",
+        "take",
+        "take K1 K2",
+        "9",
+        "dive nine",
+        "dive ²",
+        "dive ³",
+    ],
 )
 def test_malformed_notation(text):
     with pytest.raises(NotationError) as info:
@@ -131,9 +145,16 @@ def test_unknown_option():
 
 
 @pytest.mark.parametrize(
-    "name, value",
-    [("open_baskets", "maybe"), ("no_fighting", 2), ("open_baskets", None),
-     ("kiti_start", "two"), ("kiti_start", True), ("kiti_start", 1.5), ("taker_chooses_order", [])],
+    ("name", "value"),
+    [
+        ("open_baskets", "maybe"),
+        ("no_fighting", 2),
+        ("open_baskets", None),
+        ("kiti_start", "two"),
+        ("kiti_start", True),
+        ("kiti_start", 1.5),
+        ("taker_chooses_order", []),
+    ],
 )
 def test_bad_option_value(name, value):
     with pytest.raises(OptionError) as info:
@@ -155,14 +176,14 @@ def test_taker_chooses_order_needs_no_fighting():
         G.new(3, options={"taker_chooses_order": True, "no_fighting": False}, seed=1)
 
 
-@pytest.mark.parametrize("players, k", [(3, 3), (3, 5), (4, 4), (5, 6), (6, 6), (3, -1), (6, 99)])
+@pytest.mark.parametrize(("players", "k"), [(3, 3), (3, 5), (4, 4), (5, 6), (6, 6), (3, -1), (6, 99)])
 def test_kiti_start_out_of_range(players, k):
     with pytest.raises(KitiError) as info:
         G.new(players, options={"kiti_start": k}, seed=1)
     assert "kiti_start" in str(info.value)
 
 
-@pytest.mark.parametrize("players, k", [(3, 2), (6, 5), (4, 0)])
+@pytest.mark.parametrize(("players", "k"), [(3, 2), (6, 5), (4, 0)])
 def test_kiti_start_in_range(players, k):
     assert G.new(players, options={"kiti_start": k}, seed=1).kiti == k
 
@@ -180,11 +201,11 @@ def test_bad_seed(seed):
 
 
 @pytest.mark.parametrize(
-    "deck, words",
+    ("deck", "words"),
     [
         (make_deck([])[:-1], ["missing"]),  # 36 cards
-        (make_deck([]) + ["K1"], ["unexpected", "K1"]),  # 38 cards
-        (make_deck([])[:-1] + ["Q7"], ["Q7"]),  # an unknown code
+        ([*make_deck([]), "K1"], ["unexpected", "K1"]),  # 38 cards
+        ([*make_deck([])[:-1], "Q7"], ["Q7"]),  # an unknown code
         (["K1"] * 37, ["unexpected"]),
         ("K1 K2", []),
         (None, []),
@@ -248,7 +269,7 @@ def test_record_missing_key(key):
         lambda r: r.update(options=[1, 2]),
         lambda r: r.update(setup="deck"),
         lambda r: r.update(setup={"deck": make_deck([])[:-1]}),
-        lambda r: r.update(setup={"deck": make_deck([])[:-1] + ["X1"]}),
+        lambda r: r.update(setup={"deck": [*make_deck([])[:-1], "X1"]}),
         lambda r: r.update(moves="dive 1"),
         lambda r: r.update(colour="blue"),
         lambda r: r.update(seed="abc"),
@@ -264,7 +285,7 @@ def test_malformed_record_header(change):
 
 
 @pytest.mark.parametrize(
-    "index, entry, words",
+    ("index", "entry", "words"),
     [
         (0, [0, "dive 13"], ["13"]),
         (3, [3, "swim"], ["swim"]),

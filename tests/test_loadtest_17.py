@@ -38,9 +38,18 @@ def test_every_other_seat_receives_every_move_in_a_mixed_run(tmp_path: Path) -> 
 
 # ------------------------------------------------------------------ a scripted server
 def state(seat: int, turn: bool, to_act: list[int], re: int | None = None) -> str:
-    m: dict[str, Any] = {"type": "state", "table": {"id": "fake", "seats": []}, "you": seat, "to_act": to_act,
-                         "over": False, "clock": None, "cursor": 0, "your_turn": turn,
-                         "legal": ["pass"] if turn else None, "steps": None}
+    m: dict[str, Any] = {
+        "type": "state",
+        "table": {"id": "fake", "seats": []},
+        "you": seat,
+        "to_act": to_act,
+        "over": False,
+        "clock": None,
+        "cursor": 0,
+        "your_turn": turn,
+        "legal": ["pass"] if turn else None,
+        "steps": None,
+    }
     if re is not None:
         m["re"] = re
     return json.dumps(m)
@@ -129,12 +138,14 @@ def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
         store = Store(url)
         store.start()
         try:
+
             async def writes() -> None:
                 await store.write(pid)
                 await store.write(pid)
                 assert seen[0] == seen[1], "the writer kept its connection"
                 store.read_now(lambda c: c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": seen[1]}))
                 await store.write(pid)
+
             asyncio.run(writes())
         finally:
             store.close()

@@ -30,8 +30,18 @@ def test_replay_json_has_the_documented_keys(tmp_path) -> None:  # type: ignore[
     out = RUN.invoke(app, ["replay", str(path), "--json"])
     assert out.exit_code == 0, out.output
     ref = json.loads(out.output)
-    for key in ("over", "to_act", "scores", "team_scores", "winners", "columns", "hands", "draw_pile",
-                "discard", "attack"):
+    for key in (
+        "over",
+        "to_act",
+        "scores",
+        "team_scores",
+        "winners",
+        "columns",
+        "hands",
+        "draw_pile",
+        "discard",
+        "attack",
+    ):
         assert key in ref, key
     assert ref["team_scores"] == [ref["scores"][0] + ref["scores"][2], ref["scores"][1] + ref["scores"][3]]
     assert all(len(area) == 4 for area in ref["columns"])
@@ -47,16 +57,30 @@ def test_replay_json_has_the_documented_keys(tmp_path) -> None:  # type: ignore[
 def test_rules_and_a_bots_only_game(tmp_path) -> None:  # type: ignore[no-untyped-def]
     out = RUN.invoke(app, ["rules", "mauw"])
     assert out.exit_code == 0 and "Tuatura" in out.output and "open_slot_block" in out.output
-    out = RUN.invoke(app, ["play", "mauw", "--seats", "heuristic,random,random", "--seed", "4",
-                           "--save", str(tmp_path / "g.json")])
+    out = RUN.invoke(
+        app,
+        [
+            "play",
+            "mauw",
+            "--seats",
+            "heuristic,random,random",
+            "--seed",
+            "4",
+            "--save",
+            str(tmp_path / "g.json"),
+        ],
+    )
     assert out.exit_code == 0, out.output
     record = json.loads((tmp_path / "g.json").read_text())
     assert record["game"] == "mauw" and record["moves"]
 
 
 def test_team_tournaments_rotate_teams_not_seats() -> None:
-    res = run_tournament(TournamentConfig("mauw", ["heuristic", "random"], games=4, players=4,
-                                          options={"teams": True}, jobs=1, seed=1))
+    res = run_tournament(
+        TournamentConfig(
+            "mauw", ["heuristic", "random"], games=4, players=4, options={"teams": True}, jobs=1, seed=1
+        )
+    )
     games = res["games"]
     assert res["summary"]["config"]["teams"] == [[0, 2], [1, 3]]
     assert {tuple(g["lineup"]) for g in games} == {(0, 1), (1, 0)}  # each bot in each team's seats

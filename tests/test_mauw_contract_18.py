@@ -30,19 +30,29 @@ def test_an_opponents_empty_slot_accepts_warriors_only_with_open_slot_block() ->
 
 
 def test_columns_accept_what_the_rules_allow_there() -> None:
-    s = position([["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]],
-                 {"1A": (["G6"], None), "1B": ([], "SP"), "0C": ([], "SP"), "1D": (["B5"], "R8")}, ninox=1)
+    s = position(
+        [["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]],
+        {"1A": (["G6"], None), "1B": ([], "SP"), "0C": ([], "SP"), "1D": (["B5"], "R8")},
+        ninox=1,
+    )
     assert accepts(s, 0, "1A") == sorted([*WARRIORS, "SP"])  # an opponent's bare nines: block them
     assert accepts(s, 0, "1B") == ["NI"]  # an opponent's Spirit: only a Ninox takes it
     assert accepts(s, 0, "0C") == ["SP", JOKER]  # your own Spirit: a Spirit or a Joker unblocks it
     assert accepts(s, 0, "1D") == ["R1", "R8", JOKER]  # a red Warrior: a red attack, or a Joker as one
-    assert accepts(position([["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]],
-                            {"1B": ([], "SP")}), 0, "1B") == []  # no Ninox in the deck
+    assert (
+        accepts(position([["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]], {"1B": ([], "SP")}), 0, "1B")
+        == []
+    )  # no Ninox in the deck
     assert all(not col["accepts"] for area in s.observation(None)["columns"] for col in area)  # a spectator
 
 
 def test_in_team_play_a_teammates_columns_accept_nothing_and_opponents_are_named() -> None:
-    hands = [["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"], ["R1", "B4", "G3", "Y2"], ["R8", "B5", "G6", "Y7"]]
+    hands = [
+        ["R1", "B4", "G3", "Y2"],
+        ["R8", "B5", "G6", "Y7"],
+        ["R1", "B4", "G3", "Y2"],
+        ["R8", "B5", "G6", "Y7"],
+    ]
     s = position(hands, {"2A": (["G6"], None), "3A": (["G6"], None)}, teams=True)
     view = s.observation(0)
     assert view["opponents"] == [1, 3]
@@ -69,8 +79,10 @@ def test_what_a_column_accepts_agrees_with_the_legal_plays() -> None:
                 for area in view.columns:
                     for col in area:
                         for card in hand & set(col.accepts):
-                            assert any(m.steps()[0] == card and m.steps()[-1] == col.where
-                                       for m in state.legal_moves(seat)), (card, col.where)
+                            assert any(
+                                m.steps()[0] == card and m.steps()[-1] == col.where
+                                for m in state.legal_moves(seat)
+                            ), (card, col.where)
             state.apply(seat, state.random_move(seat, rng))
 
 
@@ -88,8 +100,11 @@ def test_an_attacks_answers_are_in_the_view_tuatura_only_for_the_attacked_player
 
 
 def test_a_gains_slots_are_the_legal_places() -> None:
-    s = position([["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
-                 {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")}, draw=["R8", "B5"])
+    s = position(
+        [["Y2", "G3", "G3", "B4"], ["R1", "B5", "G6", "Y7"]],
+        {"0A": ([], "Y7"), "0B": (["R8", "R8", "B5"], None), "0C": ([], "SP")},
+        draw=["R8", "B5"],
+    )
     s.play(0, "Y2 0A")
     slots = s.observation(1)["gain"]["slots"]
     assert slots == ["A", "D"]
@@ -105,7 +120,9 @@ def test_the_deck_and_constants_are_in_the_view() -> None:
 
 
 def test_steps_name_the_card_the_jokers_card_and_the_column_and_join_into_the_move() -> None:
-    s = position([["JK", "R1", "KI", "Y2"], ["R8", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8"), "0B": ([], "Y7")}, kiwi=1)
+    s = position(
+        [["JK", "R1", "KI", "Y2"], ["R8", "B5", "G6", "Y7"]], {"1A": (["G6"], "R8"), "0B": ([], "Y7")}, kiwi=1
+    )
     assert {st.token for st in s.move_steps(0)} == {"JK", "R1", "KI", "Y2", "pass"}
     assert sorted(st.token for st in s.move_steps(0, ("JK",))) == ["as R1", "as R8", "as Y2", "as Y7"]
     last = s.move_steps(0, ("JK", "as R8"))
@@ -136,7 +153,9 @@ def test_every_event_sentence_comes_from_the_template_table() -> None:
             state.apply(seat, state.random_move(seat, rng))
         for event in state.events(0):
             line = words.describe_event(event, 0)
-            assert (line is not None) == (event["type"] in words.TEMPLATES and "?" not in event.get("cards", ()))
+            assert (line is not None) == (
+                event["type"] in words.TEMPLATES and "?" not in event.get("cards", ())
+            )
             if line:
                 told.add(event["type"])
                 assert "{" not in line and line[0].isupper() and line.endswith("."), line

@@ -53,7 +53,9 @@ def test_undo_and_copies_agree_after_a_kiwi_combo_that_reshuffles() -> None:
     clone = s.clone()
     s.play(0, "KI 1A>0A")
     clone.play(0, "KI 1A>0A")
-    assert clone.observation(REFEREE) == s.observation(REFEREE) and clone.events("referee") == s.events("referee")
+    assert clone.observation(REFEREE) == s.observation(REFEREE) and clone.events("referee") == s.events(
+        "referee"
+    )
     assert s.undo_refusal(0)  # the reshuffle used chance: no take-back
     resampled = s.resample(1, random.Random(3))
     assert resampled.observation(REFEREE)["discard"] == ["KI"] and "KI" not in resampled.draw
@@ -99,7 +101,9 @@ def told(state, viewer=None):  # type: ignore[no-untyped-def]
 
 
 def test_a_warrior_on_your_own_nines_strengthens_them_and_is_no_block() -> None:
-    s = position([["R8", "B4", "B4", "B5"], ["B4", "R1", "R1", "R1"]], {"0D": (["G6"], None), "0C": (["G6"], None)})
+    s = position(
+        [["R8", "B4", "B4", "B5"], ["B4", "R1", "R1", "R1"]], {"0D": (["G6"], None), "0C": (["G6"], None)}
+    )
     s.play(0, "R8 0D")
     s.play(1, "B4 0C")
     lines = told(s)  # a spectator's
@@ -115,8 +119,10 @@ def test_a_kiwi_line_tells_what_the_fetched_warrior_did() -> None:
     s = position([["KI", "B4", "B4", "B5"], FILL], {"1A": (["G6"], "R8"), "0B": (["G6"], None)}, kiwi=1)
     s.play(0, "KI 1A>0B")
     line = next(x for x in told(s) if "Kiwi" in x)
-    assert line == ("Seat 0 played a Kiwi: took R8 from seat 1's column A and strengthened seat 0's "
-                    "nines in column B with R8.")
+    assert line == (
+        "Seat 0 played a Kiwi: took R8 from seat 1's column A and strengthened seat 0's "
+        "nines in column B with R8."
+    )
 
 
 def test_kiti_rules_mauw_says_who_may_be_blocked_and_who_plays_tuatura() -> None:
@@ -151,7 +157,9 @@ def asked(state, seat):  # type: ignore[no-untyped-def]
 
 
 def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
-    s = position([["Y2", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "R8"), "0B": ([], "Y7"), "0C": (["G6"] * 3, None)})
+    s = position(
+        [["Y2", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "R8"), "0B": ([], "Y7"), "0C": (["G6"] * 3, None)}
+    )
     s.play(0, "Y2 0B")  # a pair: a nine for B (freed) or D; A has a Warrior, C three nines
     legal = [str(m) for m in s.legal_moves(0)]
     assert legal == ["place B", "place D"]  # the premise
@@ -169,8 +177,9 @@ def test_the_defence_prompt_offers_what_the_hand_holds() -> None:
     assert asked(s, 0) == "your attack on the Y7 was defended: renew Y2 or stop"
     bare = position([["Y2", "B4", "B4", "B5"], FILL], {"1A": ([], "Y7")})
     bare.play(0, "Y2 1A")
-    assert asked(bare, 1) == ("seat 0 attacks the Y7 of your column A with Y2: you hold no Y2 and no Joker "
-                              "to defend with: decline")
+    assert asked(bare, 1) == (
+        "seat 0 attacks the Y7 of your column A with Y2: you hold no Y2 and no Joker to defend with: decline"
+    )
 
 
 def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
@@ -192,17 +201,33 @@ def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
 
 
 # ------------------------------------------------------------------ bad move objects and bad text
-HUGE = 10 ** 4000
+HUGE = 10**4000
 
 
 def malformed_moves():  # type: ignore[no-untyped-def]
     from kiti.games.mauw import rules as m
 
-    return [m.Word(None), m.Word("jump"), m.Place(None), m.Place(HUGE), m.Place(-1), m.Place(4),  # type: ignore[arg-type]
-            m.Play("R8", HUGE, 0), m.Play("R8", 0, HUGE), m.Play("R8", -HUGE, 0), m.Play("x" * 5000, 0, 0),
-            m.Play("JK", 1, 0, "Q" * 5000), m.Play(None, 0, 0), m.KiwiPlay(HUGE, 0, 0, 0),  # type: ignore[arg-type]
-            m.KiwiPlay(0, 0, 0, HUGE), m.NinoxPlay(1, HUGE), m.NinoxPlay(HUGE, 0),
-            m.Answer("defend", "Y2" * 3000), m.Answer("x" * 5000, "Y2"), m.Answer("defend", None)]  # type: ignore[arg-type]
+    return [
+        m.Word(None),
+        m.Word("jump"),
+        m.Place(None),
+        m.Place(HUGE),
+        m.Place(-1),
+        m.Place(4),  # type: ignore[arg-type]
+        m.Play("R8", HUGE, 0),
+        m.Play("R8", 0, HUGE),
+        m.Play("R8", -HUGE, 0),
+        m.Play("x" * 5000, 0, 0),
+        m.Play("JK", 1, 0, "Q" * 5000),
+        m.Play(None, 0, 0),
+        m.KiwiPlay(HUGE, 0, 0, 0),  # type: ignore[arg-type]
+        m.KiwiPlay(0, 0, 0, HUGE),
+        m.NinoxPlay(1, HUGE),
+        m.NinoxPlay(HUGE, 0),
+        m.Answer("defend", "Y2" * 3000),
+        m.Answer("x" * 5000, "Y2"),
+        m.Answer("defend", None),
+    ]  # type: ignore[arg-type]
 
 
 def phases():  # type: ignore[no-untyped-def]
@@ -215,11 +240,18 @@ def phases():  # type: ignore[no-untyped-def]
     renew.play(1, "defend Y2")
     place = position([["Y2", "B4", "B4", "B5"], FILL], {"0B": ([], "Y7")})
     place.play(0, "Y2 0B")
-    assist = position([["Y2", "B4", "B4", "B5"], ["G3"] * 4, ["G6"] * 4, ["B4"] * 4], {"1A": ([], "Y7")}, teams=True)
+    assist = position(
+        [["Y2", "B4", "B4", "B5"], ["G3"] * 4, ["G6"] * 4, ["B4"] * 4], {"1A": ([], "Y7")}, teams=True
+    )
     assist.play(0, "Y2 1A")
     assist.play(1, "decline")
-    return {"turn": (turn, 0), "defend": (defend, 1), "renew": (renew, 0), "place": (place, 0),
-            "assist": (assist, 3)}
+    return {
+        "turn": (turn, 0),
+        "defend": (defend, 1),
+        "renew": (renew, 0),
+        "place": (place, 0),
+        "assist": (assist, 3),
+    }
 
 
 @pytest.mark.parametrize("phase", ["turn", "defend", "renew", "place", "assist"])
@@ -239,8 +271,14 @@ def test_a_malformed_move_object_is_refused_with_a_short_reason(phase: str) -> N
 def test_bad_notation_quotes_at_most_a_readable_piece() -> None:
     from kiti.core.errors import NotationError
 
-    for text in ["place " + "Q" * 190, "KI " + "1" * 190, "NI " + "x" * 190, "R8 " + "z" * 190,
-                 "defend " + "y" * 190, "JK=" + "Q" * 190 + " 1A"]:
+    for text in [
+        "place " + "Q" * 190,
+        "KI " + "1" * 190,
+        "NI " + "x" * 190,
+        "R8 " + "z" * 190,
+        "defend " + "y" * 190,
+        "JK=" + "Q" * 190 + " 1A",
+    ]:
         with pytest.raises(NotationError) as info:
             G.parse_move(text)
         assert len(str(info.value)) < 200 and "..." in str(info.value), str(info.value)

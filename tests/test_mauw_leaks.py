@@ -12,8 +12,9 @@ from kiti.core.events import REFEREE
 
 
 def sight(state, viewer):  # type: ignore[no-untyped-def]
-    return json.dumps([state.observation(viewer), state.events(viewer), state.information_state(viewer)],
-                      sort_keys=True)
+    return json.dumps(
+        [state.observation(viewer), state.events(viewer), state.information_state(viewer)], sort_keys=True
+    )
 
 
 def midgame(seed: int, **options):  # type: ignore[no-untyped-def]
@@ -50,8 +51,13 @@ def test_the_draw_piles_order_is_hidden_from_everyone() -> None:
 def test_a_face_down_nine_is_hidden_even_from_its_owner() -> None:
     for seed in range(40):
         s = midgame(seed)
-        spots = [(seat, slot, i) for seat in range(4) for slot in range(4)
-                 for i, hidden in enumerate(s.unseen[seat][slot]) if hidden]
+        spots = [
+            (seat, slot, i)
+            for seat in range(4)
+            for slot in range(4)
+            for i, hidden in enumerate(s.unseen[seat][slot])
+            if hidden
+        ]
         if spots:
             break
     seat, slot, i = spots[0]

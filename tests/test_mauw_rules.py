@@ -14,7 +14,12 @@ from kiti.core.registry import get_game
 from kiti.games.mauw.rules import column_score, team_seating, teams_problem
 
 FILL = ["R1", "R1", "R1", "R1"]
-FILLS = [["R1", "R1", "Y2", "Y2"], ["G3", "G3", "B4", "B4"], ["B5", "B5", "G6", "G6"], ["Y7", "Y7", "R8", "R8"]]
+FILLS = [
+    ["R1", "R1", "Y2", "Y2"],
+    ["G3", "G3", "B4", "B4"],
+    ["B5", "B5", "G6", "G6"],
+    ["Y7", "Y7", "R8", "R8"],
+]
 
 
 # ------------------------------------------------------------------ scoring (ruling 2)
@@ -26,8 +31,15 @@ def test_the_rulebook_numbers() -> None:
     assert column_score(2, "R8") == 32  # a Warrior's value replaces the 9
     assert column_score(0, "B5") == 5  # a lone Warrior scores its value
     assert column_score(0, None) == 0
-    s = position([FILL, FILL], {"0A": (["G3", "G3"], "R8"), "0B": (["G3"] * 3, None),
-                                "0C": (["G3"], "SP"), "0D": (["G3"] * 3, None)})
+    s = position(
+        [FILL, FILL],
+        {
+            "0A": (["G3", "G3"], "R8"),
+            "0B": (["G3"] * 3, None),
+            "0C": (["G3"], "SP"),
+            "0D": (["G3"] * 3, None),
+        },
+    )
     assert s.observation(REFEREE)["columns"][0][0]["score"] == 32
     assert s.scores()[0] == 32 + 72 + 0 + 72 == 176
 
@@ -49,8 +61,10 @@ def test_warrior_on_an_opponents_empty_slot_only_with_the_option() -> None:
 
 
 def test_blocking_bare_nines_with_a_warrior_or_a_spirit() -> None:
-    s = position([["B4", "SP", "G3", "SP"], ["SP"] + FILL[:3]],
-                 {"0A": (["G3", "G3"], None), "1A": (["G3"], None), "1B": (["G3"], None)})
+    s = position(
+        [["B4", "SP", "G3", "SP"], ["SP", *FILL[:3]]],
+        {"0A": (["G3", "G3"], None), "1A": (["G3"], None), "1B": (["G3"], None)},
+    )
     s.play(0, "B4 1A")  # a Warrior on an opponent's bare nines: 4 x 2 instead of 18
     assert column(s, "1A") == (1, "B4") and s.scores()[1] == 8 + 18
     assert_rejected(s, 1, "SP 1B", "opponent")  # never a Spirit on your own column
@@ -98,20 +112,32 @@ def test_combo_of_different_values_draws_a_face_down_nine() -> None:
     # only... no: two places are open (A freed, B-D empty): the player chooses.
     assert s.discard[-2:] == ["Y2", "Y7"]
     assert s.to_act() == {0} and s.observation(REFEREE)["phase"] == "place"
-    assert s.observation(0)["gain"] == {"seat": 0, "nines": ["?"], "top": None, "slots": ["A", "B", "C", "D"]}  # unseen
+    assert s.observation(0)["gain"] == {
+        "seat": 0,
+        "nines": ["?"],
+        "top": None,
+        "slots": ["A", "B", "C", "D"],
+    }  # unseen
     assert s.observation(REFEREE)["gain"]["nines"] == ["R8"]
     s.play(0, "place A")
     assert column(s, "0A") == (1, None) and s.scores()[0] == 18
-    assert s.observation(0)["columns"][0][0] == {"slot": "A", "where": "0A", "nines": 1, "top": None, "score": 18,
-                                                 "accepts": ["B4", "B5", "G3", "G6", "R1", "R8", "Y2", "Y7"]}
+    assert s.observation(0)["columns"][0][0] == {
+        "slot": "A",
+        "where": "0A",
+        "nines": 1,
+        "top": None,
+        "score": 18,
+        "accepts": ["B4", "B5", "G3", "G6", "R1", "R8", "Y2", "Y7"],
+    }
     assert s.observation(REFEREE)["columns"][0][0]["nine_cards"] == ["R8"]
     assert "B5" in s.hands[0]  # the draw back to four came after the nine
 
 
 def test_combo_of_the_same_value_flips_one_and_tops_it_with_the_other() -> None:
-    s = position([["Y7", "G3", "G3", "B4"], FILL], {"0A": (["G6", "G6"], "Y7"),
-                                                    "0B": (["G6"], "SP"), "0C": (["G6"], "SP"),
-                                                    "0D": (["G6"], "SP")})
+    s = position(
+        [["Y7", "G3", "G3", "B4"], FILL],
+        {"0A": (["G6", "G6"], "Y7"), "0B": (["G6"], "SP"), "0C": (["G6"], "SP"), "0D": (["G6"], "SP")},
+    )
     s.play(0, "Y7 0A")  # the freed column A (two bare nines) is the only place: no question
     assert column(s, "0A") == (3, "Y7")
     assert s.scores()[0] == 7 * 8
@@ -119,24 +145,35 @@ def test_combo_of_the_same_value_flips_one_and_tops_it_with_the_other() -> None:
 
 
 def test_the_joker_is_the_card_flipped() -> None:
-    s = position([["JK", "G3", "G3", "B4"], FILL], {"0A": ([], "R8"), "0B": (["G6"], "SP"),
-                                                    "0C": (["G6"], "SP"), "0D": (["G6"], "SP")})
+    s = position(
+        [["JK", "G3", "G3", "B4"], FILL],
+        {"0A": ([], "R8"), "0B": (["G6"], "SP"), "0C": (["G6"], "SP"), "0D": (["G6"], "SP")},
+    )
     s.play(0, "JK=R8 0A")
     assert column(s, "0A") == (1, "R8")
     assert s.observation(REFEREE)["columns"][0][0]["nine_cards"] == ["JK"]
 
 
 def test_a_gain_that_cannot_be_placed_is_discarded() -> None:
-    s = position([["Y2", "G3", "G3", "B4"], FILL], {"0A": (["G6"] * 3, "Y7"), "0B": (["G3"] * 3, "SP"),
-                                                    "0C": (["B4"] * 3, "SP"), "0D": (["B5"] * 3, "SP")},
-                 draw=["R8"])
+    s = position(
+        [["Y2", "G3", "G3", "B4"], FILL],
+        {
+            "0A": (["G6"] * 3, "Y7"),
+            "0B": (["G3"] * 3, "SP"),
+            "0C": (["B4"] * 3, "SP"),
+            "0D": (["B5"] * 3, "SP"),
+        },
+        draw=["R8"],
+    )
     s.play(0, "Y2 0A")  # A keeps three nines: full; nowhere to put the new nine
     assert column(s, "0A") == (3, None)
     assert s.discard[-1] == "R8"
     # The lost nine joins the face-up discards: every seat sees it there, and is told so.
     for seat in (0, 1):
         assert s.observation(seat)["discard"][-1] == "R8"
-        assert [e for e in s.events(seat) if e["type"] == "lost"] == [{"type": "lost", "seat": 0, "cards": ["R8"]}]
+        assert [e for e in s.events(seat) if e["type"] == "lost"] == [
+            {"type": "lost", "seat": 0, "cards": ["R8"]}
+        ]
 
 
 # Ruling 3 and 8: the owner of a card draws back to four once its effect is over, the placement of
@@ -145,8 +182,11 @@ FULL_AB = {"0A": (["B4"] * 3, "SP"), "0B": (["B5"] * 3, None), "0C": (["G6"] * 2
 
 
 def test_the_owner_draws_after_placing_the_gain_she_chose() -> None:
-    s = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]], {**FULL_AB, "0D": ([], "Y7")},
-                 draw=["R8", "Y2", "Y7"])
+    s = position(
+        [["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]],
+        {**FULL_AB, "0D": ([], "Y7")},
+        draw=["R8", "Y2", "Y7"],
+    )
     s.play(0, "Y2 0D")  # pair: a nine for seat 0, which may go on C or on the freed D
     assert s.to_act() == {0} and s.phase == "place"
     assert len(s.hands[0]) == 3, "no draw before the gain is placed"
@@ -155,12 +195,18 @@ def test_the_owner_draws_after_placing_the_gain_she_chose() -> None:
 
 
 def test_the_end_comes_before_the_draw_whoever_chose_the_place() -> None:
-    chose = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]], {**FULL_AB, "0D": ([], "Y7")},
-                     draw=["R8", "Y2", "Y7"])
+    chose = position(
+        [["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]],
+        {**FULL_AB, "0D": ([], "Y7")},
+        draw=["R8", "Y2", "Y7"],
+    )
     chose.play(0, "Y2 0D")
     chose.play(0, "place C")  # C's third nine: three full columns, the game ends at once
-    single = position([["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]],
-                      {**FULL_AB, "0D": (["B4"] * 3, "Y7")}, draw=["R8", "Y2", "Y7"])
+    single = position(
+        [["Y2", "R1", "G3", "G3"], ["Y7", "B4", "G3", "G6"]],
+        {**FULL_AB, "0D": (["B4"] * 3, "Y7")},
+        draw=["R8", "Y2", "Y7"],
+    )
     single.play(0, "Y2 0D")  # only C fits: placed at once, and the game ends
     for s in (chose, single):
         assert s.over and s.end_reason == "three full columns"
@@ -169,8 +215,10 @@ def test_the_end_comes_before_the_draw_whoever_chose_the_place() -> None:
 
 
 def test_a_column_never_holds_more_than_three_nines() -> None:
-    s = position([["Y7", "G3", "G3", "B4"], FILL], {"0A": (["G6"] * 3, "Y7"), "0B": (["G6"], "SP"),
-                                                    "0C": (["G6"], "SP"), "0D": (["G6"], "SP")})
+    s = position(
+        [["Y7", "G3", "G3", "B4"], FILL],
+        {"0A": (["G6"] * 3, "Y7"), "0B": (["G6"], "SP"), "0C": (["G6"], "SP"), "0D": (["G6"], "SP")},
+    )
     s.play(0, "Y7 0A")  # twins, but A already holds three nines: the gain is lost
     assert column(s, "0A") == (3, None)
     assert s.discard[-2:] == ["Y7", "Y7"]
@@ -180,8 +228,12 @@ def test_a_column_never_holds_more_than_three_nines() -> None:
 def test_the_rulebook_attack_example_wastes_the_attackers_turn() -> None:
     # Player B (seat 1) attacks player A's 8 with a 1; A defends with a 1; B renews with a 1;
     # A defends with a Joker; B gives up: his turn is wasted, every card used is discarded.
-    s = position([["R1", "JK", "G3", "B4"], ["R1", "R1", "G6", "B5"]], {"0A": (["G6"], "R8")},
-                 draw=["Y2", "Y7", "B4", "G6"], first=1)
+    s = position(
+        [["R1", "JK", "G3", "B4"], ["R1", "R1", "G6", "B5"]],
+        {"0A": (["G6"], "R8")},
+        draw=["Y2", "Y7", "B4", "G6"],
+        first=1,
+    )
     s.play(1, "R1 0A")
     assert s.observation(REFEREE)["attack"]["defender"] == 0 and s.to_act() == {0}
     assert len(s.hands[1]) == 4  # the attacker drew at once
@@ -197,8 +249,9 @@ def test_the_rulebook_attack_example_wastes_the_attackers_turn() -> None:
 
 
 def test_a_successful_attack_gives_the_combo_to_the_attacker() -> None:
-    s = position([["G6", "B4", "B4", "B5"], ["G6", "R1", "R1", "R1"]], {"1B": (["G6", "G6"], "G6")},
-                 draw=["R8", "Y2"])
+    s = position(
+        [["G6", "B4", "B4", "B5"], ["G6", "R1", "R1", "R1"]], {"1B": (["G6", "G6"], "G6")}, draw=["R8", "Y2"]
+    )
     s.play(0, "G6 1B")  # same value: twins for the attacker
     s.play(1, "decline")
     assert column(s, "1B") == (2, None)  # the defender's column is freed
@@ -264,8 +317,9 @@ def test_ninox_turns_an_opponents_spirit_into_a_nine_of_yours() -> None:
     assert s.to_act() == {0}  # four empty slots: choose
     s.play(0, "place D")
     assert column(s, "0D") == (1, None)
-    assert_rejected(position([["NI", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "SP")}, ninox=1), 0, "NI 0A",
-                    "opponent")
+    assert_rejected(
+        position([["NI", "B4", "B4", "B5"], FILL], {"0A": (["G6"], "SP")}, ninox=1), 0, "NI 0A", "opponent"
+    )
 
 
 # ------------------------------------------------------------------ the end (ruling 8)
@@ -284,8 +338,9 @@ def test_the_game_ends_when_someone_must_draw_and_both_piles_are_empty() -> None
     s = position([["B4", "B4", "B4", "B5"], FILL])
     s.draw.clear()  # the test's deck: every remaining card sits in the columns' place...
     s.discard.clear()
-    s.counts = s.counts - s.counts + __import__("collections").Counter(
-        [c for h in s.hands for c in h])  # (this game only holds the hands)
+    s.counts = (
+        s.counts - s.counts + __import__("collections").Counter([c for h in s.hands for c in h])
+    )  # (this game only holds the hands)
     s.play(0, "B4 0A")
     assert s.over and "both piles" in s.end_reason
 
@@ -326,8 +381,7 @@ def test_team_seating_never_puts_teammates_side_by_side(n: int) -> None:
 
 
 def test_team_scores_add_up_and_teams_share_the_result() -> None:
-    s = position(FILLS, {"0A": (["G6"], None), "2A": (["G6", "G6"], None),
-                                             "1A": ([], "B5")}, teams=True)
+    s = position(FILLS, {"0A": (["G6"], None), "2A": (["G6", "G6"], None), "1A": ([], "B5")}, teams=True)
     assert s.observation(REFEREE)["team_scores"] == [18 + 36, 5]
     s.over = True
     assert s.winners() == [0, 2] and s.returns() == [1.0, 0.0, 1.0, 0.0]
@@ -370,21 +424,45 @@ def test_a_played_game_replays_from_its_record() -> None:
         seat = min(s.to_act())
         s.apply(seat, s.random_move(seat, rng))
     again = replay(s.record(), get_game)
-    assert again.observation(REFEREE) == s.observation(REFEREE) and again.events("referee") == s.events("referee")
+    assert again.observation(REFEREE) == s.observation(REFEREE) and again.events("referee") == s.events(
+        "referee"
+    )
 
 
-@pytest.mark.parametrize("text, canonical", [
-    ("r8 0a", "R8 0A"), ("JK=y2 1C", "JK=Y2 1C"), ("ki 1c > 2b", "KI 1C>2B"), ("NI 2c", "NI 2C"),
-    ("Defend jk=Y2", "defend JK=Y2"), ("renew Y2", "renew Y2"), ("tuatura", "TU"), ("PASS", "pass"),
-    ("place b", "place B"),
-])
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("r8 0a", "R8 0A"),
+        ("JK=y2 1C", "JK=Y2 1C"),
+        ("ki 1c > 2b", "KI 1C>2B"),
+        ("NI 2c", "NI 2C"),
+        ("Defend jk=Y2", "defend JK=Y2"),
+        ("renew Y2", "renew Y2"),
+        ("tuatura", "TU"),
+        ("PASS", "pass"),
+        ("place b", "place B"),
+    ],
+)
 def test_notation_round_trips(text: str, canonical: str) -> None:
     assert str(G.parse_move(text)) == canonical
     assert G.parse_move(canonical) == G.parse_move(text)
 
 
-@pytest.mark.parametrize("text", ["", "R9 0A", "R8 0E", "R8", "JK=KI 0A", "KI 1C", "place E", "defend",
-                                  "R8 " + "9" * 5000 + "A", "attack!"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "R9 0A",
+        "R8 0E",
+        "R8",
+        "JK=KI 0A",
+        "KI 1C",
+        "place E",
+        "defend",
+        "R8 " + "9" * 5000 + "A",
+        "attack!",
+    ],
+)
 def test_bad_notation_names_the_problem(text: str) -> None:
     from kiti.core.errors import NotationError
 

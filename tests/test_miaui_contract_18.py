@@ -53,8 +53,10 @@ def test_each_depth_is_won_as_its_facts_say(players: int, kiti: int) -> None:
         step = 1 if depth.tie_direction == "clockwise" else -1
         start = view.kiti if depth.tie_from == "right" else view.kiti_left
         assert list(order) == [(start + step * i) % players for i in range(players)]
-    assert view.tie_order == {"deep": list(view.depths[0].tie_order or ()),
-                              "shallow": list(view.depths[2].tie_order or ())}
+    assert view.tie_order == {
+        "deep": list(view.depths[0].tie_order or ()),
+        "shallow": list(view.depths[2].tie_order or ()),
+    }
 
 
 def test_distinct_dives_go_to_the_end_each_depth_takes() -> None:

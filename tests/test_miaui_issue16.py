@@ -20,13 +20,25 @@ from kiti.games.miaui.rules import Dive, Take, kiti_order
 from kiti.games.miaui.terminal import Sight, hand_line, kiti_line, render_view
 from kiti.games.miaui.words import People
 
-HUGE = 10 ** 5000  # more digits than Python will write out
+HUGE = 10**5000  # more digits than Python will write out
 
 
 # ------------------------------------------------------------- bad values
-@pytest.mark.parametrize("move", [Dive(None), Dive(HUGE), Dive(-HUGE), Dive(10 ** 4000), Dive("x" * 10 ** 6),
-                                  Dive(2.0), Dive(True), Take("x" * 10 ** 6), Take(None)],
-                         ids=lambda m: type(m).__name__)
+@pytest.mark.parametrize(
+    "move",
+    [
+        Dive(None),
+        Dive(HUGE),
+        Dive(-HUGE),
+        Dive(10**4000),
+        Dive("x" * 10**6),
+        Dive(2.0),
+        Dive(True),
+        Take("x" * 10**6),
+        Take(None),
+    ],
+    ids=lambda m: type(m).__name__,
+)
 def test_a_malformed_move_object_is_refused_with_a_short_reason(move):
     s = G.new(3, seed=1)
     err = assert_rejected(s, 0, move, error=IllegalMoveError)
@@ -41,14 +53,18 @@ def test_a_huge_diver_is_described_not_written_out():
 
 
 def test_a_bad_take_while_ordering_quotes_about_80_characters():
-    s = new(3, rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
-            no_fighting=True, taker_chooses_order=True)
+    s = new(
+        3,
+        rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
+        no_fighting=True,
+        taker_chooses_order=True,
+    )
     play_round(s, [9, 9, 3])
     play_round(s, [12, 5, 4])
     assert s.to_act() == {0} and s.observation(REFEREE)["pending_take"]
     err = assert_rejected(s, 0, Take("Q" * 150), error=IllegalMoveError)
     assert "'" + "Q" * 60 in err.reason and "..." in err.reason and len(err.reason) < 160
-    for move in (Take("Q" * 10 ** 6), Take(None)):
+    for move in (Take("Q" * 10**6), Take(None)):
         err = assert_rejected(s, 0, move, "None" if move.card is None else "Q" * 60, error=IllegalMoveError)
         assert len(err.reason) < 200
 
@@ -67,9 +83,9 @@ def test_move_text_is_quoted_as_typed_up_to_about_80_characters():
 
 def test_setup_values_are_quoted_to_about_80_characters():
     with pytest.raises(SetupError) as info:
-        G.new(3, seed=1, setup={"kiti": "k" * 10 ** 5})
+        G.new(3, seed=1, setup={"kiti": "k" * 10**5})
     assert "'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk" in str(info.value) and len(str(info.value)) < 160
-    deck = list(rounds_deck("K1", [])) + ["Z" * 10 ** 5] * 20
+    deck = list(rounds_deck("K1", [])) + ["Z" * 10**5] * 20
     with pytest.raises(SetupError) as info:
         G.new(3, seed=1, setup={"deck": deck})
     assert "unexpected" in str(info.value) and "and 17 more" in str(info.value)
@@ -99,8 +115,10 @@ def test_the_tie_header_keeps_deepest_and_you_at_80_columns(players):
                 assert len(line) <= 80 and "…" not in line, line
                 assert "Deepest/Deep" in line and "Shallow" in line, line
                 marks = [str(x) if x != viewer else "you" for x in deep]
-                assert ">".join(marks) in line or ">".join(
-                    (names[x] or str(x)) if x != viewer else "you" for x in deep) in line, line
+                assert (
+                    ">".join(marks) in line
+                    or ">".join((names[x] or str(x)) if x != viewer else "you" for x in deep) in line
+                ), line
                 assert "you" in line.split("Shallow")[1], line
         spectator = kiti_text(players, None, None, 80, kiti)
         assert ">".join(map(str, deep)) in spectator and ">".join(map(str, shallow)) in spectator
@@ -117,8 +135,9 @@ def test_the_tie_header_shortens_only_at_a_narrow_width(width):
         line = kiti_text(players, 1, None, width)
         assert len(line) <= width and "…" not in line, line
         order = kiti_order(0, players, 2)
-        assert ">".join("you" if x == 1 else str(x) for x in order) in line or \
-            ">".join(map(str, order)) in line, line
+        assert (
+            ">".join("you" if x == 1 else str(x) for x in order) in line or ">".join(map(str, order)) in line
+        ), line
     assert kiti_text(4, 1, None, 60) == "Kiti 0|you · Deepest/Deep 0>3>2>you · Shallow you>2>3>0"
 
 
@@ -177,8 +196,12 @@ def test_the_taker_is_asked_on_one_line_and_why_take_is_told(tmp_path: Path) -> 
     pytest.importorskip("pexpect")
     from play_helpers import finish, plain, spawn
 
-    s = new(3, rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
-            no_fighting=True, taker_chooses_order=True)
+    s = new(
+        3,
+        rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
+        no_fighting=True,
+        taker_chooses_order=True,
+    )
     play_round(s, [9, 9, 3])
     play_round(s, [12, 5, 4])
     assert s.to_act() == {0}
@@ -193,7 +216,9 @@ def test_the_taker_is_asked_on_one_line_and_why_take_is_told(tmp_path: Path) -> 
     child.sendline("why take S")
     child.expect(ask)
     said = " ".join(plain(child.before).split())
-    assert ("take S is legal now: a Seagull joins your pile next: +0 for you, the Seagull flies off "
-            "from an empty pile; then T8 joins on its own: +8.") in said, said
+    assert (
+        "take S is legal now: a Seagull joins your pile next: +0 for you, the Seagull flies off "
+        "from an empty pile; then T8 joins on its own: +8."
+    ) in said, said
     child.sendintr()
     assert finish(child) == 130

@@ -30,7 +30,7 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 mid_games = st.tuples(
     st.integers(min_value=3, max_value=6),
-    st.sampled_from(OPTION_SETS + [{"kiti_start": 1}]),
+    st.sampled_from([*OPTION_SETS, {"kiti_start": 1}]),
     st.integers(min_value=0, max_value=2**32),
     st.integers(min_value=0, max_value=64),  # moves to play
 )
@@ -116,8 +116,9 @@ def invisible_changes(s, seat, rng):
                 c = s.clone()
                 j = rng.randrange(len(c.piles[other]) - 1)
                 pile = c.piles[other]
-                if swap_with_deck(c, lambda p=pile, j=j: p[j],
-                                  lambda x, p=pile, j=j: p.__setitem__(j, x), rng):
+                if swap_with_deck(
+                    c, lambda p=pile, j=j: p[j], lambda x, p=pile, j=j: p.__setitem__(j, x), rng
+                ):
                     out.append((f"buried card of seat {other}'s pile", c))
     # A face-down lagoon card this seat did not earn.
     for space in range(3):
@@ -125,8 +126,9 @@ def invisible_changes(s, seat, rng):
             if h >= 0 and h != seat:
                 c = s.clone()
                 cards = c.lagoon[space]
-                if swap_with_deck(c, lambda a=cards, i=i: a[i],
-                                  lambda x, a=cards, i=i: a.__setitem__(i, x), rng):
+                if swap_with_deck(
+                    c, lambda a=cards, i=i: a[i], lambda x, a=cards, i=i: a.__setitem__(i, x), rng
+                ):
                     out.append((f"face-down lagoon card {space}/{i}", c))
     return out
 
@@ -220,8 +222,9 @@ def test_visible_changes_change_views(game, r):
                 if h < 0 or h == seat:
                     c = s.clone()
                     cards = c.lagoon[space]
-                    if swap_with_deck(c, lambda a=cards, i=i: a[i],
-                                      lambda x, a=cards, i=i: a.__setitem__(i, x), rng):
+                    if swap_with_deck(
+                        c, lambda a=cards, i=i: a[i], lambda x, a=cards, i=i: a.__setitem__(i, x), rng
+                    ):
                         o, inf = views(c, seat)
                         assert o != base_obs and inf != base_info, f"lagoon {space}/{i}"
         # Her own committed dive.

@@ -23,7 +23,7 @@ from miaui_helpers import (
 from kiti.core.events import REFEREE
 from kiti.core.records import replay
 
-OPTIONS = OPTION_SETS + [{"kiti_start": 2}, {"open_baskets": True, "kiti_start": 1}]
+OPTIONS = [*OPTION_SETS, {"kiti_start": 2}, {"open_baskets": True, "kiti_start": 1}]
 
 games = st.tuples(
     st.integers(min_value=3, max_value=6),
@@ -35,9 +35,14 @@ FAST = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCh
 
 
 def all_cards(s) -> Counter:
-    return (Counter(s.deck) + Counter(c for sp in s.lagoon for c in sp)
-            + Counter(c for p in s.piles for c in p) + Counter(s.box) + Counter([s.burned])
-            + Counter(pending_cards(s)))
+    return (
+        Counter(s.deck)
+        + Counter(c for sp in s.lagoon for c in sp)
+        + Counter(c for p in s.piles for c in p)
+        + Counter(s.box)
+        + Counter([s.burned])
+        + Counter(pending_cards(s))
+    )
 
 
 def check_invariants(s) -> None:

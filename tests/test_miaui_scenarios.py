@@ -33,7 +33,7 @@ def dump(x) -> str:
 
 # ------------------------------------------------------------------ the book's example round
 @pytest.mark.parametrize(
-    "kiti, deepest, deep, shallow",
+    ("kiti", "deepest", "deep", "shallow"),
     [
         # Kiti k: Deepest/Deep ties go to the first tied seat in k, k-1, ...; Shallow to k+1, k+2, ...
         # Dives: seat 0 plays 7, seats 1-3 play 9.
@@ -101,14 +101,11 @@ def test_deck_holds_36_cards_after_burning_and_stocking():
 TIE_CASES = [(n, k) for n in (3, 4, 6) for k in sorted({0, 1, n - 1})]
 
 
-@pytest.mark.parametrize("n, k", TIE_CASES)
+@pytest.mark.parametrize(("n", "k"), TIE_CASES)
 @pytest.mark.parametrize("how", ["setup", "option"])
 def test_kiti_ties_both_directions(n, k, how):
     deck = rounds_deck("K1", [("E15", "T9", "K3"), ("E14", "T8", "K4")])
-    if how == "setup":
-        s = new(n, deck, kiti=k)
-    else:
-        s = new(n, deck, kiti_start=k)
+    s = new(n, deck, kiti=k) if how == "setup" else new(n, deck, kiti_start=k)
     assert s.kiti == k
     # Everybody dives 5: all tie at every depth.
     play_round(s, [5] * n)
@@ -127,7 +124,7 @@ def test_kiti_ties_both_directions(n, k, how):
 
 
 @pytest.mark.parametrize(
-    "kiti, deepest, deep, shallow",
+    ("kiti", "deepest", "deep", "shallow"),
     [
         # seats:   0  1  2   3  4   5
         # dives:   5  1  12  1  12  6
@@ -157,7 +154,7 @@ def test_tie_order_shown_in_views_matches_kiti():
     assert obs["tie_order"]["shallow"] == [2, 3, 0, 1]
 
 
-@pytest.mark.parametrize("n, start", [(3, 0), (4, 0), (5, 0), (5, 1), (6, 5)])
+@pytest.mark.parametrize(("n", "start"), [(3, 0), (4, 0), (5, 0), (5, 1), (6, 5)])
 def test_kiti_moves_after_every_round_including_the_last(n, start):
     s = G.new(n, options={"kiti_start": start}, seed=11)
     rng = random.Random(1)
@@ -251,8 +248,10 @@ def test_seagull_on_empty_pile_only_the_seagull_goes():
 # ------------------------------------------------------------------ ruling 6: Jellyfish
 def _deepest_every_round(bottoms, players=3):
     """Seat 0 always wins the Deepest (dives 12, 11, ...); the others dive low."""
-    triples = [(b, m, t) for b, (m, t) in zip(bottoms, [("K1", "K2"), ("K2", "K3"), ("K4", "K4"),
-                                                        ("K5", "T6"), ("T6", "T7")])]
+    triples = [
+        (b, m, t)
+        for b, (m, t) in zip(bottoms, [("K1", "K2"), ("K2", "K3"), ("K4", "K4"), ("K5", "T6"), ("T6", "T7")])
+    ]
     s = new(players, rounds_deck("T9", triples), kiti=0)
     return s
 
@@ -527,8 +526,9 @@ def test_no_fighting_seagull_applied_after_each_card_oldest_first():
 
 
 def test_no_fighting_jellyfish_applied_after_each_card():
-    deck = rounds_deck("K5", [("J10", "T9", "K1"), ("J15", "T8", "K2"), ("J10", "T7", "K3"),
-                              ("S", "T6", "K4")])
+    deck = rounds_deck(
+        "K5", [("J10", "T9", "K1"), ("J15", "T8", "K2"), ("J10", "T7", "K3"), ("S", "T6", "K4")]
+    )
     s = new(4, deck, no_fighting=True)
     play_round(s, [12, 6, 1, 3])  # s0 J10, s1 T9, s2 K1 (1 < 3)
     play_round(s, [11, 5, 2, 4])  # s0 J15, s1 T8, s2 K2
@@ -546,8 +546,9 @@ def test_no_fighting_jellyfish_applied_after_each_card():
 
 
 def test_no_fighting_lantern_among_cards_hides_next_card():
-    deck = rounds_deck("K5", [("L3", "T9", "K1"), ("K2", "T8", "K3"), ("E15", "T7", "K4"),
-                              ("E14", "T6", "K4")])
+    deck = rounds_deck(
+        "K5", [("L3", "T9", "K1"), ("K2", "T8", "K3"), ("E15", "T7", "K4"), ("E14", "T6", "K4")]
+    )
     s = new(4, deck, no_fighting=True)
     play_round(s, [12, 12, 5, 1])  # Deepest tie: L3 stays
     assert s.observation(1)["lagoon"][0] == ["L3", "K2"]
@@ -674,7 +675,7 @@ def test_card_values_match_the_rulings():
     assert s.scores() == [15 + 14, 9 + 8, 3 + 4]
     from kiti.games.miaui.cards import COUNT
 
-    assert COUNT == Counter(make_deck([]))
+    assert Counter(make_deck([])) == COUNT
     from kiti.games.miaui.cards import VALUE as ENGINE_VALUE
 
     assert ENGINE_VALUE == VALUE

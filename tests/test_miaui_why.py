@@ -27,8 +27,10 @@ def test_a_dive_names_each_depth_its_catch_and_kitis_tie_orders():
     assert "Deep (next highest wins): T7, +7;" in said
     assert "Shallow (lowest diver wins): K2, +2." in said
     assert "at most" in said  # one catch a seat
-    assert ("A tie goes to the first in Kiti's order, at Deepest/Deep: seat 1, seat 0, seat 3, seat 2 "
-            "(counterclockwise); at Shallow: seat 2, seat 3, seat 0, seat 1 (clockwise)") in said
+    assert (
+        "A tie goes to the first in Kiti's order, at Deepest/Deep: seat 1, seat 0, seat 3, seat 2 "
+        "(counterclockwise); at Shallow: seat 2, seat 3, seat 0, seat 1 (clockwise)"
+    ) in said
     assert "Every other seat may still dive higher, a 9 or lower" in said
 
     play_round(s, [12, 1, 5, 6])  # seat 0 takes E13, seat 3 T7, seat 1 K2; Kiti moves to 2
@@ -40,8 +42,10 @@ def test_a_dive_names_each_depth_its_catch_and_kitis_tie_orders():
     assert "Deepest/Deep: seat 2, seat 1, seat 0, seat 3" in said  # Kiti at k = 2 now
     assert "Shallow: seat 3, seat 0, seat 1, seat 2" in said
     # Seat 1 has played its 1: nobody else can go lower; seats 2 and 3 still hold a 1.
-    assert "Every other seat may still dive higher; seat 2 and seat 3 may still dive a 1; " \
-           "no other seat can dive lower" in said
+    assert (
+        "Every other seat may still dive higher; seat 2 and seat 3 may still dive a 1; "
+        "no other seat can dive lower" in said
+    )
 
 
 def test_a_dive_tells_a_jellyfish_triple_from_the_pile_rules():
@@ -49,8 +53,9 @@ def test_a_dive_tells_a_jellyfish_triple_from_the_pile_rules():
     play_round(s, [12, 1, 2])
     play_round(s, [11, 3, 4])
     assert s.piles[0] == ["J10", "J15"]
-    assert "Deepest (highest diver wins): J10, +25 for seat 0, J10 J15 J10 leave the pile together" \
-        in why(s, 0, "dive 10")
+    assert "Deepest (highest diver wins): J10, +25 for seat 0, J10 J15 J10 leave the pile together" in why(
+        s, 0, "dive 10"
+    )
 
 
 def test_a_face_down_card_stays_face_down_in_the_explanation():
@@ -78,17 +83,26 @@ def test_no_fighting_piled_spaces_and_no_kiti():
 
 
 def test_taker_orders_a_catch_and_each_take_is_explained():
-    s = new(3, rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
-            no_fighting=True, taker_chooses_order=True)
+    s = new(
+        3,
+        rounds_deck("K4", [("T8", "K1", "K2"), ("S", "T6", "K3")]),
+        no_fighting=True,
+        taker_chooses_order=True,
+    )
     play_round(s, [9, 9, 3])
-    assert "Deepest (highest diver wins): T8, a Seagull, in the order seat 0 would choose" \
-        in why(s, 0, "dive 12")
+    assert "Deepest (highest diver wins): T8, a Seagull, in the order seat 0 would choose" in why(
+        s, 0, "dive 12"
+    )
     play_round(s, [12, 5, 4])
     assert s.observation(REFEREE)["pending_take"]["cards"] == ["T8", "S"] and s.to_act() == {0}
-    assert why(s, 0, "take S") == ("a Seagull joins seat 0's pile next: +0 for seat 0, the Seagull "
-                                   "flies off from an empty pile; then T8 joins on its own: +8")
-    assert why(s, 0, "take T8") == ("T8 joins seat 0's pile next: +8 for seat 0; then a Seagull joins "
-                                    "on its own: -8, the Seagull eats T8, both leave the game")
+    assert why(s, 0, "take S") == (
+        "a Seagull joins seat 0's pile next: +0 for seat 0, the Seagull "
+        "flies off from an empty pile; then T8 joins on its own: +8"
+    )
+    assert why(s, 0, "take T8") == (
+        "T8 joins seat 0's pile next: +8 for seat 0; then a Seagull joins "
+        "on its own: -8, the Seagull eats T8, both leave the game"
+    )
     assert s.explain_move(0, Take("T8")) != s.describe_move(0, Take("T8"))
 
 

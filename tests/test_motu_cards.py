@@ -47,7 +47,7 @@ def test_each_village_has_one_star_in_its_centre_and_island_cards_have_none():
 
 
 def test_seven_totem_kinds_with_names():
-    assert C.TOTEMS == tuple(f"totem{i}" for i in range(1, 8))
+    assert tuple(f"totem{i}" for i in range(1, 8)) == C.TOTEMS
     names = [C.SYMBOL_NAME[t] for t in C.TOTEMS]
     assert len(set(names)) == 7 and all(names)
 
@@ -78,10 +78,17 @@ def test_traveler_examples_of_the_rulebook():
 
 def test_destiny_examples_of_the_rulebook():
     by_parts = {d.components: d for d in C.DESTINIES.values()}
-    assert any((d.most, d.most_of_one, d.otherwise) == (10, 2, -8) for d in C.DESTINIES.values()
-               if len(d.components) == 2)
-    for parts, most, penalty in [(("beach_card",), 6, -4), (("totem",), 6, -4),
-                                 (("coconut",), 4, -3), (("volcano",), 6, -4)]:
+    assert any(
+        (d.most, d.most_of_one, d.otherwise) == (10, 2, -8)
+        for d in C.DESTINIES.values()
+        if len(d.components) == 2
+    )
+    for parts, most, penalty in [
+        (("beach_card",), 6, -4),
+        (("totem",), 6, -4),
+        (("coconut",), 4, -3),
+        (("volcano",), 6, -4),
+    ]:
         assert (by_parts[parts].most, by_parts[parts].otherwise) == (most, penalty)
 
 
@@ -131,17 +138,29 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
     ("unknown terrain", lambda r: island(r, "I12").update(rows=["LLL", "LXL", "LLL", "LLL"]), ["I12", "'X'"]),
     ("unknown symbol", lambda r: set_symbols(r, "I03", (0, 0, "dragon")), ["I03", "dragon"]),
     ("symbol off the card", lambda r: set_symbols(r, "I11", (3, 0, "bird")), ["I11", "not a cell"]),
-    ("two symbols in a cell", lambda r: set_symbols(r, "I05", (0, 0, "bird"), (0, 0, "hunter")),
-     ["I05", "two symbols"]),
+    (
+        "two symbols in a cell",
+        lambda r: set_symbols(r, "I05", (0, 0, "bird"), (0, 0, "hunter")),
+        ["I05", "two symbols"],
+    ),
     ("star on an island card", lambda r: set_symbols(r, "I09", (1, 1, "star")), ["I09", "only village"]),
     ("village star off centre", lambda r: set_symbols(r, "V2", (1, 2, "star")), ["V2", "centre"]),
     ("village without star", lambda r: set_symbols(r, "V3", (0, 0, "bird")), ["V3", "exactly one star"]),
-    ("sea next to land", lambda r: island(r, "I20").update(rows=["LSS", "LBS", "LBS", "LBS"]),
-     ["I20", "Sea at [1, 0]"]),
-    ("beach in a corner", lambda r: island(r, "I01").update(rows=["BLL", "BLL", "LLL", "LLL"]),
-     ["I01", "corner"]),
-    ("beach with one end", lambda r: island(r, "I01").update(rows=["LLL", "BBL", "LLL", "LLL"]),
-     ["I01", "edges"]),
+    (
+        "sea next to land",
+        lambda r: island(r, "I20").update(rows=["LSS", "LBS", "LBS", "LBS"]),
+        ["I20", "Sea at [1, 0]"],
+    ),
+    (
+        "beach in a corner",
+        lambda r: island(r, "I01").update(rows=["BLL", "BLL", "LLL", "LLL"]),
+        ["I01", "corner"],
+    ),
+    (
+        "beach with one end",
+        lambda r: island(r, "I01").update(rows=["LLL", "BBL", "LLL", "LLL"]),
+        ["I01", "edges"],
+    ),
     ("no verified flag", lambda r: island(r, "I10").pop("verified"), ["I10", "verified"]),
     ("traveler per nothing", lambda r: traveler(r, "T4").update(per="sunsets"), ["T4", "per"]),
     ("traveler adds a volcano", lambda r: traveler(r, "T2").update(adds={"volcano": 1}), ["T2", "volcano"]),
@@ -149,21 +168,33 @@ BREAKAGES: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
     ("destiny without small bonus", lambda r: destiny(r, "D03").pop("most_of_one"), ["D03", "most_of_one"]),
     ("destiny without penalty", lambda r: destiny(r, "D05").update(otherwise=2), ["D05", "negative"]),
     ("destiny for free", lambda r: destiny(r, "D07").update(price=0), ["D07", "price"]),
-    ("destiny of three things", lambda r: destiny(r, "D01").update(components=["fish", "bird", "palm"]),
-     ["D01", "components"]),
+    (
+        "destiny of three things",
+        lambda r: destiny(r, "D01").update(components=["fish", "bird", "palm"]),
+        ["D01", "components"],
+    ),
     ("totem table short", lambda r: r["scoring"]["totem_table"]["points"].pop("7"), ["totem_table", "1..7"]),
-    ("totem table falling", lambda r: r["scoring"]["totem_table"]["points"].update({"7": 3}),
-     ["totem_table", "fall"]),
+    (
+        "totem table falling",
+        lambda r: r["scoring"]["totem_table"]["points"].update({"7": 3}),
+        ["totem_table", "fall"],
+    ),
     ("two marks alike", lambda r: r["cards"]["symbols"]["fish"].update(mark="FM"), ["symbols", "mark"]),
     ("solo without scores", lambda r: r["scoring"]["solo"].pop("start_scores"), ["solo", "start_scores"]),
-    ("ruler of four bands", lambda r: r["scoring"]["volcanic_ruler"]["bands"].pop(),
-     ["volcanic_ruler", "five"]),
-    ("ruler bands out of order", lambda r: r["scoring"]["volcanic_ruler"]["bands"][1].update(up_to=1),
-     ["volcanic_ruler", "rise"]),
+    (
+        "ruler of four bands",
+        lambda r: r["scoring"]["volcanic_ruler"]["bands"].pop(),
+        ["volcanic_ruler", "five"],
+    ),
+    (
+        "ruler bands out of order",
+        lambda r: r["scoring"]["volcanic_ruler"]["bands"][1].update(up_to=1),
+        ["volcanic_ruler", "rise"],
+    ),
 ]
 
 
-@pytest.mark.parametrize("what, breaks, words", BREAKAGES, ids=[b[0] for b in BREAKAGES])
+@pytest.mark.parametrize(("what", "breaks", "words"), BREAKAGES, ids=[b[0] for b in BREAKAGES])
 def test_a_broken_copy_fails_naming_the_card_and_the_problem(what, breaks, words):
     raw = C.raw_data()
     validate(raw)  # premise: the copy is fine before we break it

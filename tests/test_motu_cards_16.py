@@ -26,10 +26,13 @@ def with_rows(rows: list[str]) -> dict[str, Any]:
     return raw
 
 
-@pytest.mark.parametrize(("rows", "words"), [
-    (ALONG_LEFT, ["I01", "[0, 1] and [0, 2]", "left edge", "end-on"]),
-    (ALONG_RIGHT_AND_IN, ["I01", "[2, 1] and [2, 2]", "right edge"]),
-])
+@pytest.mark.parametrize(
+    ("rows", "words"),
+    [
+        (ALONG_LEFT, ["I01", "[0, 1] and [0, 2]", "left edge", "end-on"]),
+        (ALONG_RIGHT_AND_IN, ["I01", "[2, 1] and [2, 2]", "right edge"]),
+    ],
+)
 def test_a_beach_along_an_edge_is_refused_with_a_clear_error(rows: list[str], words: list[str]) -> None:
     with pytest.raises(CardDataError) as caught:
         validate(with_rows(rows))
@@ -45,9 +48,13 @@ def test_why_it_is_refused_the_model_would_refuse_it_beside_land() -> None:
     along, land = make_card("X1", ALONG_LEFT, symbols), make_card("X2", ["LLL"] * 4, symbols)
     island = new_island("V5")
     assert all(c.terrain == "L" for c in island.cells.values()), "premise: an all-Land village"
-    refused = [(x, y) for x in range(-4, 4) for y in range(-4, 5)
-               if placement_problem(island, land, 0, x, y) is None
-               and "beach" in (placement_problem(island, along, 0, x, y) or "")]
+    refused = [
+        (x, y)
+        for x in range(-4, 4)
+        for y in range(-4, 5)
+        if placement_problem(island, land, 0, x, y) is None
+        and "beach" in (placement_problem(island, along, 0, x, y) or "")
+    ]
     assert refused, "the along-edge beach is refused beside Land where a Land card fits"
 
 
@@ -58,14 +65,21 @@ def test_a_beach_that_meets_the_edges_end_on_is_valid() -> None:
     assert along_edge(ALONG_LEFT) == ((0, 1), (0, 2), (-1, 0))
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda r: r["cards"]["islands"][2].update(symbols=[{"at": ["a", 0], "symbol": "bird"}]),
-     ["I03", "not a cell"]),
-    (lambda r: r["cards"]["islands"][2].update(symbols=[{"at": [0, 0], "symbol": ["bird"] * 100}]),
-     ["I03", "unknown symbol kind", "..."]),
-    (lambda r: r["travelers"]["travelers"][3].update(per=["x"] * 100), ["T4", "'per'", "..."]),
-    (lambda r: r["destinies"]["destinies"][0].update(price="9" * 500), ["D01", "price", "..."]),
-])
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda r: r["cards"]["islands"][2].update(symbols=[{"at": ["a", 0], "symbol": "bird"}]),
+            ["I03", "not a cell"],
+        ),
+        (
+            lambda r: r["cards"]["islands"][2].update(symbols=[{"at": [0, 0], "symbol": ["bird"] * 100}]),
+            ["I03", "unknown symbol kind", "..."],
+        ),
+        (lambda r: r["travelers"]["travelers"][3].update(per=["x"] * 100), ["T4", "'per'", "..."]),
+        (lambda r: r["destinies"]["destinies"][0].update(price="9" * 500), ["D01", "price", "..."]),
+    ],
+)
 def test_the_validator_quotes_bad_values_short_and_never_crashes(change: Any, words: list[str]) -> None:
     raw = C.raw_data()
     change(raw)

@@ -85,7 +85,9 @@ def test_the_discard_price_is_what_discarding_costs() -> None:
 
 
 # ------------------------------------------------------------------ rounds and interims
-@pytest.mark.parametrize(("players", "options", "rounds"), [(3, {}, 9), (1, {}, 18), (1, {"solo_piles": "short"}, 9)])
+@pytest.mark.parametrize(
+    ("players", "options", "rounds"), [(3, {}, 9), (1, {}, 18), (1, {"solo_piles": "short"}, 9)]
+)
 def test_the_rounds_are_the_cards_each_seat_places(players: int, options: dict, rounds: int) -> None:  # type: ignore[type-arg]
     s = R.MotuState.new(players, options, 4)
     assert s.observation(0)["rounds"] == rounds
@@ -134,8 +136,11 @@ def test_the_spots_are_the_legal_placements_and_the_template_writes_them() -> No
     for viewer in (0, 1, None, REFEREE):
         placing = (s.observation(REFEREE) if viewer == REFEREE else s.observation(viewer))["placing"]
         assert placing["seat"] == 0 and placing["card"] == s.holding
-        written = {placing["notation"].format(rotation=r["rotation"], x=p["x"], y=p["y"])
-                   for r in placing["rotations"] for p in r["spots"]}
+        written = {
+            placing["notation"].format(rotation=r["rotation"], x=p["x"], y=p["y"])
+            for r in placing["rotations"]
+            for p in r["spots"]
+        }
         assert written == {str(m) for m in s.legal_moves(0)}
     s.play(0, first_placement(s))
     assert s.observation(0)["placing"] is None

@@ -22,7 +22,7 @@ def plain(renderable, color: bool = False) -> str:
 
 def cells(line: str) -> list[str]:
     """A drawn row cut into its four-character cells (terrain letter, mark, space)."""
-    return [line[i:i + 3] for i in range(0, len(line), D.CELL)]
+    return [line[i : i + 3] for i in range(0, len(line), D.CELL)]
 
 
 def test_a_card_shows_every_terrain_letter_and_symbol_mark():
@@ -68,14 +68,14 @@ def test_an_island_fits_80_columns_with_labels():
 
 def test_the_window_scrolls_to_any_part_of_the_island():
     isl = grown_island()
-    x0, y0, x1, y1 = I.bounds(isl)
+    _x0, y0, x1, _y1 = I.bounds(isl)
     xs, ys = range(x1 - 3, x1 + 2), range(y0 - 1, y0 + 3)  # the top-right corner and beyond
     assert {(x, y) in isl.cells for x in xs for y in ys} == {True, False}, "premise: land and water"
     lines = plain(D.draw_island(isl, left=xs[0], top=ys[0], columns=5, rows=4)).splitlines()
     assert len(lines) == 5 and lines[0].split() == [str(x) for x in xs]
     for row, y in zip(lines[1:], ys):
-        assert int(row[:D.LABEL]) == y
-        for cell, x in zip(cells(row[D.LABEL:]), xs, strict=True):
+        assert int(row[: D.LABEL]) == y
+        for cell, x in zip(cells(row[D.LABEL :]), xs, strict=True):
             shown = isl.cells.get((x, y))
             expected = "." if shown is None else shown.terrain + C.SYMBOL_MARK.get(shown.symbol, "")
             assert cell.strip() == expected
@@ -99,7 +99,7 @@ def test_a_tall_screen_shows_the_whole_island_and_a_short_one_says_it_shows_part
         for seat in sorted(state.to_act()):
             state.apply(seat, state.random_move(seat, rng))
     view = state.observation(0)
-    x0, y0, x1, y1 = view["islands"][0]["bounds"]
+    _x0, y0, _x1, y1 = view["islands"][0]["bounds"]
     assert y1 - y0 + 3 > 16  # the premise: taller than the old 16-line window
     tall = plain(render_view(view, height=10_000))
     labels = {int(m) for m in re.findall(r"^\s*(-?\d+) ", tall, re.M)}

@@ -90,8 +90,11 @@ def test_place_tells_the_covered_symbols_each_source_the_beach_and_the_ruler() -
     points = ruler_points(distance)
     assert f"a Volcano at {volcano}, {distance:.1f} cells from the village star: {points} point" in said
     beach = (longest_beach(old), longest_beach(new))
-    assert (f"longest beach {beach[0]} → {beach[1]}" if beach[0] != beach[1]
-            else f"longest beach still {beach[0]}") in said
+    assert (
+        f"longest beach {beach[0]} → {beach[1]}"
+        if beach[0] != beach[1]
+        else f"longest beach still {beach[0]}"
+    ) in said
     assert then.row[-1] not in said, "the card that refills the row stays unnamed"
 
 
@@ -100,8 +103,9 @@ def test_place_tells_the_symbol_counts_of_a_pair_source() -> None:
     s.play(0, "take 1")
     for move in s.legal_moves(0):
         then = after(s, 0, str(move))
-        if then.source_value(0, "fisherman") != s.source_value(0, "fisherman") or \
-                then.source_value(0, "hunter") != s.source_value(0, "hunter"):
+        if then.source_value(0, "fisherman") != s.source_value(0, "fisherman") or then.source_value(
+            0, "hunter"
+        ) != s.source_value(0, "hunter"):
             break
     else:
         raise AssertionError("premise: some placement changes a pair Source")
@@ -150,7 +154,10 @@ def test_done_and_the_interim_it_leads_to() -> None:
     s.apply(seat, s.legal_moves(seat)[0])
     assert s.phase == "extras" and s.emptied, "premise: the turn's optional steps come first"
     said = explained(s, seat, "done")
-    assert said == f"end seat {seat}'s turn; pile A is then empty: every seat chooses 1 Source(s) to score, in secret"
+    assert (
+        said
+        == f"end seat {seat}'s turn; pile A is then empty: every seat chooses 1 Source(s) to score, in secret"
+    )
 
 
 def test_score_tells_each_sources_points_and_keeps_the_others_secret() -> None:
@@ -181,7 +188,9 @@ def test_solo_takes_give_and_discard() -> None:
     then = after(s, 0, "take left")
     assert f"take the left card, {left}: 1 coconut goes from seat 0's bank to the Beach Hut" in said
     assert f"seat 0's coconuts {s.banks[0]} → {then.banks[0]}, the Beach Hut {s.hut} → {then.hut}" in said
-    assert f"the other card, {right}, then goes face down to the Opponent unless 3 of seat 0's coconuts" in said
+    assert (
+        f"the other card, {right}, then goes face down to the Opponent unless 3 of seat 0's coconuts" in said
+    )
     assert "1 coconut comes from the Beach Hut" in explained(s, 0, "take right")
     s.play(0, "take left")
     s.apply(0, s.legal_moves(0)[0])
@@ -237,5 +246,7 @@ def test_solo_other_card_goes_by_itself_when_the_discard_cannot_be_paid() -> Non
     s.banks[0] = 2
     s.check_invariants()
     said = explained(s, 0, "scrap")
-    assert f"the other card, {SEA[1]}, then goes face down to the Opponent (seat 0's coconuts cannot pay" in said
+    assert (
+        f"the other card, {SEA[1]}, then goes face down to the Opponent (seat 0's coconuts cannot pay" in said
+    )
     assert "None" not in said

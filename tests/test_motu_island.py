@@ -16,8 +16,12 @@ from kiti.games.motu.sources import longest_beach
 
 # A coastal village: land on top, a beach across row 2 (leaving by the left and right edges),
 # sea below.  At (0, 0) it stands on the grid cells x 0..2, y 0..3.
-VILLAGE = make_card("V", ["LLL", "LLL", "BBB", "SSS"],
-                    {(0, 0): "hunter", (1, 1): "star", (2, 1): "palm", (2, 3): "fish"}, village=True)
+VILLAGE = make_card(
+    "V",
+    ["LLL", "LLL", "BBB", "SSS"],
+    {(0, 0): "hunter", (1, 1): "star", (2, 1): "palm", (2, 3): "fish"},
+    village=True,
+)
 LAND = make_card("L", ["LLL"] * 4, {(0, 0): "bird", (2, 3): "totem1"})
 SEA = make_card("S", ["SSS"] * 4, {(0, 1): "fish", (1, 2): "canoe", (2, 2): "fish"})
 VOLCANO = make_card("VO", ["LLL"] * 4, {(0, 3): "volcano", (2, 0): "hunter"})
@@ -223,8 +227,11 @@ def test_no_placement_when_only_stars_and_volcanoes_show():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(C.VILLAGE_IDS), st.lists(st.sampled_from(C.ISLAND_IDS), min_size=1, max_size=12),
-       st.randoms(use_true_random=False))
+@given(
+    st.sampled_from(C.VILLAGE_IDS),
+    st.lists(st.sampled_from(C.ISLAND_IDS), min_size=1, max_size=12),
+    st.randoms(use_true_random=False),
+)
 def test_legal_placements_keep_every_terrain_rule(village_id, deck, rng):
     isl = I.new_island(village_id)
     volcanoes = 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,16 +17,42 @@ from kiti.core.errors import IllegalMoveError, NotationError, SetupError
 from kiti.games.motu import rules
 from kiti.games.motu.rules import Buy, MotuState, Place, Score, SoloTake, Take, Word
 
-HUGE = 10 ** 4000
+HUGE = 10**4000
 MALFORMED: list[Any] = [
-    Take(None), Take(HUGE), Take(-1), Take("1"), Take(True), Take(4),  # type: ignore[arg-type]
-    SoloTake(3), SoloTake(None), SoloTake(["left"]), SoloTake("middle"),  # type: ignore[arg-type]
-    Place(None, 0, 0), Place(0.0, 0, 0), Place(45, 0, 0), Place(0, None, 0),  # type: ignore[arg-type]
-    Place(0, "1", 0), Place(90, HUGE, 0), Place(90, 0, -HUGE), Place(True, 0, 0),  # type: ignore[arg-type]
-    Buy(5), Buy(None), Buy(["D01"]), Buy("D99"),  # type: ignore[arg-type]
-    Score(None), Score("totem"), Score(["totem"]), Score((["totem"],)), Score(("totem", 5)),  # type: ignore[arg-type]
-    Score(("totem", "fisherman")), Score(("totem", "totem")), Score(()),
-    Word(5), Word(None), Word(["done"]), Word("dance"),  # type: ignore[arg-type]
+    Take(None),
+    Take(HUGE),
+    Take(-1),
+    Take("1"),
+    Take(True),
+    Take(4),  # type: ignore[arg-type]
+    SoloTake(3),
+    SoloTake(None),
+    SoloTake(["left"]),
+    SoloTake("middle"),  # type: ignore[arg-type]
+    Place(None, 0, 0),
+    Place(0.0, 0, 0),
+    Place(45, 0, 0),
+    Place(0, None, 0),  # type: ignore[arg-type]
+    Place(0, "1", 0),
+    Place(90, HUGE, 0),
+    Place(90, 0, -HUGE),
+    Place(True, 0, 0),  # type: ignore[arg-type]
+    Buy(5),
+    Buy(None),
+    Buy(["D01"]),
+    Buy("D99"),  # type: ignore[arg-type]
+    Score(None),
+    Score("totem"),
+    Score(["totem"]),
+    Score((["totem"],)),
+    Score(("totem", 5)),  # type: ignore[arg-type]
+    Score(("totem", "fisherman")),
+    Score(("totem", "totem")),
+    Score(()),
+    Word(5),
+    Word(None),
+    Word(["done"]),
+    Word("dance"),  # type: ignore[arg-type]
 ]
 
 
@@ -93,12 +120,15 @@ def test_move_fields_are_annotated_with_their_types() -> None:
     assert hints[Word] == {"word": str}
 
 
-@pytest.mark.parametrize(("text", "error"), [
-    ("take " + "9" * 150, NotationError),
-    ("place 90 " + "1" * 150 + " 0", NotationError),
-    ("buy " + "D" * 150, NotationError),
-    ("dance " + "x" * 150, NotationError),
-])
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("take " + "9" * 150, NotationError),
+        ("place 90 " + "1" * 150 + " 0", NotationError),
+        ("buy " + "D" * 150, NotationError),
+        ("dance " + "x" * 150, NotationError),
+    ],
+)
 def test_notation_errors_quote_the_text_short(text: str, error: type[Exception]) -> None:
     with pytest.raises(error) as info:
         MotuState.parse_move(text)
@@ -115,5 +145,5 @@ def test_setup_errors_quote_short_and_never_crash() -> None:
 
 
 def test_no_private_shortener_is_left() -> None:
-    source = open(rules.__file__, encoding="utf-8").read()
+    source = Path(rules.__file__).read_text(encoding="utf-8")
     assert "!r}" not in source and ")[:12]" not in source

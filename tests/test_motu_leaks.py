@@ -15,8 +15,9 @@ from kiti.core.seatview import seat_view
 
 
 def sight(state, viewer):  # type: ignore[no-untyped-def]
-    return json.dumps([state.observation(viewer), state.events(viewer), state.information_state(viewer)],
-                      sort_keys=True)
+    return json.dumps(
+        [state.observation(viewer), state.events(viewer), state.information_state(viewer)], sort_keys=True
+    )
 
 
 def test_a_face_down_traveler_is_seen_by_its_owner_only() -> None:
@@ -40,7 +41,7 @@ def test_the_piles_order_is_hidden_from_everyone() -> None:
     s = play_until(G.new(4, None, 2), lambda st: len(st.history) > 20)
     c = s.clone()
     c.piles[0].reverse()
-    c.piles[1], c.box[0] = c.piles[1][:-1] + [c.box[0]], c.piles[1][-1]
+    c.piles[1], c.box[0] = [*c.piles[1][:-1], c.box[0]], c.piles[1][-1]
     c.box.sort()
     assert c.observation(REFEREE)["piles"] != s.observation(REFEREE)["piles"]
     for viewer in (0, 1, 2, 3, None):
@@ -58,9 +59,9 @@ def test_a_secret_source_choice_is_hidden_until_the_reveal() -> None:
     assert sight(a, 1) != sight(b, 1)
     for state, seat in ((a, 0), (a, 2)):
         guess = state.resample(seat, random.Random(1))
-        assert guess.choices[1] is not None and guess.choices[1] in [(x,) for x in
-                                                                     ("fisherman", "hunter", "canoe", "coconut",
-                                                                      "totem", "volcano")]
+        assert guess.choices[1] is not None and guess.choices[1] in [
+            (x,) for x in ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
+        ]
         assert sight(guess, seat) == sight(state, seat)
 
 
@@ -78,8 +79,10 @@ def test_a_determinisation_never_carries_the_true_hidden_cards() -> None:
         guess = s.resample(0, random.Random(k))
         seen = guess.events(REFEREE)
         assert all(e["type"] != "traveler" or e["card"] == guess.travelers[e["seat"]] for e in seen)
-        assert all(e["type"] != "chose" or e["seat"] != 2 or e["sources"] == list(guess.choices[2] or ())
-                   for e in seen)
+        assert all(
+            e["type"] != "chose" or e["seat"] != 2 or e["sources"] == list(guess.choices[2] or ())
+            for e in seen
+        )
         assert guess.travelers[0] == s.travelers[0] and guess.choices[0] == s.choices[0]
         changed["piles"] += guess.observation(REFEREE)["piles"] != truth["piles"]
         changed["travelers"] += guess.travelers[1:] != s.travelers[1:]

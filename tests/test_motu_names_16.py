@@ -22,8 +22,14 @@ from kiti.games.motu.sources import SOURCE_NAME, SOURCES
 from kiti.games.motu.words import describe_event, expand_input
 
 #: The rulebook's names of the six Sources, as its scoring table prints them.
-RULEBOOK = {"fisherman": "Fisherman/Fish", "hunter": "Hunter/Bird", "canoe": "Canoe/Palm Tree",
-            "coconut": "Coconut", "totem": "Totems", "volcano": "Volcano/Village"}
+RULEBOOK = {
+    "fisherman": "Fisherman/Fish",
+    "hunter": "Hunter/Bird",
+    "canoe": "Canoe/Palm Tree",
+    "coconut": "Coconut",
+    "totem": "Totems",
+    "volcano": "Volcano/Village",
+}
 
 
 def test_the_rulebook_names_are_the_ones_the_game_uses() -> None:
@@ -34,18 +40,21 @@ def test_the_rulebook_names_are_the_ones_the_game_uses() -> None:
     assert SOURCE_NAME == RULEBOOK
 
 
-@pytest.mark.parametrize(("text", "notation"), [
-    ("score Fisherman/Fish", "score fisherman"),
-    ("score FISHERMAN / FISH", "score fisherman"),
-    ("score Fishermen", "score fisherman"),
-    ("score Hunter/Bird Canoe/Palm Tree", "score hunter canoe"),
-    ("score canoe / palm tree, totems", "score canoe totem"),
-    ("score Canoe/Palm Tree Volcano/Village Coconut", "score canoe coconut volcano"),
-    ("score Hunter/Bird + Canoe/Palm Tree", "score hunter canoe"),
-    ("score palm tree and village", "score canoe volcano"),
-    ("score totem", "score totem"),
-    ("score fish bird", "score fisherman hunter"),
-])
+@pytest.mark.parametrize(
+    ("text", "notation"),
+    [
+        ("score Fisherman/Fish", "score fisherman"),
+        ("score FISHERMAN / FISH", "score fisherman"),
+        ("score Fishermen", "score fisherman"),
+        ("score Hunter/Bird Canoe/Palm Tree", "score hunter canoe"),
+        ("score canoe / palm tree, totems", "score canoe totem"),
+        ("score Canoe/Palm Tree Volcano/Village Coconut", "score canoe coconut volcano"),
+        ("score Hunter/Bird + Canoe/Palm Tree", "score hunter canoe"),
+        ("score palm tree and village", "score canoe volcano"),
+        ("score totem", "score totem"),
+        ("score fish bird", "score fisherman hunter"),
+    ],
+)
 def test_score_reads_the_rulebook_names_and_writes_the_short_word(text: str, notation: str) -> None:
     move = MotuState.parse_move(text)
     assert str(move) == notation
@@ -55,7 +64,9 @@ def test_score_reads_the_rulebook_names_and_writes_the_short_word(text: str, not
 def test_every_rulebook_name_in_any_case_with_or_without_spaces() -> None:
     for source, name in RULEBOOK.items():
         for variant in (name, name.upper(), name.lower(), name.replace("/", " / "), name.replace("/", "/ ")):
-            assert MotuState.parse_move(f"score {variant}") == MotuState.parse_move(f"score {source}"), variant
+            assert MotuState.parse_move(f"score {variant}") == MotuState.parse_move(f"score {source}"), (
+                variant
+            )
 
 
 def test_a_name_with_a_space_is_read_one_way_only() -> None:
@@ -71,12 +82,15 @@ def test_a_name_with_a_space_is_read_one_way_only() -> None:
     assert source_names("palm tree totems") == ["canoe", "totem"]
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("score tree", ["'tree' is not a Source", "Canoe/Palm Tree"]),
-    ("score fish/hunter", ["'fish/hunter' is not a Source"]),
-    ("score Canoe/Palm Tree canoe", ["names a Source twice"]),
-    ("score fish bird palm totem", ["names 4 Sources", "at most 3"]),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("score tree", ["'tree' is not a Source", "Canoe/Palm Tree"]),
+        ("score fish/hunter", ["'fish/hunter' is not a Source"]),
+        ("score Canoe/Palm Tree canoe", ["names a Source twice"]),
+        ("score fish bird palm totem", ["names 4 Sources", "at most 3"]),
+    ],
+)
 def test_bad_names_get_a_clear_error(text: str, words: list[str]) -> None:
     with pytest.raises(NotationError) as info:
         MotuState.parse_move(text)
@@ -149,7 +163,7 @@ def test_the_terminal_scores_by_rulebook_name_and_why_explains_it(tmp_path: Path
     child.expect(r"Game record saved to")
     assert finish(child) == 0
     saved = json.loads((tmp_path / "after.json").read_text())
-    assert [0, "score canoe"] in saved["moves"][len(record["moves"]):]
+    assert [0, "score canoe"] in saved["moves"][len(record["moves"]) :]
 
 
 def test_the_server_takes_a_rulebook_name(tmp_path: Path) -> None:
@@ -179,7 +193,10 @@ def test_the_server_takes_a_rulebook_name(tmp_path: Path) -> None:
                 n += 1
         record = c.get(f"/api/tables/{tid}/record").json()
     scored = [m for m in record["moves"] if isinstance(m[1], str) and m[1].startswith("score")]
-    assert scored[0] == [0, "score hunter"]  # stored in the canonical word (the server may add forced moves after it)
+    assert scored[0] == [
+        0,
+        "score hunter",
+    ]  # stored in the canonical word (the server may add forced moves after it)
     assert replay(record, get_game).interims[0][0][1] == ("hunter",)  # type: ignore[attr-defined]
 
 

@@ -55,9 +55,15 @@ def test_the_solo_table() -> None:
 
 
 def test_an_explicit_setup_decides_everything() -> None:
-    s = game(3, row=["I01", "I02", "I03", "I04"], piles={"A": ["I40"], "C": ["I58"]},
-             villages=["V2", "V4", "V6"], travelers=["T1", "T2", "T3"],
-             destinies=["D01", "D02", "D03", "D04"], first=2)
+    s = game(
+        3,
+        row=["I01", "I02", "I03", "I04"],
+        piles={"A": ["I40"], "C": ["I58"]},
+        villages=["V2", "V4", "V6"],
+        travelers=["T1", "T2", "T3"],
+        destinies=["D01", "D02", "D03", "D04"],
+        first=2,
+    )
     assert s.row == ["I01", "I02", "I03", "I04"] and s.piles[0][-1] == "I40" and s.piles[2][-1] == "I58"
     assert s.villages == ["V2", "V4", "V6"] and s.travelers == ["T1", "T2", "T3"]
     assert s.table_destinies == ["D01", "D02", "D03", "D04"] and s.to_act() == {2}
@@ -65,20 +71,23 @@ def test_an_explicit_setup_decides_everything() -> None:
     assert again.observation(REFEREE) == s.observation(REFEREE)
 
 
-@pytest.mark.parametrize("setup, words", [
-    ({"colour": 1}, "unknown"),
-    ({"first": 3}, "first"),
-    ({"villages": ["V1", "V1"]}, "villages"),
-    ({"villages": ["V1", "X9"]}, "villages"),
-    ({"travelers": ["T1"]}, "travelers"),
-    ({"destinies": ["D01", "D02"]}, "destinies"),
-    ({"deck": ["I01"] * 60}, "twice"),
-    ({"deck": ["I01", "I02"]}, "at least"),
-    ({"deck": ["Z01"]}, "island card"),
-    ({"piles": {"A": []}}, "keys"),
-    ({"piles": {"row": ["I01"] * 4, "A": [], "B": [], "C": []}}, "twice"),
-    ({"deck": list(C.ISLAND_IDS), "piles": {}}, "not both"),
-])
+@pytest.mark.parametrize(
+    ("setup", "words"),
+    [
+        ({"colour": 1}, "unknown"),
+        ({"first": 3}, "first"),
+        ({"villages": ["V1", "V1"]}, "villages"),
+        ({"villages": ["V1", "X9"]}, "villages"),
+        ({"travelers": ["T1"]}, "travelers"),
+        ({"destinies": ["D01", "D02"]}, "destinies"),
+        ({"deck": ["I01"] * 60}, "twice"),
+        ({"deck": ["I01", "I02"]}, "at least"),
+        ({"deck": ["Z01"]}, "island card"),
+        ({"piles": {"A": []}}, "keys"),
+        ({"piles": {"row": ["I01"] * 4, "A": [], "B": [], "C": []}}, "twice"),
+        ({"deck": list(C.ISLAND_IDS), "piles": {}}, "not both"),
+    ],
+)
 def test_bad_setups_are_refused(setup: dict, words: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(SetupError, match=words):
         G.new(2, None, 0, setup)
@@ -106,7 +115,9 @@ def test_options_belong_to_their_game() -> None:
 
 # ------------------------------------------------------------------ taking a card
 def test_taking_pays_a_coconut_on_each_card_to_the_left_and_gains_those_on_it() -> None:
-    s = game(2, row=["I01", "I02", "I03", "I04"], piles={"A": ["I05", "I06"]}, destinies=["D01", "D02", "D03"])
+    s = game(
+        2, row=["I01", "I02", "I03", "I04"], piles={"A": ["I05", "I06"]}, destinies=["D01", "D02", "D03"]
+    )
     s.play(0, "take 3")
     assert s.banks[0] == 3 and s.row == ["I01", "I02", "I04"] and s.row_coconuts == [1, 1, 0]
     assert s.holding == "I03" and s.phase == "place"
@@ -175,7 +186,9 @@ def test_placements_are_offered_rotation_then_position() -> None:
     assert sum(st.count for st in rotations) == len(s.legal_moves(0))
     spots = s.move_steps(0, ("place 90",))
     assert spots and all(st.move is not None and str(st.move) == f"place 90 {st.token}" for st in spots)
-    assert {st.move for st in spots} == {m for m in s.legal_moves(0) if isinstance(m, Place) and m.rotation == 90}
+    assert {st.move for st in spots} == {
+        m for m in s.legal_moves(0) if isinstance(m, Place) and m.rotation == 90
+    }
 
 
 def test_the_action_codec_holds_every_placement_that_can_be_legal() -> None:
@@ -229,8 +242,14 @@ def test_destiny_ties_count_as_the_most_a_tie_at_zero_too() -> None:
 
 # ------------------------------------------------------------------ Travelers
 def test_a_traveler_scores_from_the_row_and_its_symbols_count_from_then_on() -> None:
-    s = game(2, row=["I01", "I13", "I14", "I15"], piles={"A": ["I16"]}, travelers=["T3", "T2"],
-             villages=["V1", "V2"], destinies=["D02", "D04", "D09"])
+    s = game(
+        2,
+        row=["I01", "I13", "I14", "I15"],
+        piles={"A": ["I16"]},
+        travelers=["T3", "T2"],
+        villages=["V1", "V2"],
+        destinies=["D02", "D04", "D09"],
+    )
     t3 = C.TRAVELERS["T3"]  # adds 3 fish; 2 points per fish in the row
     s.play(0, "take 1")
     s.play(0, first_placement(s))
@@ -387,9 +406,26 @@ def test_equal_scores_go_to_the_most_coconuts_then_are_shared() -> None:
 
 
 # ------------------------------------------------------------------ notation
-@pytest.mark.parametrize("text", ["take 1", "take 4", "take left", "take right", "scrap", "place 90 2 -1",
-                                  "place 0 -27 27", "buy D03", "travel", "done", "give", "discard",
-                                  "score totem", "score fisherman hunter", "score canoe coconut volcano"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "take 1",
+        "take 4",
+        "take left",
+        "take right",
+        "scrap",
+        "place 90 2 -1",
+        "place 0 -27 27",
+        "buy D03",
+        "travel",
+        "done",
+        "give",
+        "discard",
+        "score totem",
+        "score fisherman hunter",
+        "score canoe coconut volcano",
+    ],
+)
 def test_every_move_reads_back(text: str) -> None:
     assert str(G.parse_move(text)) == text
     assert G.parse_move(text.upper().replace(" ", "  ")) == G.parse_move(text)
@@ -401,12 +437,23 @@ def test_sources_may_be_named_in_any_order_and_by_their_partners() -> None:
     assert str(G.parse_move("score Totems")) == "score totem"
 
 
-@pytest.mark.parametrize("text, words", [
-    ("take 5", "row position"), ("take", "not a motu move"), ("place 45 0 0", "rotation"),
-    ("place 90 x 1", "whole number"), ("place 90 1", "place rotation x y"), ("place 0 99999 0", "whole number"),
-    ("buy D11", "not a destiny"), ("score totem totem", "twice"), ("score", "not a motu move"),
-    ("score fishy", "not a source"), ("travel now", "not a motu move"), ("dive 9", "not a motu move"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("take 5", "row position"),
+        ("take", "not a motu move"),
+        ("place 45 0 0", "rotation"),
+        ("place 90 x 1", "whole number"),
+        ("place 90 1", "place rotation x y"),
+        ("place 0 99999 0", "whole number"),
+        ("buy D11", "not a destiny"),
+        ("score totem totem", "twice"),
+        ("score", "not a motu move"),
+        ("score fishy", "not a source"),
+        ("travel now", "not a motu move"),
+        ("dive 9", "not a motu move"),
+    ],
+)
 def test_bad_notation_says_what_is_wrong(text: str, words: str) -> None:
     with pytest.raises(NotationError) as info:
         G.parse_move(text)
@@ -427,7 +474,16 @@ def test_bad_input_of_every_kind_is_refused_at_every_step() -> None:
     from kiti.games.motu.rules import Score, SoloTake, Take, Word
 
     s = game(2, destinies=["D01", "D04", "D08"])
-    for bad in (Take(7), SoloTake("middle"), Word("jump"), Place(45, 0, 0), Score(("totem",)), "take 0", 3, None):
+    for bad in (
+        Take(7),
+        SoloTake("middle"),
+        Word("jump"),
+        Place(45, 0, 0),
+        Score(("totem",)),
+        "take 0",
+        3,
+        None,
+    ):
         assert_rejected(s, 0, bad)
     s.play(0, "take 1")
     for bad in (Place(45, 0, 0), Place(0, 0.5, 1), "place 0 99 99", "take 2", "done"):  # type: ignore[arg-type]
@@ -438,8 +494,14 @@ def test_bad_input_of_every_kind_is_refused_at_every_step() -> None:
         assert_rejected(s, 0, bad)
     s.play(0, "done")
     play_until(s, lambda st: st.phase == "interim")
-    for bad in ("done", "buy D01", "take 1", Score(("hunter", "fisherman")), Score(("totem", "totem")),
-                "score totem volcano"):
+    for bad in (
+        "done",
+        "buy D01",
+        "take 1",
+        Score(("hunter", "fisherman")),
+        Score(("totem", "totem")),
+        "score totem volcano",
+    ):
         assert_rejected(s, 0, bad)
     assert_rejected(s, 2, "score totem", "no seat 2")
     solo_state = game(1)

@@ -67,25 +67,34 @@ def test_solo_scrap_discards_the_left_card_and_the_right_one_faces_the_opponent(
     assert s.discards == ["I13"] and s.other == "I14" and s.banks[0] == 6 and s.phase == "other"
 
 
-@pytest.mark.parametrize("piles, turns", [("printed", 18), ("short", 9)])
+@pytest.mark.parametrize(("piles", "turns"), [("printed", 18), ("short", 9)])
 def test_interims_when_a_pile_empties_and_the_end(piles: str, turns: int) -> None:
     s = G.new(1, {"solo_piles": piles}, 4)
     play_until(s, lambda st: st.phase == "interim")
     assert s.round == turns * 16 // 36 and s.to_act() == {0}
     play_until(s, lambda st: st.over)
     assert len(s.islands[0].placements) - 1 + len([c for c in s.discards if c not in s.opponent]) >= turns - 4
-    assert s.round == turns and len(s.opponent) + len(s.discards) + len(s.islands[0].placements) - 1 == 2 * turns
+    assert (
+        s.round == turns and len(s.opponent) + len(s.discards) + len(s.islands[0].placements) - 1 == 2 * turns
+    )
     assert sum(s.banks) + s.hut + s.supply == COCONUTS
 
 
 def test_the_opponent_scores_all_its_symbols_by_its_own_rules() -> None:
     pile = ["I13", "I14", "I15", "I01", "I02"]
     counts = S.card_symbols(pile)
-    assert counts == Counter({"fish": 6, "canoe": 1, "bird": 2, "volcano": 2, "totem2": 1, "totem7": 1,
-                              "hunter": 1, "palm": 1})
+    assert counts == Counter(
+        {"fish": 6, "canoe": 1, "bird": 2, "volcano": 2, "totem2": 1, "totem7": 1, "hunter": 1, "palm": 1}
+    )
     points = S.opponent_points(pile, hut=4, player_volcanoes=1)
-    assert points == {"fisherman": 0, "hunter": 3, "canoe": 4, "coconut": 4,
-                      "totem": C.TOTEM_POINTS[2], "volcano": C.SOLO_VOLCANO_POINTS}
+    assert points == {
+        "fisherman": 0,
+        "hunter": 3,
+        "canoe": 4,
+        "coconut": 4,
+        "totem": C.TOTEM_POINTS[2],
+        "volcano": C.SOLO_VOLCANO_POINTS,
+    }
     assert S.opponent_points(pile, hut=0, player_volcanoes=2)["volcano"] == 0, "not more than the player"
     halved = S.opponent_points(["I17", "I18", "I14"], hut=0, player_volcanoes=0)  # 3 canoes, 0 palms
     assert halved["canoe"] == 4 * (3 // 2)
@@ -135,8 +144,10 @@ def test_the_opponent_is_a_party_not_a_seat() -> None:
 def test_the_difficulty_is_the_opponents_starting_score(difficulty: str) -> None:
     s = finished(difficulty)
     opp = s.opponent_final
-    assert opp is not None and opp["start"] == {"easy": 20, "intermediate": 28, "difficult": 35,
-                                                "legendary": 42}[difficulty]
+    assert (
+        opp is not None
+        and opp["start"] == {"easy": 20, "intermediate": 28, "difficult": 35, "legendary": 42}[difficulty]
+    )
     assert opp["total"] == sum(v for k, v in opp.items() if k != "total")
 
 

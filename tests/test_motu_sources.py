@@ -19,8 +19,9 @@ def counts(**kinds: int) -> Counter[str]:
 
 
 # ------------------------------------------------------------------ the pair Sources
-@pytest.mark.parametrize("leader, partner, each", [("fisherman", "fish", 2), ("hunter", "bird", 3),
-                                                   ("canoe", "palm", 4)])
+@pytest.mark.parametrize(
+    ("leader", "partner", "each"), [("fisherman", "fish", 2), ("hunter", "bird", 3), ("canoe", "palm", 4)]
+)
 def test_a_pair_scores_each_leader_unless_they_outnumber_their_partner(leader, partner, each):
     assert S.pair_points(counts(**{leader: 3, partner: 3}), leader) == 3 * each
     assert S.pair_points(counts(**{leader: 3, partner: 9}), leader) == 3 * each
@@ -43,7 +44,7 @@ def test_totems_score_the_kinds_seen_exactly_once():
     assert S.totem_points(counts()) == 0
     assert S.totem_points(counts(totem1=1)) == 1
     assert S.totem_points(counts(totem1=1, totem2=1, totem3=1)) == 4
-    assert S.totem_points(Counter({t: 1 for t in C.TOTEMS})) == 22
+    assert S.totem_points(Counter(dict.fromkeys(C.TOTEMS, 1))) == 22
 
 
 def test_a_repeated_totem_kind_counts_for_nothing():

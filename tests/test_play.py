@@ -28,8 +28,9 @@ from kiti.core.records import replay  # noqa: E402
 
 
 def test_full_game_against_random_bots(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "3",
-                  "--save", "game.json", cwd=tmp_path)
+    child = spawn(
+        "miaui", "--seats", "human,random,random,random", "--seed", "3", "--save", "game.json", cwd=tmp_path
+    )
     for rnd in range(1, 12):  # round 12 plays itself
         screen = dive_and_reveal(child, str(rnd) if rnd % 2 else f"dive {rnd}")  # both notations
         assert f"round {rnd} of 12" in plain(screen)
@@ -166,8 +167,16 @@ def test_undo_only_before_the_reveal(tmp_path: Path) -> None:
 
 
 def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "4",
-                  "--option", "open_baskets=true", cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "human,random,random,random",
+        "--seed",
+        "4",
+        "--option",
+        "open_baskets=true",
+        cwd=tmp_path,
+    )
     for n in (3, 9, 1):
         dive_and_reveal(child, str(n))
     child.expect(MOVE)
@@ -192,8 +201,9 @@ def test_save_then_resume_gives_the_identical_state(tmp_path: Path, monkeypatch:
     assert resumed["moves"][: len(saved["moves"])] == saved["moves"]
     # Resuming with nothing played gives the identical state; with four people at the table
     # the kept record is sealed, and it opens on this machine.
-    child = spawn("--load", "saved.json", "--save", "same.json", "--seats", "human,human,human,human",
-                  cwd=tmp_path)
+    child = spawn(
+        "--load", "saved.json", "--save", "same.json", "--seats", "human,human,human,human", cwd=tmp_path
+    )
     child.expect("take the keyboard")
     child.sendline("")
     child.expect(MOVE)
@@ -223,8 +233,17 @@ def test_ctrl_c_keeps_the_record(tmp_path: Path) -> None:
 
 
 def test_all_bots_play_without_input(tmp_path: Path) -> None:
-    out = kiti("play", "miaui", "--seats", "random,random,random,random", "--seed", "1",
-               "--save", "bots.json", cwd=tmp_path)
+    out = kiti(
+        "play",
+        "miaui",
+        "--seats",
+        "random,random,random,random",
+        "--seed",
+        "1",
+        "--save",
+        "bots.json",
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert "Place  Player" in out.stdout
     assert "★ wins" in out.stdout or "★ shared victory" in out.stdout  # bots have fresh seeds
@@ -245,8 +264,20 @@ def test_bad_seats_and_options_fail_clearly(tmp_path: Path) -> None:
 
 
 def test_replay_text_mode(tmp_path: Path) -> None:
-    assert kiti("play", "miaui", "--seats", "random,random,random", "--seed", "9",
-                "--save", "g.json", cwd=tmp_path).returncode == 0
+    assert (
+        kiti(
+            "play",
+            "miaui",
+            "--seats",
+            "random,random,random",
+            "--seed",
+            "9",
+            "--save",
+            "g.json",
+            cwd=tmp_path,
+        ).returncode
+        == 0
+    )
     record = json.loads((tmp_path / "g.json").read_text())
     record["moves"] = record["moves"][:13]  # rounds 1-4 and one dive of round 5
     (tmp_path / "part.json").write_text(json.dumps(record))
@@ -271,9 +302,15 @@ def test_a_closed_output_still_saves_the_game_and_says_so(tmp_path: Path) -> Non
     from play_helpers import env
 
     data = data_dir(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "kiti.cli.main", "play", "miaui", "--seed", "2"],
-                            cwd=str(tmp_path), env=env(data), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kiti.cli.main", "play", "miaui", "--seed", "2"],
+        cwd=str(tmp_path),
+        env=env(data),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
     first = proc.stdout.readline()
     assert first is not None  # the premise: the table started

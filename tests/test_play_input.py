@@ -47,8 +47,16 @@ def test_square_brackets_are_shown_as_typed_never_as_markup(tmp_path: Path) -> N
 
 
 def test_player_names_are_shown_as_given(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,random,random", "--seed", "1",
-                  "--names", "[b]Zoe[/b],:smile:", cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "human,random,random",
+        "--seed",
+        "1",
+        "--names",
+        "[b]Zoe[/b],:smile:",
+        cwd=tmp_path,
+    )
     child.expect(MOVE)
     screen = plain(child.before)
     assert "you are [b]Zoe[/b] (seat 0)" in screen and "1 :smile:" in screen
@@ -126,8 +134,17 @@ s.standings = boom
 
 
 def test_an_unexpected_error_on_the_end_screen_is_brief_too(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "random,random,random", "--seed", "4", "--save", "g.json",
-                  cwd=tmp_path, code=CRASH_AT_END)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "random,random,random",
+        "--seed",
+        "4",
+        "--save",
+        "g.json",
+        cwd=tmp_path,
+        code=CRASH_AT_END,
+    )
     child.expect(r"kiti: unexpected error: KeyError: 'standings'")
     child.expect(r"The game is saved: g\.json")
     assert finish(child) == 1

@@ -71,8 +71,16 @@ def test_board_log_help_and_rules_come_back_to_the_table(tmp_path: Path) -> None
 
 
 def test_the_header_never_scrolls_away(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,random,random,random,random,random", "--seed", "2",
-                  "--option", "no_fighting=true", cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "human,random,random,random,random,random",
+        "--seed",
+        "2",
+        "--option",
+        "no_fighting=true",
+        cwd=tmp_path,
+    )
     child.expect(HEADER)
     child.expect(MOVE)
     redraws = 0
@@ -89,15 +97,25 @@ def test_the_header_never_scrolls_away(tmp_path: Path) -> None:
 
 
 def test_names_played_divers_and_you(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,random,random,random", "--seed", "9",
-                  "--names", "Ann,Bob,,Dee", cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "human,random,random,random",
+        "--seed",
+        "9",
+        "--names",
+        "Ann,Bob,,Dee",
+        cwd=tmp_path,
+    )
     dive_and_reveal(child, "7")
     child.expect(MOVE)
     screen = plain(child.before)
     assert "you are Ann (seat 0)" in screen
     assert re.search(r"^1 Bob .*$", screen, re.M) and re.search(r"^2 random .*$", screen, re.M)
     assert re.search(r"Round 1 revealed: you:7 · Bob:\d+ · seat 2:\d+ · Dee:\d+", screen)
-    played = {int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d) \S+ .* choosing… (\d+)\s*$", screen, re.M)}
+    played = {
+        int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d) \S+ .* choosing… (\d+)\s*$", screen, re.M)
+    }
     assert played[0] == "7" and set(played) == {0, 1, 2, 3}  # everyone's played divers
     assert "seat 0" not in screen.replace("(seat 0)", "")  # 'you', never 'seat 0'
     child.sendline("dive 7")
@@ -132,7 +150,7 @@ def test_game_over_screen_loaded_writes_nothing(tmp_path: Path) -> None:
     assert "▒▒" not in screen  # every pile revealed
     lines = screen.splitlines()
     at = next(i for i, line in enumerate(lines) if re.match(r"\s*Place\s+Player\s+Score", line))
-    table = [line.split() for line in lines[at + 1:at + 4]]
+    table = [line.split() for line in lines[at + 1 : at + 4]]
     assert table[0][:3] == ["=1", "you", "96"] and "shared" in lines[at + 1]
     assert table[1][:3] == ["=1", "Bob", "96"]
     assert table[2][:3] == ["3", "seat", "2"] and table[2][3] == "3"
@@ -152,8 +170,9 @@ def test_game_over_in_hotseat_shows_the_public_table(tmp_path: Path) -> None:
 
 
 def test_rematch_resume_and_lineup(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,heuristic,random", "--names", "Ann,,Cy", "--seed", "3",
-                  cwd=tmp_path)
+    child = spawn(
+        "miaui", "--seats", "human,heuristic,random", "--names", "Ann,,Cy", "--seed", "3", cwd=tmp_path
+    )
     for r in range(1, 12):
         dive_and_reveal(child, str(r))
     child.expect(r"Play again with the same seats\? \[y/N\] ")

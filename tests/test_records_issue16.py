@@ -21,8 +21,9 @@ BIG_ITERS = "ismcts:iters=100000000000"
 
 
 def kiti(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kiti", *args], capture_output=True, text=True,
-                          timeout=timeout, input=stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "kiti", *args], capture_output=True, text=True, timeout=timeout, input=stdin
+    )
 
 
 def record_file(tmp_path: Path, **fields: Any) -> str:
@@ -72,14 +73,18 @@ def test_replay_quotes_a_huge_seat_briefly(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ lineups
-@pytest.mark.parametrize("lineup, words", [
-    (["human", BIG_ITERS, "random"], ["seat 1's bot " + BIG_ITERS, "at most 100000"]),
-    (["random", "random", "ismcts:time=100000000000"], ["seat 2's bot", "time must be at most 120"]),
-    (["human", "alphazero", "random"], ["seat 1's bot alphazero", "unknown bot 'alphazero'"]),
-    (["human", "random", "ismcts:" + "x" * 1_000_000], ["seat 2", "..."]),
-])
-def test_a_record_lineup_is_checked_like_a_servers_bot_specs(tmp_path: Path, lineup: list[str],
-                                                             words: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("lineup", "words"),
+    [
+        (["human", BIG_ITERS, "random"], ["seat 1's bot " + BIG_ITERS, "at most 100000"]),
+        (["random", "random", "ismcts:time=100000000000"], ["seat 2's bot", "time must be at most 120"]),
+        (["human", "alphazero", "random"], ["seat 1's bot alphazero", "unknown bot 'alphazero'"]),
+        (["human", "random", "ismcts:" + "x" * 1_000_000], ["seat 2", "..."]),
+    ],
+)
+def test_a_record_lineup_is_checked_like_a_servers_bot_specs(
+    tmp_path: Path, lineup: list[str], words: list[str]
+) -> None:
     path = record_file(tmp_path, lineup=lineup)
     for command in (["play", "--load"], ["replay"]):
         try:
@@ -99,8 +104,9 @@ def test_a_lineup_within_the_caps_still_loads(tmp_path: Path) -> None:
 def test_check_lineup_names_the_seat_and_the_cap() -> None:
     with pytest.raises(BotSpecError) as info:
         check_lineup(["human", "random", BIG_ITERS], get_game("miaui"))
-    assert str(info.value) == (f"seat 2's bot {BIG_ITERS}: bot ismcts parameter iters must be at most "
-                               "100000, not 100000000000")
+    assert str(info.value) == (
+        f"seat 2's bot {BIG_ITERS}: bot ismcts parameter iters must be at most 100000, not 100000000000"
+    )
 
 
 def test_the_server_refuses_a_budget_over_the_caps(tmp_path: Path) -> None:
@@ -109,9 +115,13 @@ def test_the_server_refuses_a_budget_over_the_caps(tmp_path: Path) -> None:
     from server_kit import client
 
     with client(tmp_path) as c:
-        for spec, words in ((BIG_ITERS, "iters must be at most 100000"),
-                            ("ismcts:time=999", "over this server's limit"),
-                            ("ismcts:time=1e400", "over this server's limit")):
+        for spec, words in (
+            (BIG_ITERS, "iters must be at most 100000"),
+            ("ismcts:time=999", "over this server's limit"),
+            ("ismcts:time=1e400", "over this server's limit"),
+        ):
             r = c.post("/api/tables", json={"game": "miaui", "seats": ["human", "human", spec]})
             error = r.json()["error"]
-            assert r.status_code == 400 and error["code"] == "bad_request" and words in error["message"], error
+            assert r.status_code == 400 and error["code"] == "bad_request" and words in error["message"], (
+                error
+            )

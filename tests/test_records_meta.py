@@ -23,13 +23,16 @@ def test_names_and_lineup_round_trip(tmp_path):
     assert replay(record).observation(REFEREE) == state.observation(REFEREE)
 
 
-@pytest.mark.parametrize(("names", "words"), [
-    ("Ann", "'names' must be a list"),
-    (["Ann", ""], "'names' must be a list"),
-    (["Ann", "x" * 41], "'names' must be a list"),
-    (["Ann", "a\x1bb", None], "'names' must be a list"),
-    (["Ann", None], "'names' has 2 entries for a 3-player game"),
-])
+@pytest.mark.parametrize(
+    ("names", "words"),
+    [
+        ("Ann", "'names' must be a list"),
+        (["Ann", ""], "'names' must be a list"),
+        (["Ann", "x" * 41], "'names' must be a list"),
+        (["Ann", "a\x1bb", None], "'names' must be a list"),
+        (["Ann", None], "'names' has 2 entries for a 3-player game"),
+    ],
+)
 def test_bad_names_are_refused(names, words):
     with pytest.raises(RecordError, match=words):
         replay({**BASE, "names": names})

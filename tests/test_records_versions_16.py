@@ -31,7 +31,7 @@ def test_a_version_1_record_with_kiwis_is_refused_saying_which_replay() -> None:
         replay(mauw_record({"kiwi": 2}, "1"))
 
 
-@pytest.mark.parametrize("game,version", [("miaui", "0"), ("motu", "2"), ("mauw", "3")])
+@pytest.mark.parametrize(("game", "version"), [("miaui", "0"), ("motu", "2"), ("mauw", "3")])
 def test_other_versions_are_refused(game: str, version: str) -> None:
     state = get_game(game).new(get_game(game).info.min_seats if game != "miaui" else 3, None, 1)
     with pytest.raises(RecordError, match="rules version"):

@@ -16,8 +16,12 @@ from kiti.games import get_game
 from kiti.games.miaui.terminal import render_view
 
 G = get_game("miaui")
-VARIANTS = [{}, {"open_baskets": True}, {"no_fighting": True},
-            {"no_fighting": True, "taker_chooses_order": True, "open_baskets": True}]
+VARIANTS = [
+    {},
+    {"open_baskets": True},
+    {"no_fighting": True},
+    {"no_fighting": True, "taker_chooses_order": True, "open_baskets": True},
+]
 LONG_NAMES = ["Alexandrina", "Bartholomew", None, "Maximiliane", "[bold]Zoe[/]", "Wilhelmina"]
 
 
@@ -42,8 +46,7 @@ def test_every_seat_view_fits_80x24(options):
                 seat = min(state.to_act())
                 state.apply(seat, rng.choice(state.legal_moves(seat)))
                 if rng.random() < 0.35:  # a sample of positions keeps the test quick
-                    tallest = max(tallest,
-                                  height(state.observation(seat), state.events(seat)))
+                    tallest = max(tallest, height(state.observation(seat), state.events(seat)))
     assert tallest <= 21  # the table leaves the prompt and two lines of messages
 
 
@@ -156,7 +159,7 @@ def test_game_over_reveals_every_pile_from_what_was_seen(options):
             assert "▒▒" not in out.split("Round 12")[0].split("Fish pile")[1]
             for seat, pile in enumerate(piles):
                 row = next(line for line in out.splitlines() if re.match(rf"{seat} \S", line))
-                assert row.split()[2:2 + len(pile)] == pile, (row, pile)
+                assert row.split()[2 : 2 + len(pile)] == pile, (row, pile)
             assert "Kiti between" not in out and "ties →" not in out
 
 

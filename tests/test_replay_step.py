@@ -16,8 +16,11 @@ def record_file(tmp_path: Path) -> Path:
     play_round(state, [11, 6, 2])
     state.play(2, "dive 9")
     path = tmp_path / "g.json"
-    path.write_text(json.dumps({**state.record(), "lineup": ["human", "random", "heuristic"],
-                                "names": ["Ann", None, None]}))
+    path.write_text(
+        json.dumps(
+            {**state.record(), "lineup": ["human", "random", "heuristic"], "names": ["Ann", None, None]}
+        )
+    )
     return path
 
 

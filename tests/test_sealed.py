@@ -42,8 +42,18 @@ def test_who_gets_a_sealed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
-    child = spawn("miaui", "--seats", "human,human,random", "--seed", "31", "--names", "Ann,Bob",
-                  "--save", "kept.json", cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "human,human,random",
+        "--seed",
+        "31",
+        "--names",
+        "Ann,Bob",
+        "--save",
+        "kept.json",
+        cwd=tmp_path,
+    )
     child.expect(READY)
     child.sendline("")
     child.expect(MOVE)

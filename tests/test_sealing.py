@@ -21,8 +21,12 @@ def test_seal_round_trip_and_tampering(tmp_path: Path) -> None:
     text = json.dumps(doc)
     assert is_sealed(doc) and "12345" not in text and "dive 7" not in text
     assert unseal(doc, store.get(key_id)) == RECORD
-    for change in ({"players": 4}, {"ciphertext": doc["ciphertext"][:-4] + "AAAA"},
-                   {"nonce": "00" * 16}, {"tag": "0" * 64}):
+    for change in (
+        {"players": 4},
+        {"ciphertext": doc["ciphertext"][:-4] + "AAAA"},
+        {"nonce": "00" * 16},
+        {"tag": "0" * 64},
+    ):
         with pytest.raises(RecordError):
             unseal({**doc, **change}, key)
     with pytest.raises(RecordError, match="not the one it was sealed with"):

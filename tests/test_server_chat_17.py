@@ -11,8 +11,14 @@ from typing import Any
 from server_kit import client, create, hello, play_out, quiet, recv, tokens, until
 
 
-def join(c: Any, stack: contextlib.ExitStack, tid: str, token: str | None, since: int = 0,
-         states: list[dict[str, Any]] | None = None) -> tuple[Any, dict]:
+def join(
+    c: Any,
+    stack: contextlib.ExitStack,
+    tid: str,
+    token: str | None,
+    since: int = 0,
+    states: list[dict[str, Any]] | None = None,
+) -> tuple[Any, dict]:
     """A connection that shows the chat: its first ``chat`` message (after the state, kept in
     ``states`` when given)."""
     ws = stack.enter_context(c.websocket_connect("/ws"))
@@ -44,7 +50,13 @@ def test_seats_chat_spectators_read_and_a_reconnect_gets_what_it_missed(tmp_path
             answer = say(ann, "<script>alert(1)</script> hi\x07 Bob", "a1")
             assert answer["type"] == "chat", answer
             line = answer["messages"][0]
-            assert line == {**line, "n": 1, "seat": 0, "name": "Ann", "text": "<script>alert(1)</script> hi Bob"}
+            assert line == {
+                **line,
+                "n": 1,
+                "seat": 0,
+                "name": "Ann",
+                "text": "<script>alert(1)</script> hi Bob",
+            }
             for ws in (bob, watcher):
                 heard = until(ws, lambda m: m["type"] == "chat")
                 assert heard["messages"] == [line] and heard["cursor"] == 1 and "re" not in heard
@@ -69,11 +81,10 @@ def test_the_chat_survives_a_restart_and_a_creator_may_let_spectators_write(tmp_
             say(seat, "thanks", "s1")
         bad = c.post("/api/tables", json={"game": "miaui", "seats": ["human"] * 3, "spectator_chat": "yes"})
         assert bad.status_code == 400 and "spectator_chat" in bad.json()["error"]["message"]
-    with client(tmp_path) as c:  # a new server on the same database
-        with contextlib.ExitStack() as stack:
-            _, seen = join(c, stack, tid, None)
-            assert [m["text"] for m in seen["messages"]] == ["nice dive", "thanks"]
-            assert seen["can_write"] is True and seen["cursor"] == 2
+    with client(tmp_path) as c, contextlib.ExitStack() as stack:  # a new server on the same database
+        _, seen = join(c, stack, tid, None)
+        assert [m["text"] for m in seen["messages"]] == ["nice dive", "thanks"]
+        assert seen["can_write"] is True and seen["cursor"] == 2
 
 
 def test_long_empty_and_rapid_messages_are_refused_clearly(tmp_path) -> None:

@@ -46,6 +46,7 @@ def test_every_game_has_a_catalog_naming_the_cards_its_views_use(tmp_path) -> No
 def test_a_catalog_cell_is_the_cell_the_island_model_lays(tmp_path) -> None:
     """The client draws a placed card from the catalog: it must match the view's visible cells."""
     from kiti.games.motu.catalog import catalog
+
     cards = catalog()["cards"]
     state = get_game("motu").new(1, {}, 3)
     rng = __import__("random").Random(3)
@@ -73,7 +74,9 @@ def test_replay_frames_are_the_engine_s_tables_after_each_move_and_only_after_th
         record = c.get(f"/api/tables/{bots}/record").json()
         total = len(record["moves"])
         got = c.get(f"/api/tables/{bots}/replay?from=0&count={MAX_FRAMES}").json()
-        assert got["steps"] == total and [f["step"] for f in got["frames"]] == list(range(min(total + 1, MAX_FRAMES)))
+        assert got["steps"] == total and [f["step"] for f in got["frames"]] == list(
+            range(min(total + 1, MAX_FRAMES))
+        )
         state = start(record, get_game)
         assert got["frames"][0]["view"] == state.observation(REFEREE) and got["frames"][0]["move"] is None
         for frame in got["frames"][1:]:
@@ -100,7 +103,10 @@ def test_sentences_name_human_seats_by_their_names(tmp_path) -> None:
             a.send_json({"type": "move", "move": "dive 12", "id": 1})
             b.send_json({"type": "move", "move": "dive 1", "id": 2})
             from server_kit import until
-            state = until(b, lambda m: m["type"] == "state" and any(e["type"] == "reveal" for e in m["events"]))
+
+            state = until(
+                b, lambda m: m["type"] == "state" and any(e["type"] == "reveal" for e in m["events"])
+            )
     line = state["lines"][[e["type"] for e in state["events"]].index("reveal")]
     assert "Ana (12)" in line and "you (1)" in line and "seat 2" in line
 

@@ -68,7 +68,9 @@ def test_a_timeout_has_the_stand_in_play_one_decision_and_the_seat_stays_its_per
             mine = until(ws, lambda m: m["type"] == "state" and m["your_turn"])  # the next decision
             assert not seat0(mine)["away"] and seat0(mine)["stand_in_moves"] == 1
             assert mine["view"]["round"] == 2, "the premise: the stand-in dived once for seat 0"
-            assert 0 < mine["clock"]["left"]["0"] <= 3 and mine["clock"]["banks"]["0"] == 0, "the bank was spent"
+            assert 0 < mine["clock"]["left"]["0"] <= 3 and mine["clock"]["banks"]["0"] == 0, (
+                "the bank was spent"
+            )
             ws.send_json({"type": "move", "move": mine["legal"][0], "id": "own"})  # the person acts
             assert until(ws, lambda m: m.get("re") == "own")["type"] == "state", "the premise: acted in time"
             codes, states = [], []  # then misses two decisions in a row: away only after the second
@@ -133,7 +135,9 @@ def test_a_forced_move_is_played_at_once_with_a_notice(tmp_path) -> None:
                     state = message
         assert all(len(legal) > 1 for legal in asked), "the person is never asked for a forced move"
         forced = [m for m in notices if m["code"] == "forced"]
-        assert forced and all(m["message"] == f"Your only move, {m['move']}, was played for you." for m in forced)
+        assert forced and all(
+            m["message"] == f"Your only move, {m['move']}, was played for you." for m in forced
+        )
         record = c.get(f"/api/tables/{tid}/record").json()
         game, only = replay({**record, "moves": []}), []
         for seat, move in record["moves"]:

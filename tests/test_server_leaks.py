@@ -100,14 +100,16 @@ def test_every_message_of_a_whole_game_depends_only_on_its_viewers_sight(tmp_pat
                 check_no_secrets(message, seen, rec.viewer)
 
 
-async def play(tmp_path: Any, game: str, players: int, options: dict[str, Any],
-               seed: int) -> tuple[list[Recorder], State]:
+async def play(
+    tmp_path: Any, game: str, players: int, options: dict[str, Any], seed: int
+) -> tuple[list[Recorder], State]:
     hub = Hub(config(tmp_path))
     await hub.start()
     try:
         names = [f"P{seat}" if seat % 2 == 0 else None for seat in range(players)]  # names reach sentences
-        table, tokens = await hub.create({"game": game, "seats": ["human"] * players, "options": options,
-                                          "names": names})
+        table, tokens = await hub.create(
+            {"game": game, "seats": ["human"] * players, "options": options, "names": names}
+        )
         recorders = [Recorder(table) for _ in range(players + 1)]
         for seat, rec in enumerate(recorders):
             await table.attach(rec, tokens.get(seat), None)
@@ -144,16 +146,18 @@ async def check_refusals(table: Table, rng: random.Random) -> None:
             assert guess.illegal_reason(seat, move) == reason, f"seat {seat}'s refusal of {move} leaks"
 
 
-def check_resampled(message: dict[str, Any], state: State, viewer: int | None, since: int,
-                    players: int) -> None:
+def check_resampled(
+    message: dict[str, Any], state: State, viewer: int | None, since: int, players: int
+) -> None:
     for k in range(2):
         seat = viewer if viewer is not None else k % players
         try:
             guess = state.resample(seat, random.Random(k))
         except KitiError as exc:  # pragma: no cover - every game resamples
             pytest.fail(f"resample failed: {exc}")
-        rebuilt, _ = messages.state_message(guess, message["table"], viewer, since, message["clock"],
-                                            message.get("re"))
+        rebuilt, _ = messages.state_message(
+            guess, message["table"], viewer, since, message["clock"], message.get("re")
+        )
         assert rebuilt == message, f"viewer {viewer}: a message changes with what it cannot see"
 
 
@@ -197,8 +201,14 @@ class SightOnly:
 
 def check_sight_only(message: dict[str, Any], state: State, viewer: int | None, since: int) -> None:
     """The message is built from the viewer's sight alone: no history, seed or record."""
-    rebuilt, _ = messages.state_message(SightOnly(state, viewer), message["table"], viewer,  # type: ignore[arg-type]
-                                        since, message["clock"], message.get("re"))
+    rebuilt, _ = messages.state_message(
+        SightOnly(state, viewer),
+        message["table"],
+        viewer,  # type: ignore[arg-type]
+        since,
+        message["clock"],
+        message.get("re"),
+    )
     assert rebuilt == message
 
 
@@ -243,6 +253,7 @@ def test_the_record_and_the_replay_wait_for_the_end(tmp_path, game) -> None:
         tid = made["table"]["id"]
         with c.websocket_connect("/ws") as ws:
             from server_kit import hello
+
             hello(ws, tid, tokens(made)[0])
             for path in ("record", "replay", "replay?from=0&count=1"):
                 r = c.get(f"/api/tables/{tid}/{path}")

@@ -35,8 +35,11 @@ class Uvicorn:
         config = server_kit.config(tmp_path, **overrides)
         options = uvicorn_options(config)
         options.pop("lifespan")
-        self.server = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=0,
-                                                    log_level="warning", lifespan="on", **options))
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                create_app(config), host="127.0.0.1", port=0, log_level="warning", lifespan="on", **options
+            )
+        )
         self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
         self.thread.start()
         end = time.monotonic() + waits.START
@@ -57,8 +60,9 @@ def served(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
     server.stop()
 
 
-def seconds_until_closed(sock: socket.socket, trickle: bytes = b"", every: float = 0.2,
-                         limit: float = 8.0) -> float:
+def seconds_until_closed(
+    sock: socket.socket, trickle: bytes = b"", every: float = 0.2, limit: float = 8.0
+) -> float:
     """Seconds until the server closes ``sock`` (sending ``trickle`` a byte at a time meanwhile),
     or ``limit`` if it is still open then."""
     start = time.monotonic()
@@ -73,7 +77,7 @@ def seconds_until_closed(sock: socket.socket, trickle: bytes = b"", every: float
         except ConnectionResetError:
             return time.monotonic() - start
         if sent < len(trickle):
-            sock.sendall(trickle[sent:sent + 1])
+            sock.sendall(trickle[sent : sent + 1])
             sent += 1
     return limit
 
@@ -126,8 +130,12 @@ def test_headers_over_the_size_limit_are_refused(served: Uvicorn) -> None:
 def _post(port: int, path: str, body: Any) -> str:
     import urllib.request
 
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"}, method="POST")
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
     with urllib.request.urlopen(req, timeout=waits.MESSAGE) as r:
         return r.read().decode()
 
@@ -203,9 +211,8 @@ def test_open_connections_per_address_are_limited(tmp_path: Path) -> None:
             for ws in (a, b):
                 ws.send_json({"type": "hello", "v": 1, "table": table})
                 assert server_kit.recv(ws)["type"] == "welcome"
-            with pytest.raises(WebSocketDenialResponse) as denied:
-                with c.websocket_connect("/ws"):
-                    pass
+            with pytest.raises(WebSocketDenialResponse) as denied, c.websocket_connect("/ws"):
+                pass
             message = _refusal(denied.value.status_code, denied.value.content, "too_many_connections")
             assert "2 connections" in message
             r = c.get("/api/health")
@@ -237,19 +244,46 @@ def test_kiti_serve_passes_the_limits_to_the_server(monkeypatch: pytest.MonkeyPa
     from typer.testing import CliRunner
 
     import kiti.server.app as server_app
-    from kiti.cli.main import app  # noqa: F401  (registers the commands)
+    from kiti.cli.main import app
 
     seen: dict[str, Any] = {}
     monkeypatch.setattr(server_app, "serve", lambda config, **kw: seen.update(config=config))
-    result = CliRunner().invoke(app, ["serve", "--db", "sqlite:///x.db", "--hello-timeout", "2.5",
-                                      "--header-timeout", "3", "--keep-alive", "4", "--max-header-bytes",
-                                      "8192", "--max-connections", "900", "--conns-per-address", "7",
-                                      "--tables-per-minute", "0"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "serve",
+            "--db",
+            "sqlite:///x.db",
+            "--hello-timeout",
+            "2.5",
+            "--header-timeout",
+            "3",
+            "--keep-alive",
+            "4",
+            "--max-header-bytes",
+            "8192",
+            "--max-connections",
+            "900",
+            "--conns-per-address",
+            "7",
+            "--tables-per-minute",
+            "0",
+        ],
+    )
     assert result.exit_code == 0, result.output
     config = seen["config"]
-    assert (config.hello_timeout, config.header_timeout, config.keep_alive, config.max_header_bytes,
-            config.max_connections, config.conns_per_address, config.tables_per_minute) == \
-        (2.5, 3.0, 4.0, 8192, 900, 7, 0)
+    assert (
+        config.hello_timeout,
+        config.header_timeout,
+        config.keep_alive,
+        config.max_header_bytes,
+        config.max_connections,
+        config.conns_per_address,
+        config.tables_per_minute,
+    ) == (2.5, 3.0, 4.0, 8192, 900, 7, 0)
     options = server_app.uvicorn_options(config)
-    assert (options["timeout_keep_alive"], options["h11_max_incomplete_event_size"],
-            options["limit_concurrency"]) == (4.0, 8192, 900)
+    assert (
+        options["timeout_keep_alive"],
+        options["h11_max_incomplete_event_size"],
+        options["limit_concurrency"],
+    ) == (4.0, 8192, 900)

@@ -21,8 +21,9 @@ def test_games_lists_every_registered_game_with_options_and_bots(tmp_path) -> No
 
 def test_create_gives_each_human_seat_a_token_and_lists_the_table_as_open(tmp_path) -> None:
     with client(tmp_path) as c:
-        made = create(c, seats=("human", "heuristic", "human"), names=["Ana", None, "Bo"], timer=30,
-                      takeover=True)
+        made = create(
+            c, seats=("human", "heuristic", "human"), names=["Ana", None, "Bo"], timer=30, takeover=True
+        )
         table = made["table"]
         assert table["status"] == "waiting" and table["timer"] == 30.0 and table["takeover"]
         assert [s["kind"] for s in table["seats"]] == ["human", "bot", "human"]
@@ -67,7 +68,9 @@ def test_a_join_without_a_seat_leaves_a_named_seat_to_its_person(tmp_path) -> No
         cy = c.post(f"/api/tables/{tid}/join", json={"name": "Cy"}).json()
         assert (bo["seat"], cy["seat"]) == (1, 2)
         last = c.post(f"/api/tables/{tid}/join", json={"name": "Di"})
-        assert last.status_code == 409 and last.json()["error"]["code"] == "no_free_seat"  # Ana's, by link only
+        assert (
+            last.status_code == 409 and last.json()["error"]["code"] == "no_free_seat"
+        )  # Ana's, by link only
 
 
 def test_bad_create_requests_are_refused_naming_the_problem(tmp_path) -> None:
@@ -88,7 +91,9 @@ def test_bad_create_requests_are_refused_naming_the_problem(tmp_path) -> None:
         for body, words in cases:
             r = c.post("/api/tables", json=body)
             assert r.status_code == 400, body
-            assert r.json()["error"]["code"] == "bad_request" and words in r.json()["error"]["message"], r.json()
+            assert r.json()["error"]["code"] == "bad_request" and words in r.json()["error"]["message"], (
+                r.json()
+            )
         r = c.post("/api/tables", content=b"{not json")
         assert r.json()["error"]["code"] == "bad_json"
         r = c.post("/api/tables", content=b" " * 70_000)
@@ -177,9 +182,18 @@ def test_kiti_serve_refuses_a_database_it_cannot_use() -> None:
 
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, "-m", "kiti", "serve", "--db", "mysql://x/y"], cwd=root, env=env,
-                         capture_output=True, text=True, timeout=waits.COMMAND)
-    assert out.returncode == 2 and "--db must be a file path, an sqlite:/// URL or a postgresql:// URL" in out.stderr
+    out = subprocess.run(
+        [sys.executable, "-m", "kiti", "serve", "--db", "mysql://x/y"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=waits.COMMAND,
+    )
+    assert (
+        out.returncode == 2
+        and "--db must be a file path, an sqlite:/// URL or a postgresql:// URL" in out.stderr
+    )
 
 
 def test_kiti_serve_takes_a_plain_path_as_an_sqlite_file(tmp_path: Path) -> None:

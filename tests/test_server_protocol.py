@@ -15,8 +15,9 @@ from kiti.core.events import REFEREE
 from kiti.core.records import replay
 
 
-def seat_all(c: Any, stack: contextlib.ExitStack, tid: str, toks: dict[int, str],
-             spectators: int = 0) -> tuple[dict[Any, Any], dict[Any, dict[str, Any]]]:
+def seat_all(
+    c: Any, stack: contextlib.ExitStack, tid: str, toks: dict[int, str], spectators: int = 0
+) -> tuple[dict[Any, Any], dict[Any, dict[str, Any]]]:
     """Open a connection per seat (and spectators, keyed ``s0``...); their latest states."""
     wss: dict[Any, Any] = {}
     states: dict[Any, dict[str, Any]] = {}
@@ -31,8 +32,9 @@ def seat_all(c: Any, stack: contextlib.ExitStack, tid: str, toks: dict[int, str]
     return wss, states
 
 
-def step(wss: dict[Any, Any], states: dict[Any, dict[str, Any]], seat: int, rng: random.Random,
-         ident: Any) -> None:
+def step(
+    wss: dict[Any, Any], states: dict[Any, dict[str, Any]], seat: int, rng: random.Random, ident: Any
+) -> None:
     """``seat`` plays a random legal move; every connection gets exactly one state for it."""
     states[seat] = play_move(wss[seat], states[seat], rng, ident)
     for key, ws in wss.items():
@@ -68,7 +70,9 @@ def test_three_humans_and_a_spectator_play_a_whole_game(tmp_path) -> None:
         for state in states.values():
             assert state["over"] and state["reveal"] == true.state.observation(REFEREE)
             assert state["result"] == true.state.result().to_dict()
-            assert [row["rank"] for row in state["standings"]] == sorted(row["rank"] for row in state["standings"])
+            assert [row["rank"] for row in state["standings"]] == sorted(
+                row["rank"] for row in state["standings"]
+            )
         record = c.get(f"/api/tables/{tid}/record").json()
         assert len(record["moves"]) == n
         assert replay(record).observation(REFEREE) == true.state.observation(REFEREE)
@@ -78,7 +82,7 @@ def test_events_come_with_sentences_and_a_cursor(tmp_path) -> None:
     with client(tmp_path) as c, contextlib.ExitStack() as stack:
         made = create(c)
         tid = made["table"]["id"]
-        wss, states = seat_all(c, stack, tid, tokens(made))
+        _wss, _states = seat_all(c, stack, tid, tokens(made))
         true = hub(c).tables[tid].state
         with c.websocket_connect("/ws") as ws:
             first = hello(ws, tid, tokens(made)[0])
@@ -189,8 +193,11 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path) -> None:
         before = json.dumps(table.state.record())
         ws = wss[0]
         cases = [
-            ("{oops", "bad_json"), ("[1, 2]", "bad_json"), ("x" * 20_000, "too_large"),
-            (json.dumps({"type": 3}), "bad_message"), (json.dumps({"type": "dance"}), "unknown_type"),
+            ("{oops", "bad_json"),
+            ("[1, 2]", "bad_json"),
+            ("x" * 20_000, "too_large"),
+            (json.dumps({"type": 3}), "bad_message"),
+            (json.dumps({"type": "dance"}), "unknown_type"),
             (json.dumps({"type": "move"}), "bad_message"),
             (json.dumps({"type": "move", "move": "dive 1", "extra": 1}), "bad_message"),
             (json.dumps({"type": "move", "move": 7}), "bad_message"),
@@ -216,16 +223,15 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(tmp_path) -> None:
 
 
 def test_a_flood_is_answered_with_rate_limit_errors_not_a_disconnect(tmp_path) -> None:
-    with client(tmp_path, rate=2.0, burst=3) as c:
-        with c.websocket_connect("/ws") as ws:
-            for i in range(10):
-                ws.send_json({"type": "ping", "id": i})
-            replies = [recv(ws) for _ in range(10)]
-            assert [r["type"] for r in replies].count("pong") == 3
-            assert all(r["code"] == "rate_limited" for r in replies if r["type"] == "error")
-            quiet(ws, 0.6)
-            ws.send_json({"type": "ping", "id": "later"})
-            assert recv(ws) == {"type": "pong", "re": "later"}
+    with client(tmp_path, rate=2.0, burst=3) as c, c.websocket_connect("/ws") as ws:
+        for i in range(10):
+            ws.send_json({"type": "ping", "id": i})
+        replies = [recv(ws) for _ in range(10)]
+        assert [r["type"] for r in replies].count("pong") == 3
+        assert all(r["code"] == "rate_limited" for r in replies if r["type"] == "error")
+        quiet(ws, 0.6)
+        ws.send_json({"type": "ping", "id": "later"})
+        assert recv(ws) == {"type": "pong", "re": "later"}
 
 
 def test_only_the_token_acts_as_its_seat_and_a_new_connection_replaces_the_old(tmp_path) -> None:
@@ -239,7 +245,7 @@ def test_only_the_token_acts_as_its_seat_and_a_new_connection_replaces_the_old(t
             assert hello(second, tid, toks[0])["you"] == 0
             kicked = recv(wss[0])
             assert kicked["code"] == "replaced"
-            with pytest.raises(Exception):  # noqa: B017  (the socket is closed)
+            with pytest.raises(Exception):  # noqa: B017, PT011  (the socket is closed: any error)
                 recv(wss[0])
 
 
@@ -270,11 +276,17 @@ def test_every_game_gets_first_steps_and_games_with_few_moves_the_list_too(monke
 
     cls = get_game("miaui")
     state = cls.new(3, None, 5)
-    table = {"id": "t", "game": "miaui", "status": "playing",
-             "seats": [{"name": f"seat {i}", "kind": "human", "bot_plays": False} for i in range(3)]}
+    table = {
+        "id": "t",
+        "game": "miaui",
+        "status": "playing",
+        "seats": [{"name": f"seat {i}", "kind": "human", "bot_plays": False} for i in range(3)],
+    }
     plain, _ = state_message(state, table, 0, 0, None)
     assert plain["legal"] == [str(m) for m in state.legal_moves(0)]
-    assert [s["move"] for s in plain["steps"]] == [str(m) for m in state.legal_moves(0)]  # clients choose through steps
+    assert [s["move"] for s in plain["steps"]] == [
+        str(m) for m in state.legal_moves(0)
+    ]  # clients choose through steps
     monkeypatch.setattr(cls, "many_moves", lambda self, seat: True)
     wide, _ = state_message(state, table, 0, 0, None)
     assert wide["legal"] is None

@@ -49,10 +49,12 @@ class Player:
         self.sockets = contextlib.ExitStack()
 
     def connect(self, url: str, table: str) -> None:
-        self.ws = self.sockets.enter_context(ws_client.connect(url.replace("http", "ws") + "/ws",
-                                                               open_timeout=waits.MESSAGE))
-        self.ws.send(json.dumps({"type": "hello", "v": 1, "table": table, "token": self.token,
-                                 "since": self.cursor}))
+        self.ws = self.sockets.enter_context(
+            ws_client.connect(url.replace("http", "ws") + "/ws", open_timeout=waits.MESSAGE)
+        )
+        self.ws.send(
+            json.dumps({"type": "hello", "v": 1, "table": table, "token": self.token, "since": self.cursor})
+        )
         self.pending = None  # a move in flight when the server died may or may not be stored
 
     def take(self, message: dict[str, Any]) -> None:
@@ -104,8 +106,11 @@ def kill_and_resume(db: str, tmp_path: Path) -> None:
     log = tmp_path / "serve.log"
     server = Server(db, log)
     try:
-        made = httpx.post(server.url + "/api/tables", timeout=waits.MESSAGE,
-                          json={"game": "miaui", "seats": ["human", "human", "random"]}).json()
+        made = httpx.post(
+            server.url + "/api/tables",
+            timeout=waits.MESSAGE,
+            json={"game": "miaui", "seats": ["human", "human", "random"]},
+        ).json()
         tid = made["table"]["id"]
         players = [Player(s["seat"], s["token"]) for s in made["seats"]]
         for p in players:

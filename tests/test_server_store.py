@@ -15,9 +15,20 @@ from kiti.server.store import Store
 
 
 def row(table_id: str) -> queries.TableRow:
-    return queries.TableRow(id=table_id, game="miaui", version="1", players=3, options={}, seed=7,
-                            timer=None, takeover=False, stand_in="random", status="playing",
-                            created=0.0, seats=[queries.SeatRow("human", f"seat {i}") for i in range(3)])
+    return queries.TableRow(
+        id=table_id,
+        game="miaui",
+        version="1",
+        players=3,
+        options={},
+        seed=7,
+        timer=None,
+        takeover=False,
+        stand_in="random",
+        status="playing",
+        created=0.0,
+        seats=[queries.SeatRow("human", f"seat {i}") for i in range(3)],
+    )
 
 
 def test_migrations_create_the_schema_and_are_idempotent(tmp_path) -> None:
@@ -36,9 +47,11 @@ def test_changes_of_one_loop_turn_share_a_commit_and_a_bad_one_fails_alone(tmp_p
         store.start()
         try:
             await store.write(queries.insert_table(row("t1")))
-            jobs = [store.write(queries.append_move("t1", 0, 0, "dive 1")),
-                    store.write(queries.append_move("t1", 0, 1, "dive 2")),  # the same index: refused
-                    store.write(queries.append_move("t1", 1, 2, "dive 3"))]
+            jobs = [
+                store.write(queries.append_move("t1", 0, 0, "dive 1")),
+                store.write(queries.append_move("t1", 0, 1, "dive 2")),  # the same index: refused
+                store.write(queries.append_move("t1", 1, 2, "dive 3")),
+            ]
             outcome = await asyncio.gather(*jobs, return_exceptions=True)
             outcome.append(store.read_now(queries.load_tables(ids=("t1",)))[0].moves)
             return outcome

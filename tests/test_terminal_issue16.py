@@ -78,13 +78,26 @@ def test_a_seeded_game_of_bots_is_the_same_every_time(tmp_path: Path) -> None:
     runs = []
     for i in range(3):
         save = tmp_path / f"f{i}.json"
-        res = kiti("play", "mauw", "--players", "7", "--seats", bots, "--seed", "49", "--save", str(save),
-                   cwd=tmp_path)
+        res = kiti(
+            "play",
+            "mauw",
+            "--players",
+            "7",
+            "--seats",
+            bots,
+            "--seed",
+            "49",
+            "--save",
+            str(save),
+            cwd=tmp_path,
+        )
         assert res.returncode == 0, res.stderr
         runs.append((save.read_bytes(), res.stdout.replace(str(save), "FILE")))
     assert runs[0] == runs[1] == runs[2]
     other = tmp_path / "other.json"
-    kiti("play", "mauw", "--players", "7", "--seats", bots, "--seed", "50", "--save", str(other), cwd=tmp_path)
+    kiti(
+        "play", "mauw", "--players", "7", "--seats", bots, "--seed", "50", "--save", str(other), cwd=tmp_path
+    )
     assert other.read_bytes() != runs[0][0]  # the premise: the seed does decide the game
     help_text = kiti("play", "--help", cwd=tmp_path, COLUMNS="200").stdout
     assert "every bot" in " ".join(help_text.split())
@@ -94,8 +107,19 @@ def test_seeded_heuristic_and_search_bots_replay_identically(tmp_path: Path) -> 
     saves = []
     for i in range(2):
         save = tmp_path / f"g{i}.json"
-        res = kiti("play", "miaui", "--seats", "heuristic:temp=2,ismcts:iters=30,random", "--players", "3",
-                   "--seed", "5", "--save", str(save), cwd=tmp_path)
+        res = kiti(
+            "play",
+            "miaui",
+            "--seats",
+            "heuristic:temp=2,ismcts:iters=30,random",
+            "--players",
+            "3",
+            "--seed",
+            "5",
+            "--save",
+            str(save),
+            cwd=tmp_path,
+        )
         assert res.returncode == 0, res.stderr
         saves.append(save.read_bytes())
     assert saves[0] == saves[1]
@@ -105,8 +129,18 @@ def test_the_record_path_is_on_a_line_of_its_own_never_wrapped(tmp_path: Path) -
     deep = tmp_path / ("a-rather-long-folder-name-for-games-" * 3)
     deep.mkdir()
     save = deep / "bots-only-game-record-with-a-long-name.json"
-    child = spawn("miaui", "--seats", "random,random,random", "--players", "3", "--seed", "3",
-                  "--save", str(save), cwd=tmp_path)
+    child = spawn(
+        "miaui",
+        "--seats",
+        "random,random,random",
+        "--players",
+        "3",
+        "--seed",
+        "3",
+        "--save",
+        str(save),
+        cwd=tmp_path,
+    )
     finish(child)
     lines = [line.strip() for line in plain(child.before or "").splitlines()]
     assert len(str(save)) > 80  # the premise: the path is longer than the screen is wide
@@ -141,7 +175,7 @@ def test_a_long_prompt_is_folded_between_words(width: int) -> None:
     prompt = f"{words} (? for help) > "
     screen = Screen(Console(width=width, file=io.StringIO(), markup=False))
     last = screen._fold_prompt(prompt)
-    shown = screen.console.file.getvalue().splitlines() + [last]
+    shown = [*screen.console.file.getvalue().splitlines(), last]
     assert len(shown) > 1  # the premise: the prompt is wider than the screen
     assert all(len(line) <= width for line in shown), shown
     assert " ".join(line.strip() for line in shown) == prompt.strip()  # every word whole, in order

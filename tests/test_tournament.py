@@ -37,9 +37,15 @@ def test_cyclic_rotation_puts_every_bot_in_every_seat_once(n: int) -> None:
     assert len(_seat_counts(lines, n)) == n * n
 
 
-@pytest.mark.parametrize("labels", [
-    ["a", "b", "c", "d"], ["a", "b", "b", "b"], ["a", "b", "c", "c"], ["a", "a", "b", "b", "c"],
-])
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["a", "b", "c", "d"],
+        ["a", "b", "b", "b"],
+        ["a", "b", "c", "c"],
+        ["a", "a", "b", "b", "c"],
+    ],
+)
 def test_all_permutations_cover_every_class_and_seat_equally(labels: list[str]) -> None:
     n = len(labels)
     lines = lineups(n, "all", labels)
@@ -58,8 +64,11 @@ def test_rotation_errors() -> None:
 
 
 def test_tournament_seats_every_bot_everywhere_and_replays_the_deal() -> None:
-    res = run_tournament(TournamentConfig("miaui", ["heuristic", "random", "random"], games=12,
-                                          jobs=1, seed=3, save_records=True))
+    res = run_tournament(
+        TournamentConfig(
+            "miaui", ["heuristic", "random", "random"], games=12, jobs=1, seed=3, save_records=True
+        )
+    )
     games = res["games"]
     assert len(games) == 12 and res["summary"]["config"]["deals"] == 4
     counts = Counter((seat, c) for g in games for seat, c in enumerate(g["lineup"]))
@@ -74,21 +83,23 @@ def test_tournament_seats_every_bot_everywhere_and_replays_the_deal() -> None:
 
 
 def test_tournament_reproducible_regardless_of_jobs() -> None:
-    cfg = dict(game="miaui", bots=["ismcts:iters=15", "heuristic", "random"], games=12, seed=5)
+    cfg = {"game": "miaui", "bots": ["ismcts:iters=15", "heuristic", "random"], "games": 12, "seed": 5}
     one = run_tournament(TournamentConfig(**cfg, jobs=1))
     two = run_tournament(TournamentConfig(**cfg, jobs=2))
     again = run_tournament(TournamentConfig(**cfg, jobs=2))
     assert one["games"] == two["games"] == again["games"]
     drop = ("elapsed_s", "games_per_s", "config")
-    assert {k: v for k, v in one["summary"].items() if k not in drop} == \
-        {k: v for k, v in two["summary"].items() if k not in drop}
+    assert {k: v for k, v in one["summary"].items() if k not in drop} == {
+        k: v for k, v in two["summary"].items() if k not in drop
+    }
     other = run_tournament(TournamentConfig(**dict(cfg, seed=6), jobs=1))
     assert other["games"] != one["games"]
 
 
 def test_heuristic_beats_random_significantly() -> None:
-    res = run_tournament(TournamentConfig("miaui", ["heuristic", "random", "random", "random"],
-                                          games=200, jobs=2, seed=11))
+    res = run_tournament(
+        TournamentConfig("miaui", ["heuristic", "random", "random", "random"], games=200, jobs=2, seed=11)
+    )
     bots = res["summary"]["bots"]
     assert bots[0]["beats_fair_share"]
     assert all(b["below_fair_share"] or not b["beats_fair_share"] for b in bots[1:])
@@ -99,8 +110,7 @@ def test_heuristic_beats_random_significantly() -> None:
 
 
 def test_identical_random_bots_not_declared_different() -> None:
-    res = run_tournament(TournamentConfig("miaui", ["random", "random", "random"], games=600,
-                                          jobs=2, seed=0))
+    res = run_tournament(TournamentConfig("miaui", ["random", "random", "random"], games=600, jobs=2, seed=0))
     s = res["summary"]
     assert not any(p["significant"] for p in s["pairs"])
     assert not any(b["beats_fair_share"] or b["below_fair_share"] for b in s["bots"])
@@ -131,8 +141,9 @@ def test_paired_test_false_positive_rate_and_power_on_synthetic_data() -> None:
 
 def test_mean_ci_coverage_and_t_quantiles() -> None:
     rng = random.Random(2)
-    cover = sum(stats.mean_ci([rng.gauss(3.0, 2.0) for _ in range(10)]).excludes(3.0) is False
-                for _ in range(2000))
+    cover = sum(
+        stats.mean_ci([rng.gauss(3.0, 2.0) for _ in range(10)]).excludes(3.0) is False for _ in range(2000)
+    )
     assert 0.93 <= cover / 2000 <= 0.97
     assert stats.t_quantile(10) == pytest.approx(2.228)
     assert stats.t_quantile(1000) == pytest.approx(1.962, abs=1e-3)
@@ -142,15 +153,21 @@ def test_mean_ci_coverage_and_t_quantiles() -> None:
 
 def test_labels_and_bot_list_splitting() -> None:
     assert split_bot_specs("ismcts:iters=500,rollout=heuristic,heuristic, random") == [
-        "ismcts:iters=500,rollout=heuristic", "heuristic", "random"]
+        "ismcts:iters=500,rollout=heuristic",
+        "heuristic",
+        "random",
+    ]
     assert contestant_labels(["heuristic", "random", "random"]) == ["heuristic", "random#1", "random#2"]
 
 
-@pytest.mark.parametrize("bots, players, words", [
-    (["random", "random"], None, "3-6 players"),
-    (["random", "random", "random"], 4, "one bot per seat"),
-    (["random", "random", "ismcts:iters=x"], None, "iters must be an integer"),
-])
+@pytest.mark.parametrize(
+    ("bots", "players", "words"),
+    [
+        (["random", "random"], None, "3-6 players"),
+        (["random", "random", "random"], 4, "one bot per seat"),
+        (["random", "random", "ismcts:iters=x"], None, "iters must be an integer"),
+    ],
+)
 def test_tournament_errors(bots: list[str], players: int | None, words: str) -> None:
     with pytest.raises(TournamentError, match=words):
         run_tournament(TournamentConfig("miaui", bots, games=3, players=players, jobs=1))
@@ -164,9 +181,26 @@ def test_outputs_and_cli(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from kiti.cli.main import app
 
     out = tmp_path / "res"
-    result = CliRunner().invoke(app, [
-        "tournament", "miaui", "--bots", "heuristic,random,random", "--games", "6", "--jobs", "1",
-        "--seed", "4", "--option", "open_baskets=true", "--out", str(out), "--save-records"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "tournament",
+            "miaui",
+            "--bots",
+            "heuristic,random,random",
+            "--games",
+            "6",
+            "--jobs",
+            "1",
+            "--seed",
+            "4",
+            "--option",
+            "open_baskets=true",
+            "--out",
+            str(out),
+            "--save-records",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "heuristic" in result.output
     for name in ("results.json", "results.csv", "scores.png", "seats.png", "ratings.png"):
@@ -203,8 +237,11 @@ def test_cli_checks_everything_before_playing_and_creates_no_folder(tmp_path) ->
     from kiti.cli.main import app
 
     out = tmp_path / "never" / "made"
-    for args in (["--bots", "random,random,nobot"], ["--bots", "random,random", "--players", "4"],
-                 ["--bots", "random,random,random", "-o", "no_fighting=perhaps"]):
+    for args in (
+        ["--bots", "random,random,nobot"],
+        ["--bots", "random,random", "--players", "4"],
+        ["--bots", "random,random,random", "-o", "no_fighting=perhaps"],
+    ):
         result = CliRunner().invoke(app, ["tournament", "miaui", *args, "--games", "3", "--out", str(out)])
         assert result.exit_code == 2, result.output
         assert "games/s" not in result.output and "ETA" not in result.output

@@ -27,9 +27,14 @@ def test_one_setting_scales_every_wait_and_a_bad_one_is_named(monkeypatch: pytes
             waits.scale(bad)
         assert len(str(error.value)) < 200  # the bad value is quoted, cut short
     env = dict(os.environ, KITI_TEST_TIMEOUT_SCALE="fast")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
-                          "tests/test_sealing.py"], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=waits.COMMAND)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "tests/test_sealing.py"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=waits.COMMAND,
+    )
     assert run.returncode != 0 and "KITI_TEST_TIMEOUT_SCALE must be a number above 0" in run.stderr
     assert "Traceback" not in run.stdout + run.stderr
 
@@ -45,7 +50,8 @@ def python_in_terminal(code: str) -> Terminal:
 
 
 def test_a_terminal_wait_fails_early_when_the_program_waits_for_other_input(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(waits, "IDLE", 1.0)
     child = python_in_terminal("input('Another prompt > ')")
     child.expect("Another prompt")  # the premise: it shows its prompt and waits
@@ -75,8 +81,9 @@ def fake_tools(folder: Path, fail: str) -> dict[str, str]:
     """A PATH where python3 only logs its arguments (failing for ``fail``: pip, pytest...),
     and where initdb and chromium exist, so that .ci/run installs nothing."""
     folder.mkdir()
-    (folder / "python3").write_text(f'#!/bin/sh\necho "$@" >> "{folder}/calls"\n'
-                                    f'[ "$2" = "{fail}" ] && exit 3\nexit 0\n')
+    (folder / "python3").write_text(
+        f'#!/bin/sh\necho "$@" >> "{folder}/calls"\n[ "$2" = "{fail}" ] && exit 3\nexit 0\n'
+    )
     for name in ("initdb", "chromium"):
         (folder / name).write_text("#!/bin/sh\nexit 0\n")
     for tool in folder.iterdir():
@@ -90,8 +97,9 @@ def test_ci_runs_the_readme_command_and_fails_when_any_step_fails(tmp_path: Path
     assert command in (ROOT / "README.md").read_text()
     assert command in (ROOT / ".ci" / "run").read_text()
     env = fake_tools(tmp_path / "bin", fail)
-    run = subprocess.run(["bash", str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True,
-                         timeout=waits.COMMAND)
+    run = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=waits.COMMAND
+    )
     calls = (tmp_path / "bin" / "calls").read_text().splitlines()
     assert calls[0] == "-m pip install -e .[test]" and calls[-2:] == ["-m ruff check .", "-m mypy kiti"]
     assert ("-m pytest" in calls) == (fail != "pip")  # no tests without their packages

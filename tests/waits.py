@@ -27,8 +27,9 @@ def scale(raw: str | None = None) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{SETTING} must be a number above 0 (e.g. 2 to double every wait), "
-                         f"not {quoted(raw)}")
+        raise ValueError(
+            f"{SETTING} must be a number above 0 (e.g. 2 to double every wait), not {quoted(raw)}"
+        )
     return value
 
 

@@ -43,6 +43,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 
@@ -92,7 +93,9 @@ class Watch:
     def sent(self, mover: int) -> tuple[float, dict[int, int]]:
         """A move is sent: the other seats connected now (each with its connection's number)
         must receive it."""
-        return time.perf_counter(), {s: seat.gen for s, seat in self.seats.items() if s != mover and seat.live}
+        return time.perf_counter(), {
+            s: seat.gen for s, seat in self.seats.items() if s != mover and seat.live
+        }
 
     def answered(self, t0: float, fp: str, others: dict[int, int], counted: bool) -> None:
         """The mover's answer came: the broadcast's fingerprint is known (a seat that
@@ -145,8 +148,18 @@ class Seat:
     """One scripted client: a seat of a table (a spectator without a token), moving at
     random after thinking, reconnecting after an error, a timeout or a storm."""
 
-    def __init__(self, ws_url: str, table: str, token: str | None, seat: int, watch: Watch, plan: Plan,
-                 stats: Stats, end: float, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        ws_url: str,
+        table: str,
+        token: str | None,
+        seat: int,
+        watch: Watch,
+        plan: Plan,
+        stats: Stats,
+        end: float,
+        delay: float = 0.0,
+    ) -> None:
         self.ws_url, self.table, self.token, self.seat, self.delay = ws_url, table, token, seat, delay
         self.watch, self.plan, self.stats, self.end = watch, plan, stats, end
         self.rng = random.Random()
@@ -166,8 +179,13 @@ class Seat:
         await asyncio.sleep(self.delay)  # tables start (and so finish) at different times
         while time.monotonic() < self.end:
             try:
-                async with connect(self.ws_url, max_size=2**22, ping_interval=None, compression=None,
-                                   open_timeout=self.plan.answer_timeout) as ws:
+                async with connect(
+                    self.ws_url,
+                    max_size=2**22,
+                    ping_interval=None,
+                    compression=None,
+                    open_timeout=self.plan.answer_timeout,
+                ) as ws:
                     next_table = await self.session(ws)
             except (OSError, TimeoutError) as exc:
                 self.stats.errors["connect: " + type(exc).__name__] += 1
@@ -334,17 +352,20 @@ async def make_tables(url: str, n: int, mix: list[tuple[str, int]], bots: int) -
 
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as http:
+
         async def one(i: int) -> dict[str, Any]:
             game, players = mix[i % len(mix)]
             seats = ["human"] * (players - bots) + ["random"] * bots
             r = await http.post("/api/tables", json={"game": game, "seats": seats})
             r.raise_for_status()
             return dict(r.json())
+
         return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-def clients(ws_url: str, tables: list[dict[str, Any]], plan: Plan, stats: Stats, spectators: float,
-            end: float) -> list[Seat]:
+def clients(
+    ws_url: str, tables: list[dict[str, Any]], plan: Plan, stats: Stats, spectators: float, end: float
+) -> list[Seat]:
     """Every seat's client, and the spectators, each table starting at a random time."""
     out = []
     for t in tables:
@@ -362,8 +383,11 @@ async def storms(seats: list[Seat], plan: Plan, stats: Stats, end: float) -> Non
     players = [s for s in seats if s.token is not None]
     while plan.storm_every > 0 and time.monotonic() + plan.storm_every < end:
         await asyncio.sleep(plan.storm_every)
-        hit = [s for s in random.sample(players, int(len(players) * plan.storm_share))
-               if s.live and not s.waiting]
+        hit = [
+            s
+            for s in random.sample(players, int(len(players) * plan.storm_share))
+            if s.live and not s.waiting
+        ]
         stats.storms += 1
         await asyncio.gather(*(s.ws.close() for s in hit), return_exceptions=True)
 
@@ -390,6 +414,7 @@ async def drive(url: str, tables: list[dict[str, Any]], plan: Plan, spectators: 
 def worker(args: tuple[str, list[dict[str, Any]], Plan, float]) -> dict[str, Any]:
     try:
         import uvloop  # the clients' own overhead, as small as can be
+
         stats = uvloop.run(drive(*args))
     except ImportError:
         stats = asyncio.run(drive(*args))
@@ -405,7 +430,7 @@ def health(url: str) -> dict[str, Any]:
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU seconds of a process (Linux /proc), None elsewhere."""
     try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -418,8 +443,10 @@ def percentile(values: list[float], p: float) -> float:
 
 def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> dict[str, Any]:
     tables = asyncio.run(make_tables(url, opts.tables, parse_mix(opts.mix), opts.bots))
-    plan = Plan(opts.think, opts.duration, opts.warmup, opts.answer_timeout, opts.storm_every, opts.storm_share)
-    chunks = [(url, tables[i::opts.procs], plan, opts.spectators) for i in range(opts.procs)]
+    plan = Plan(
+        opts.think, opts.duration, opts.warmup, opts.answer_timeout, opts.storm_every, opts.storm_share
+    )
+    chunks = [(url, tables[i :: opts.procs], plan, opts.spectators) for i in range(opts.procs)]
     with multiprocessing.get_context("spawn").Pool(opts.procs) as pool:
         job = pool.map_async(worker, chunks)
         time.sleep(opts.warmup)  # connecting, first moves
@@ -432,25 +459,38 @@ def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> di
     return figures(opts, results, moves, None if cpu0 is None or cpu1 is None else cpu1 - cpu0)
 
 
-def figures(opts: argparse.Namespace, results: list[dict[str, Any]], moves: int,
-            server_cpu: float | None) -> dict[str, Any]:
+def figures(
+    opts: argparse.Namespace, results: list[dict[str, Any]], moves: int, server_cpu: float | None
+) -> dict[str, Any]:
     client_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     lat = [x for r in results for x in r["latencies"]]
     own = [x for r in results for x in r["own"]]
     errors: Counter[str] = Counter()
     for r in results:
         errors.update(r["errors"])
-    total = {k: sum(r[k] for r in results) for k in ("moves", "expected", "received", "games",
-                                                      "connections", "spectators", "storms")}
-    return {"tables": opts.tables, "mix": opts.mix, "think": opts.think, "seconds": opts.duration,
-            "server_moves": moves, "moves_per_s": round(moves / opts.duration, 1), **total,
-            "storms": total["storms"] // max(1, opts.procs), "errors": sum(errors.values()),
-            "error_kinds": dict(errors),
-            **{f"p{p}_ms": round(1000 * percentile(lat, p), 2) for p in (50, 90, 99)},
-            "max_ms": round(1000 * max(lat, default=float("nan")), 2),
-            "own_p99_ms": round(1000 * percentile(own, 99), 2),
-            "server_cpu_ms_per_move": None if server_cpu is None else round(1000 * server_cpu / max(1, moves), 3),
-            "client_cpu_ms_per_move": round(1000 * (client_cpu.ru_utime + client_cpu.ru_stime) / max(1, moves), 3)}
+    total = {
+        k: sum(r[k] for r in results)
+        for k in ("moves", "expected", "received", "games", "connections", "spectators", "storms")
+    }
+    return {
+        "tables": opts.tables,
+        "mix": opts.mix,
+        "think": opts.think,
+        "seconds": opts.duration,
+        "server_moves": moves,
+        "moves_per_s": round(moves / opts.duration, 1),
+        **total,
+        "storms": total["storms"] // max(1, opts.procs),
+        "errors": sum(errors.values()),
+        "error_kinds": dict(errors),
+        **{f"p{p}_ms": round(1000 * percentile(lat, p), 2) for p in (50, 90, 99)},
+        "max_ms": round(1000 * max(lat, default=float("nan")), 2),
+        "own_p99_ms": round(1000 * percentile(own, 99), 2),
+        "server_cpu_ms_per_move": None if server_cpu is None else round(1000 * server_cpu / max(1, moves), 3),
+        "client_cpu_ms_per_move": round(
+            1000 * (client_cpu.ru_utime + client_cpu.ru_stime) / max(1, moves), 3
+        ),
+    }
 
 
 def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Popen[bytes], str]:
@@ -458,9 +498,26 @@ def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Pope
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     db = opts.db or f"sqlite:///{folder}/kiti.db"
-    cmd = [sys.executable, "-m", "kiti", "serve", "--port", str(port), "--db", db,
-           "--log-level", "warning", "--bot-workers", str(opts.bot_workers),
-           "--conns-per-address", "0", "--tables-per-minute", "0", "--max-connections", "100000"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "kiti",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--log-level",
+        "warning",
+        "--bot-workers",
+        str(opts.bot_workers),
+        "--conns-per-address",
+        "0",
+        "--tables-per-minute",
+        "0",
+        "--max-connections",
+        "100000",
+    ]
     proc = subprocess.Popen(cmd)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -491,10 +548,23 @@ def postgres() -> Iterator[str]:
     data = f"{folder}/data"
     ctl = [*sudo, f"{bins[0]}/pg_ctl", "-D", data, "-w"]
     try:
-        subprocess.run([*sudo, f"{bins[0]}/initdb", "-D", data, "-U", "kiti", "--auth=trust", "-E", "UTF8"],
-                       check=True, capture_output=True)
-        subprocess.run([*ctl, "-l", f"{folder}/log", "-o", f"-k {folder} -c listen_addresses='' "
-                        "-c max_connections=50", "start"], check=True, capture_output=True)
+        subprocess.run(
+            [*sudo, f"{bins[0]}/initdb", "-D", data, "-U", "kiti", "--auth=trust", "-E", "UTF8"],
+            check=True,
+            capture_output=True,
+        )
+        subprocess.run(
+            [
+                *ctl,
+                "-l",
+                f"{folder}/log",
+                "-o",
+                f"-k {folder} -c listen_addresses='' -c max_connections=50",
+                "start",
+            ],
+            check=True,
+            capture_output=True,
+        )
         try:
             yield f"postgresql://kiti@/postgres?host={folder}"
         finally:
@@ -508,35 +578,54 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--url", default="http://127.0.0.1:8000", help="a running server (see --serve)")
     p.add_argument("--serve", action="store_true", help="start a kiti serve of its own (temporary SQLite)")
     p.add_argument("--db", default="", help="with --serve: the database URL")
-    p.add_argument("--postgres", action="store_true",
-                   help="with --serve: a throw-away PostgreSQL server of its own (default settings)")
+    p.add_argument(
+        "--postgres",
+        action="store_true",
+        help="with --serve: a throw-away PostgreSQL server of its own (default settings)",
+    )
     p.add_argument("--bot-workers", type=int, default=1, help="with --serve: bot worker processes")
     p.add_argument("--tables", type=int, default=100)
     p.add_argument("--mix", default="miaui:3,mauw:4,motu:2", help="game:seats of the tables, in turn")
     p.add_argument("--bots", type=int, default=0, help="server-side random bots per table (the last seats)")
     p.add_argument("--spectators", type=float, default=0.2, help="spectators per table, on average")
-    p.add_argument("--storm-every", type=float, default=20.0, help="seconds between reconnect storms (0: none)")
+    p.add_argument(
+        "--storm-every", type=float, default=20.0, help="seconds between reconnect storms (0: none)"
+    )
     p.add_argument("--storm-share", type=float, default=0.1, help="share of the seats a storm disconnects")
     p.add_argument("--think", type=float, default=2.0, help="mean seconds a client thinks before moving")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured")
-    p.add_argument("--warmup", type=float, default=15.0,
-                   help="seconds before measuring: each table connects and starts at a random time in it")
-    p.add_argument("--answer-timeout", type=float, default=10.0,
-                   help="seconds after which an unanswered move or an unreceived one is an error")
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=15.0,
+        help="seconds before measuring: each table connects and starts at a random time in it",
+    )
+    p.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=10.0,
+        help="seconds after which an unanswered move or an unreceived one is an error",
+    )
     p.add_argument("--procs", type=int, default=1, help="client processes")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p.parse_args(argv)
 
 
 def report(out: dict[str, Any]) -> None:
-    print(f"{out['tables']} tables ({out['mix']}), {out['connections']} client connections "
-          f"({out['spectators']} spectators, {out['storms']} reconnect storms), think {out['think']} s, "
-          f"{out['seconds']} s measured, cpu count {os.cpu_count()}")
-    print(f"{out['server_moves']} moves on the server ({out['moves_per_s']}/s); {out['moves']} client moves, "
-          f"{out['received']} of {out['expected']} receipts by the other seats; "
-          f"{out['games']} games finished; {out['errors']} errors {out['error_kinds'] or ''}")
-    print(f"move to every other seat: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
-          f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms (the mover's own answer: p99 {out['own_p99_ms']} ms)")
+    print(
+        f"{out['tables']} tables ({out['mix']}), {out['connections']} client connections "
+        f"({out['spectators']} spectators, {out['storms']} reconnect storms), think {out['think']} s, "
+        f"{out['seconds']} s measured, cpu count {os.cpu_count()}"
+    )
+    print(
+        f"{out['server_moves']} moves on the server ({out['moves_per_s']}/s); {out['moves']} client moves, "
+        f"{out['received']} of {out['expected']} receipts by the other seats; "
+        f"{out['games']} games finished; {out['errors']} errors {out['error_kinds'] or ''}"
+    )
+    print(
+        f"move to every other seat: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
+        f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms (the mover's own answer: p99 {out['own_p99_ms']} ms)"
+    )
     if out["server_cpu_ms_per_move"] is not None:
         print(f"server CPU per move: {out['server_cpu_ms_per_move']} ms")
     print(f"client CPU per move: {out['client_cpu_ms_per_move']} ms (whole run, connecting included)")

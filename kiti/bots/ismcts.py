@@ -68,29 +68,83 @@ MAX_ITERS = 100_000
 MAX_SECONDS = 120.0
 
 PARAMS = (
-    OptionSpec("iters", int, 1000, "iterations per move", minimum=1, maximum=MAX_ITERS,
-               what="bot ismcts parameter"),
-    OptionSpec("time", float, None, "seconds per move (instead of iters)", minimum=0.0,
-               maximum=MAX_SECONDS, above_minimum=True, what="bot ismcts parameter"),
-    OptionSpec("rollout", str, "auto", "rollout policy: the game heuristic's cheap policy (auto: "
-               "when the game has one), or random", choices=("auto", "random", "heuristic"),
-               what="bot ismcts parameter"),
+    OptionSpec(
+        "iters", int, 1000, "iterations per move", minimum=1, maximum=MAX_ITERS, what="bot ismcts parameter"
+    ),
+    OptionSpec(
+        "time",
+        float,
+        None,
+        "seconds per move (instead of iters)",
+        minimum=0.0,
+        maximum=MAX_SECONDS,
+        above_minimum=True,
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "rollout",
+        str,
+        "auto",
+        "rollout policy: the game heuristic's cheap policy (auto: when the game has one), or random",
+        choices=("auto", "random", "heuristic"),
+        what="bot ismcts parameter",
+    ),
     OptionSpec("c", float, 0.7, "UCB exploration constant", minimum=0.0, what="bot ismcts parameter"),
-    OptionSpec("reward", str, "win", "win share or score margin", choices=("win", "margin"),
-               what="bot ismcts parameter"),
-    OptionSpec("width", float, 2.0, "widening: edges opened per sqrt(visit) on wide positions",
-               minimum=0.1, what="bot ismcts parameter"),
-    OptionSpec("prior", float, 1.0, "weight of the game heuristic's priors at the root (0: none)",
-               minimum=0.0, maximum=100.0, what="bot ismcts parameter"),
-    OptionSpec("keys", str, "seen", "what a seat's tree branches on: seen (everything the seat saw) or "
-               "own (its own moves only: open loop)", choices=("seen", "own"), what="bot ismcts parameter"),
-    OptionSpec("mix", float, 3.0, "in a secret choice, play a move with probability proportional to "
-               "its visits to this power (among moves with a tenth of the most visits or more): 1 "
-               "mixes widely, higher values favour the best moves more", minimum=0.5, maximum=8.0,
-               what="bot ismcts parameter"),
-    OptionSpec("depth", int, 0, "most moves in a rollout, then the game is scored as it stands "
-               "(0: two turns of each seat where the game's heuristic can evaluate a position, "
-               "else 120)", minimum=0, what="bot ismcts parameter"),
+    OptionSpec(
+        "reward",
+        str,
+        "win",
+        "win share or score margin",
+        choices=("win", "margin"),
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "width",
+        float,
+        2.0,
+        "widening: edges opened per sqrt(visit) on wide positions",
+        minimum=0.1,
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "prior",
+        float,
+        1.0,
+        "weight of the game heuristic's priors at the root (0: none)",
+        minimum=0.0,
+        maximum=100.0,
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "keys",
+        str,
+        "seen",
+        "what a seat's tree branches on: seen (everything the seat saw) or "
+        "own (its own moves only: open loop)",
+        choices=("seen", "own"),
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "mix",
+        float,
+        3.0,
+        "in a secret choice, play a move with probability proportional to "
+        "its visits to this power (among moves with a tenth of the most visits or more): 1 "
+        "mixes widely, higher values favour the best moves more",
+        minimum=0.5,
+        maximum=8.0,
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "depth",
+        int,
+        0,
+        "most moves in a rollout, then the game is scored as it stands "
+        "(0: two turns of each seat where the game's heuristic can evaluate a position, "
+        "else 120)",
+        minimum=0,
+        what="bot ismcts parameter",
+    ),
 )
 
 
@@ -98,7 +152,7 @@ class _Node:
     """A decision node of one seat: move -> edge [visits, total reward, availability, children];
     ``priors``: the heuristic's opinion of its moves (the searching seat's root only)."""
 
-    __slots__ = ("edges", "visits", "priors")
+    __slots__ = ("edges", "priors", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[Move, list[Any]] = {}
@@ -111,10 +165,20 @@ class ISMCTSBot:
 
     name = "ismcts"
 
-    def __init__(self, seed: int | None = None, iters: int | None = None,
-                 seconds: float | None = None, rollout: str = "auto", c: float = 0.7,
-                 reward: str = "win", width: float = 2.0, depth: int = 0, keys: str = "seen",
-                 prior: float = 1.0, mix: float = 3.0) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        iters: int | None = None,
+        seconds: float | None = None,
+        rollout: str = "auto",
+        c: float = 0.7,
+        reward: str = "win",
+        width: float = 2.0,
+        depth: int = 0,
+        keys: str = "seen",
+        prior: float = 1.0,
+        mix: float = 3.0,
+    ) -> None:
         if iters is None and seconds is None:
             iters = 1000
         if iters is not None and iters < 1:
@@ -148,8 +212,11 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         roots = self._search(view, random.Random(self.rng.getrandbits(64)))
-        counts = [(move, edge[0]) for move, edge in roots[view.seat].edges.items()
-                  if edge[0] > 0 and (legal is None or move in legal)]
+        counts = [
+            (move, edge[0])
+            for move, edge in roots[view.seat].edges.items()
+            if edge[0] > 0 and (legal is None or move in legal)
+        ]
         if not counts:
             return view.random_move(self.rng)
         most = max(n for _, n in counts)
@@ -166,8 +233,7 @@ class ISMCTSBot:
             roots = self._search(view, random.Random(self.rng.getrandbits(64)))
         finally:
             self.iters, self.seconds = saved
-        return {str(m): (e[0], e[1] / e[0] if e[0] else 0.0)
-                for m, e in roots[view.seat].edges.items()}
+        return {str(m): (e[0], e[1] / e[0] if e[0] else 0.0) for m, e in roots[view.seat].edges.items()}
 
     def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
         policy = None
@@ -271,15 +337,16 @@ class ISMCTSBot:
                 e[0] += 1
                 e[1] += r
 
-    def _select(self, state: State, seat: int, node: _Node, rng: random.Random
-                ) -> tuple[Move, list[Any]]:
+    def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[Move, list[Any]]:
         """UCB1 with availability among the moves legal here (progressive widening if wide)."""
         edges = node.edges
         if state.many_moves(seat):
             limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
             if len(edges) < limit:
                 edges.setdefault(state.random_move(seat, rng), [0, 0.0, 0, {}])
-            moves = [m for m in edges if state.illegal_reason(seat, m) is None] or [state.random_move(seat, rng)]
+            moves = [m for m in edges if state.illegal_reason(seat, m) is None] or [
+                state.random_move(seat, rng)
+            ]
         else:
             moves = state.legal_moves(seat)
         offered = _offered(edges, moves)
@@ -304,8 +371,9 @@ class ISMCTSBot:
         assert best is not None
         return best
 
-    def _select_with_priors(self, node: _Node, offered: list[tuple[Move, list[Any]]]
-                            ) -> tuple[Move, list[Any]]:
+    def _select_with_priors(
+        self, node: _Node, offered: list[tuple[Move, list[Any]]]
+    ) -> tuple[Move, list[Any]]:
         """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
         edges = node.edges
         priors = node.priors or {}

@@ -64,8 +64,13 @@ def _make_ismcts(game: type[State], seed: int | None, params: dict[str, Any]) ->
 
 
 #: name -> (parameters for a game, factory(game, seed, checked params))
-BOTS: dict[str, tuple[Callable[[type[State]], tuple[OptionSpec, ...]],
-                      Callable[[type[State], int | None, dict[str, Any]], Bot]]] = {
+BOTS: dict[
+    str,
+    tuple[
+        Callable[[type[State]], tuple[OptionSpec, ...]],
+        Callable[[type[State], int | None, dict[str, Any]], Bot],
+    ],
+] = {
     "random": (lambda game: (), _make_random),
     "heuristic": (heuristic_params, _make_heuristic),
     "ismcts": (lambda game: ismcts_params(), _make_ismcts),
@@ -82,8 +87,9 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
             if not part.strip():
                 continue
             if "=" not in part:
-                raise BotSpecError(f"bot parameter {quoted(part.strip())} in {quoted(spec)} "
-                                  "must be written key=value")
+                raise BotSpecError(
+                    f"bot parameter {quoted(part.strip())} in {quoted(spec)} must be written key=value"
+                )
             k, v = part.split("=", 1)
             params[k.strip().lower()] = v.strip()
     return name, params
@@ -149,8 +155,9 @@ def check_lineup(specs: list[str], game: type[State]) -> None:
         if spec.strip().lower() == HUMAN:
             continue
         if not spec.strip() or len(spec) > MAX_SPEC:
-            raise BotSpecError(f"seat {seat} must be \"human\" or a bot spec of 1-{MAX_SPEC} "
-                               f"characters, not {quoted(spec)}")
+            raise BotSpecError(
+                f'seat {seat} must be "human" or a bot spec of 1-{MAX_SPEC} characters, not {quoted(spec)}'
+            )
         try:
             make_bot(spec, game, 0)
         except BotSpecError as exc:

@@ -29,8 +29,15 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _main(
-    version: bool = typer.Option(False, "--version", "-V", metavar="", is_eager=True,
-                                 callback=_version, help="Print Kiti's version and exit."),
+    version: bool = typer.Option(
+        False,
+        "--version",
+        "-V",
+        metavar="",
+        is_eager=True,
+        callback=_version,
+        help="Print Kiti's version and exit.",
+    ),
 ) -> None:
     """Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate."""
 

@@ -25,8 +25,7 @@ def rules_command(game: str = typer.Argument(..., metavar="GAME", help="Game id,
     typer.echo(f"Options (set with --option name=value; players {cls.info.min_seats}-{cls.info.max_seats}):")
     for spec in cls.info.options:
         typer.echo(f"  {spec.name} = {spec.default_text()}  ({spec.type.__name__})")
-        typer.echo(textwrap.fill(spec.help, width=78, initial_indent="      ",
-                                 subsequent_indent="      "))
+        typer.echo(textwrap.fill(spec.help, width=78, initial_indent="      ", subsequent_indent="      "))
     typer.echo("")
     typer.echo(f"Move notation: {cls.info.notation}")
 
@@ -44,8 +43,10 @@ def cards_command(
         drawer = game_part(cls, "cards")
     except KitiError:
         drawn = [get_game(g).info.name for g in game_ids() if has_part(get_game(g), "cards")]
-        fail(f"kiti cards draws the cards of {', '.join(drawn)}; {cls.info.name}'s cards are "
-             f"described by: kiti rules {cls.info.id}")
+        fail(
+            f"kiti cards draws the cards of {', '.join(drawn)}; {cls.info.name}'s cards are "
+            f"described by: kiti rules {cls.info.id}"
+        )
     console = Console(highlight=False)
     if card_id is None:
         console.print(drawer.overview())
@@ -54,8 +55,10 @@ def cards_command(
         drawing = drawer.draw(card_id)
     except KeyError:
         ids = drawer.ids()
-        fail(f"{cls.info.name} has no card {card_id!r} (its {len(ids)} cards: {ids[0]} ... {ids[-1]}; "
-             f"kiti cards {cls.info.id} lists them all)")
+        fail(
+            f"{cls.info.name} has no card {card_id!r} (its {len(ids)} cards: {ids[0]} ... {ids[-1]}; "
+            f"kiti cards {cls.info.id} lists them all)"
+        )
     console.print(drawing)
 
 
@@ -63,7 +66,9 @@ def cards_command(
 def bench_command(
     game: str = typer.Argument("miaui", metavar="GAME", help="Game id."),
     as_json: bool = typer.Option(False, "--json", metavar="", help="Print a JSON list of results."),
-    seconds: float = typer.Option(2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."),
+    seconds: float = typer.Option(
+        2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."
+    ),
 ) -> None:
     """Random full games per second through the public API, against OpenSpiel's goofspiel."""
     from ..sim.bench import run_bench

@@ -13,6 +13,7 @@ from . import replay  # noqa: F401  (replay)
 from . import commands  # noqa: F401  (rules, cards, bench)
 from . import tournament  # noqa: F401  (tournament)
 from . import serve  # noqa: F401  (serve)
+
 # isort: on
 from .app import app
 

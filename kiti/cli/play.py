@@ -70,8 +70,14 @@ def seat_specs(specs: list[str], n: int, watch: bool, cls: type[State]) -> list[
     return specs
 
 
-def check_flags(game: str | None, load: str | None, option: list[str] | None, seed: int | None,
-                watch: bool, delay: float | None) -> None:
+def check_flags(
+    game: str | None,
+    load: str | None,
+    option: list[str] | None,
+    seed: int | None,
+    watch: bool,
+    delay: float | None,
+) -> None:
     """Refuse combinations that make no sense, before anything is read or written."""
     if load is None and game is None:
         fail("name a game to play, e.g. kiti play miaui (or resume one with --load FILE)")
@@ -97,8 +103,16 @@ def load_plan(load: str, game: str | None, players: int | None) -> tuple[State, 
     return state, opened
 
 
-def plan_game(game: str | None, players: int | None, seats: str | None, names: str | None,
-              seed: int | None, option: list[str] | None, load: str | None, settings: Settings) -> Plan:
+def plan_game(
+    game: str | None,
+    players: int | None,
+    seats: str | None,
+    names: str | None,
+    seed: int | None,
+    option: list[str] | None,
+    load: str | None,
+    settings: Settings,
+) -> Plan:
     """Every argument checked and the game set up (or loaded); fails with a clear message."""
     try:
         options = parse_option_args(option)
@@ -108,8 +122,11 @@ def plan_game(game: str | None, players: int | None, seats: str | None, names: s
             cls, n = type(state), state.players
         else:
             cls = get_game(game or "")
-            n = players if players is not None else (
-                len(split_bot_specs(seats, "--seats")) if seats else default_players(cls))
+            n = (
+                players
+                if players is not None
+                else (len(split_bot_specs(seats, "--seats")) if seats else default_players(cls))
+            )
             state = cls.new(n, options, seed)
         saved = opened.lineup if opened is not None else None
         if seats is None and saved is not None and not settings.watch:
@@ -133,10 +150,15 @@ def check_save_path(save: str | None) -> None:
     if path.is_dir():
         fail(f"cannot write --save {save}: it is a folder")
     folder = path.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK) or (
-            path.exists() and not os.access(path, os.W_OK)):
-        fail(f"cannot write --save {save}: "
-             + ("no such folder" if not folder.is_dir() else "permission denied"))
+    if (
+        not folder.is_dir()
+        or not os.access(folder, os.W_OK | os.X_OK)
+        or (path.exists() and not os.access(path, os.W_OK))
+    ):
+        fail(
+            f"cannot write --save {save}: "
+            + ("no such folder" if not folder.is_dir() else "permission denied")
+        )
 
 
 # ------------------------------------------------------------------ play
@@ -168,7 +190,7 @@ def _play_through(session: Session) -> int:
         return left(session, 130)
     except BrokenPipeError:
         raise
-    except Exception as exc:  # noqa: BLE001 - anything unexpected: keep the record, say so briefly
+    except Exception as exc:
         return crashed(session, exc)
     return 0
 
@@ -181,8 +203,9 @@ def output_closed(session: Session) -> int:
     except (OSError, ValueError) as exc:
         sys.stderr.write(f"kiti: the output was closed and the game could not be saved: {reason(exc)}\n")
         return 1
-    sys.stderr.write(f"kiti: the output was closed; the game is saved: {path} "
-                     f"(resume with: kiti play --load {path})\n")
+    sys.stderr.write(
+        f"kiti: the output was closed; the game is saved: {path} (resume with: kiti play --load {path})\n"
+    )
     return 1
 
 
@@ -209,11 +232,12 @@ def crashed(session: Session, exc: BaseException) -> int:
     screen.error("kiti: unexpected error: ", f"{message[:200]}{where}", soft=True)
     try:
         path = session.record.leaving()
-    except Exception:  # noqa: BLE001 - saving failed too: say so, still no traceback
+    except Exception:
         screen.say("The game could not be saved.")
         return 1
-    screen.say("The game is saved: ", (str(path), "bold"), f" (resume with: kiti play --load {path})",
-               soft=True)
+    screen.say(
+        "The game is saved: ", (str(path), "bold"), f" (resume with: kiti play --load {path})", soft=True
+    )
     return 1
 
 
@@ -232,36 +256,69 @@ def crash_report(exc: BaseException) -> Path | None:
 # --------------------------------------------------------------- command
 @app.command("play", short_help="Play a game at the terminal: you, friends on one screen, bots.")
 def play_command(
-    game: str | None = typer.Argument(None, metavar="GAME", show_default=False,
-                                      help="Game id, e.g. miaui (optional with --load)."),
-    players: int | None = typer.Option(None, "--players", "-n", metavar="N", min=1,
-                                       help="Number of seats (Miaui: 3-6, default 4)."),
+    game: str | None = typer.Argument(
+        None, metavar="GAME", show_default=False, help="Game id, e.g. miaui (optional with --load)."
+    ),
+    players: int | None = typer.Option(
+        None, "--players", "-n", metavar="N", min=1, help="Number of seats (Miaui: 3-6, default 4)."
+    ),
     seats: str | None = typer.Option(
-        None, "--seats", metavar="SEAT,SEAT,...",
+        None,
+        "--seats",
+        metavar="SEAT,SEAT,...",
         help="Who sits where, comma-separated: human, random, heuristic, ismcts:time=1 ... "
-             "Default: one human at seat 0 and bots in the other seats (with --load: the "
-             "record's seats)."),
-    names: str | None = typer.Option(None, "--names", metavar="NAME,NAME,...",
-                                     help="Players' names by seat, shown instead of 'seat N' "
-                                          "(leave one empty for no name: Ann,,Cy)."),
-    seed: int | None = typer.Option(None, "--seed", metavar="SEED", min=0,
-                                    help="Seed of the game: the shuffle and every bot's choices come from it, "
-                                         "so a game of bots with a seed plays the same, move "
-                                         "for move, every time (random if not given)."),
+        "Default: one human at seat 0 and bots in the other seats (with --load: the "
+        "record's seats).",
+    ),
+    names: str | None = typer.Option(
+        None,
+        "--names",
+        metavar="NAME,NAME,...",
+        help="Players' names by seat, shown instead of 'seat N' (leave one empty for no name: Ann,,Cy).",
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="SEED",
+        min=0,
+        help="Seed of the game: the shuffle and every bot's choices come from it, "
+        "so a game of bots with a seed plays the same, move "
+        "for move, every time (random if not given).",
+    ),
     option: list[str] | None = typer.Option(  # noqa: B008
-        None, "--option", "-o", metavar="NAME=VALUE", help="A game option (repeatable)."),
-    save: str | None = typer.Option(None, "--save", metavar="FILE",
-                                    help="Keep the game record in this file (default: Kiti's data folder)."),
-    load: str | None = typer.Option(None, "--load", metavar="FILE",
-                                    help="Resume the game recorded in this file (its seats and names too)."),
-    watch: bool = typer.Option(False, "--watch", metavar="", help="Bots only: show every round, with a pause."),
-    delay: float | None = typer.Option(None, "--delay", metavar="SECONDS", min=0.0,
-                                       help="Seconds between rounds with --watch (default 1)."),
-    no_confirm: bool = typer.Option(False, "--no-confirm", metavar="",
-                                    help="Never ask to confirm a move (Enter to confirm, reveal or undo)."),
-    no_auto: bool = typer.Option(False, "--no-auto", metavar="",
-                                 help="Type your forced moves yourself (by default a move that is "
-                                      "your only legal one is played for you, after a notice)."),
+        None, "--option", "-o", metavar="NAME=VALUE", help="A game option (repeatable)."
+    ),
+    save: str | None = typer.Option(
+        None,
+        "--save",
+        metavar="FILE",
+        help="Keep the game record in this file (default: Kiti's data folder).",
+    ),
+    load: str | None = typer.Option(
+        None,
+        "--load",
+        metavar="FILE",
+        help="Resume the game recorded in this file (its seats and names too).",
+    ),
+    watch: bool = typer.Option(
+        False, "--watch", metavar="", help="Bots only: show every round, with a pause."
+    ),
+    delay: float | None = typer.Option(
+        None, "--delay", metavar="SECONDS", min=0.0, help="Seconds between rounds with --watch (default 1)."
+    ),
+    no_confirm: bool = typer.Option(
+        False,
+        "--no-confirm",
+        metavar="",
+        help="Never ask to confirm a move (Enter to confirm, reveal or undo).",
+    ),
+    no_auto: bool = typer.Option(
+        False,
+        "--no-auto",
+        metavar="",
+        help="Type your forced moves yourself (by default a move that is "
+        "your only legal one is played for you, after a notice).",
+    ),
 ) -> None:
     """Play a game at the terminal: you against bots, several people on one screen, or bots alone.
 

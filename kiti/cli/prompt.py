@@ -35,16 +35,27 @@ class Prompt:
         self.session = session
         self.undone = False
         self.words: dict[str, Callable[[int, str], None]] = {
-            "?": self.help, "help": self.help, "h": self.help, "rules": self.rules,
-            "why": self.why, "board": self.board, "log": self.log, "undo": self.undo,
-            "save": self.save, "quit": self.quit, "exit": self.quit, "q": self.quit,
+            "?": self.help,
+            "help": self.help,
+            "h": self.help,
+            "rules": self.rules,
+            "why": self.why,
+            "board": self.board,
+            "log": self.log,
+            "undo": self.undo,
+            "save": self.save,
+            "quit": self.quit,
+            "exit": self.quit,
+            "q": self.quit,
         }
 
     def completions(self) -> list[str]:
         """What Tab offers: the legal moves (in the game's order), then the commands."""
         session = self.session
         seat = session.shown
-        moves = [str(m) for m in session.state.legal_moves(seat)] if isinstance(seat, int) and seat >= 0 else []
+        moves = (
+            [str(m) for m in session.state.legal_moves(seat)] if isinstance(seat, int) and seat >= 0 else []
+        )
         return moves + COMMANDS
 
     def run(self, seat: int, line: str) -> bool:
@@ -79,8 +90,9 @@ class Prompt:
             text = game_part(cls, "summary")
         except KitiError:
             text = f"(No rules summary is installed for {cls.info.name}.)"
-        opts = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                         for k, v in session.state.options.items())
+        opts = ", ".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in session.state.options.items()
+        )
         lines = [Text(f"This game's options: {opts or 'none'}", style="bold")]
         if cls.info.notation:
             lines.append(Text(f"Move notation: {cls.info.notation}"))

@@ -52,14 +52,21 @@ from ..core.words import seat_word
 
 
 class Terminal(Protocol):
-    def render_view(self, view: Any, events: Sequence[dict[str, Any]] | None = None,
-                    names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                    width: int = 80, height: int = 21) -> RenderableType: ...
+    def render_view(
+        self,
+        view: Any,
+        events: Sequence[dict[str, Any]] | None = None,
+        names: Sequence[str | None] | None = None,
+        labels: Sequence[str] | None = None,
+        width: int = 80,
+        height: int = 21,
+    ) -> RenderableType: ...
 
 
 class Words(Protocol):
-    def describe_event(self, event: dict[str, Any], viewer: Any = None,
-                       names: Sequence[str | None] | None = None) -> str | None: ...
+    def describe_event(
+        self, event: dict[str, Any], viewer: Any = None, names: Sequence[str | None] | None = None
+    ) -> str | None: ...
 
     def expand_input(self, text: str, seat: int | None = None) -> str | None: ...
 
@@ -80,8 +87,12 @@ def terminal(cls: type[State]) -> Terminal:
     return part
 
 
-def tell_events(cls: type[State], events: Sequence[dict[str, Any]], viewer: Any = None,
-                names: Sequence[str | None] | None = None) -> list[str]:
+def tell_events(
+    cls: type[State],
+    events: Sequence[dict[str, Any]],
+    viewer: Any = None,
+    names: Sequence[str | None] | None = None,
+) -> list[str]:
     """Every event worth telling, in words: the words part's own ``describe_events`` where it
     orders them itself, else each event its ``describe_event`` tells, oldest first."""
     r = words(cls)
@@ -105,6 +116,7 @@ def speak(message: str, viewer: int | None, names: Sequence[str | None] = ()) ->
     """An engine message for a person: their own ``seat N`` becomes "you" (with the verb
     agreeing), other seats their player's name where they have one.  The message is
     shown after a colon, so "you" stays lower case."""
+
     def say(match: re.Match[str]) -> str:
         seat, tail = int(match.group(1)), match.group(2) or ""
         if seat == viewer:
@@ -136,13 +148,20 @@ def party_name(result: Result, index: int, viewer: int | None, names: Sequence[s
     return party.name
 
 
-def standings(result: Result, viewer: int | None = None, names: Sequence[str | None] = (),
-              width: int = 80) -> list[Text]:
+def standings(
+    result: Result, viewer: int | None = None, names: Sequence[str | None] = (), width: int = 80
+) -> list[Text]:
     """The final ranking as lines: place (shared places marked '='), party, score, victory."""
     rows: list[tuple[str, str, str, bool]] = []
     for i, (rank, shared) in sorted(enumerate(places(result)), key=lambda x: (x[1][0], x[0])):
-        rows.append((("=" if shared else "") + str(rank), party_name(result, i, viewer, names),
-                     _num(result.scores[i]), i in result.winners))
+        rows.append(
+            (
+                ("=" if shared else "") + str(rank),
+                party_name(result, i, viewer, names),
+                _num(result.scores[i]),
+                i in result.winners,
+            )
+        )
     name_w = min(max(len("Player"), *(len(r[1]) for r in rows)), width - 30)
     out = [Text(f"{'Place':>5}  {'Player':<{name_w}}  {'Score':>5}", style="bold")]
     for place, label, score, won in rows:
@@ -153,8 +172,9 @@ def standings(result: Result, viewer: int | None = None, names: Sequence[str | N
             line.append("  ★ " + _victory(result), style="bold yellow")
         out.append(line)
     if result.truncated:
-        out.append(Text("The game was stopped at its move limit: a draw, shared by everyone.",
-                        style="italic"))
+        out.append(
+            Text("The game was stopped at its move limit: a draw, shared by everyone.", style="italic")
+        )
     return out
 
 
@@ -164,14 +184,21 @@ def _victory(result: Result) -> str:
     return "shared victory" if len(result.winners) > 1 else "wins"
 
 
-def render_table(state: State, view: Any, seat: int | None, console: Console | None = None,
-                 names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                 viewer: Any = "referee") -> None:
+def render_table(
+    state: State,
+    view: Any,
+    seat: int | None,
+    console: Console | None = None,
+    names: Sequence[str | None] | None = None,
+    labels: Sequence[str] | None = None,
+    viewer: Any = "referee",
+) -> None:
     """Print ``view`` as ``viewer`` sees it, and the standings once the game is over."""
     console = console or Console(markup=False, highlight=False, emoji=False)
     events = state.events(viewer)
-    console.print(terminal(type(state)).render_view(view, events, names, labels,
-                                                    width=console.width, height=10_000))
+    console.print(
+        terminal(type(state)).render_view(view, events, names, labels, width=console.width, height=10_000)
+    )
     if state.over:
         for line in standings(state.result(), seat, names or (), console.width):
             console.print(line)

@@ -30,8 +30,11 @@ def viewer_for(opened: Opened, seat: int | None, over: bool) -> Any:
     """Who looks: the referee, a seat, or (sealed and unfinished) only the public."""
     if opened.sealed and not over:
         if seat is not None:
-            fail("this game is sealed and unfinished: replay shows only what every seat has "
-                 "seen (no --seat); finish it with kiti play --load FILE", 2)
+            fail(
+                "this game is sealed and unfinished: replay shows only what every seat has "
+                "seen (no --seat); finish it with kiti play --load FILE",
+                2,
+            )
         return None
     return REFEREE if seat is None else seat
 
@@ -41,9 +44,12 @@ def replay_command(
     file: str = typer.Argument(..., metavar="FILE", help="A record (JSON) to replay."),
     seat: int | None = typer.Option(None, "--seat", metavar="N", help="Show only what this seat sees."),
     as_json: bool = typer.Option(False, "--json", metavar="", help="Print the view as JSON."),
-    step: bool = typer.Option(False, "--step", metavar="",
-                              help=f"Walk through the record move by move ({STEP_KEYS}); "
-                                   "reads lines from standard input."),
+    step: bool = typer.Option(
+        False,
+        "--step",
+        metavar="",
+        help=f"Walk through the record move by move ({STEP_KEYS}); reads lines from standard input.",
+    ),
 ) -> None:
     """Replay a record and print the table after its moves (or one seat's view of it)."""
     if as_json and step:
@@ -66,8 +72,15 @@ def replay_command(
     lineup = opened.lineup
     if viewer is None:
         typer.echo("This game is sealed and unfinished: only what every seat has seen is shown.")
-    render_table(state, view, viewer if isinstance(viewer, int) else None, None,
-                 lineup.names if lineup else None, lineup.labels() if lineup else None, viewer)
+    render_table(
+        state,
+        view,
+        viewer if isinstance(viewer, int) else None,
+        None,
+        lineup.names if lineup else None,
+        lineup.labels() if lineup else None,
+        viewer,
+    )
 
 
 class Stepper:
@@ -128,9 +141,16 @@ class Stepper:
         state, screen = self.state, self.screen
         view = state.observation(self.viewer)
         lines = standings(state.result(), self._seat(), self.names, screen.width) if state.over else []
-        screen.draw(terminal(type(state)).render_view(
-            view, state.events(self.viewer), self.names, self.labels, width=screen.width,
-            height=screen.rows - 3 - len(lines) if screen.interactive else 10_000))
+        screen.draw(
+            terminal(type(state)).render_view(
+                view,
+                state.events(self.viewer),
+                self.names,
+                self.labels,
+                width=screen.width,
+                height=screen.rows - 3 - len(lines) if screen.interactive else 10_000,
+            )
+        )
         for line in lines:
             screen.print(line)
         end = " (the end of the record)" if self.done == len(self.moves) else ""

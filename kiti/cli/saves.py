@@ -56,11 +56,13 @@ def auto_path(game_id: str) -> Path:
 
 
 def sealed_note(path: Path) -> str:
-    return ("This game was saved while in progress at a table with several people, so the "
-            "record (the shuffled deck and every secret choice) is sealed: it is encrypted, "
-            "and the key is kept on the machine that saved it, not in this file. Only what "
-            "every player has seen is readable here. Resume the game on that machine with: "
-            f"kiti play --load {path.name}")
+    return (
+        "This game was saved while in progress at a table with several people, so the "
+        "record (the shuffled deck and every secret choice) is sealed: it is encrypted, "
+        "and the key is kept on the machine that saved it, not in this file. Only what "
+        "every player has seen is readable here. Resume the game on that machine with: "
+        f"kiti play --load {path.name}"
+    )
 
 
 @dataclass
@@ -71,7 +73,7 @@ class Lineup:
     names: list[str | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.names = (list(self.names) + [None] * len(self.specs))[:len(self.specs)]
+        self.names = (list(self.names) + [None] * len(self.specs))[: len(self.specs)]
 
     @property
     def humans(self) -> list[int]:
@@ -90,10 +92,14 @@ class Lineup:
 
 def public_part(state: State, lineup: Lineup) -> dict[str, Any]:
     """What every seat has seen: header, lineup, and the public progress of the game."""
-    return {"game": state.info.id, "version": state.info.version, "players": state.players,
-            "options": dict(state.options), **lineup.metadata(),
-            "public": {"moves": len(state.history), "over": state.over,
-                       "view": state.observation(None)}}
+    return {
+        "game": state.info.id,
+        "version": state.info.version,
+        "players": state.players,
+        "options": dict(state.options),
+        **lineup.metadata(),
+        "public": {"moves": len(state.history), "over": state.over, "view": state.observation(None)},
+    }
 
 
 class Saver:
@@ -140,8 +146,14 @@ class Keeper:
     --save file, or a new file of Kiti's data folder), saved on the way out, written once
     more at the end; a finished game that was loaded is never written again."""
 
-    def __init__(self, state: State, lineup: Lineup, saver: Saver, save: str | None = None,
-                 loaded_from: str | None = None) -> None:
+    def __init__(
+        self,
+        state: State,
+        lineup: Lineup,
+        saver: Saver,
+        save: str | None = None,
+        loaded_from: str | None = None,
+    ) -> None:
         self.state = state
         self.saver = saver
         self.save = save
@@ -272,8 +284,9 @@ def names_of(text: str | None, players: int) -> list[str | None]:
         raise ValueError(f"--names gives {len(names)} names for {players} seats")
     for n in names:
         if n is not None and (len(n) > MAX_NAME or not n.isprintable()):
-            raise ValueError(f"--names: {quoted(n)} is not a name "
-                             f"(printable text, at most {MAX_NAME} characters)")
+            raise ValueError(
+                f"--names: {quoted(n)} is not a name (printable text, at most {MAX_NAME} characters)"
+            )
     for i, n in enumerate(names):
         refusal = None if n is None else name_refusal(n)
         if refusal is not None:

@@ -14,6 +14,7 @@ platform has it); Ctrl-C and end of input become :class:`Leave`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import textwrap
@@ -42,10 +43,8 @@ class Leave(Exception):
 def silence_stdout() -> None:
     """Send whatever more is written to standard output to the null device (its reader has
     gone: even Python's flush at exit must not meet the closed pipe)."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
 
 
 class _Console(Console):
@@ -69,14 +68,15 @@ def literal(*pieces: Piece) -> Text:
     return Text.assemble(*pieces)
 
 
-def wrap_words(words: Sequence[str], width: int, sep: str = "  ", first: str = "",
-               indent: str = "") -> list[str]:
+def wrap_words(
+    words: Sequence[str], width: int, sep: str = "  ", first: str = "", indent: str = ""
+) -> list[str]:
     """Words laid out on lines of at most ``width`` columns, never split (e.g. 'dive 10').
 
     ``sep`` goes between words (its non-space part stays with the word before it, as the
     comma of ', '); the first line starts with ``first``, the others with ``indent``."""
     glue = sep.rstrip()
-    space = sep[len(glue):] or " "
+    space = sep[len(glue) :] or " "
     lines = [first]
     on_line = 0  # words on the last line
     for i, word in enumerate(words):
@@ -189,7 +189,7 @@ class Screen:
         lines = textwrap.wrap(text, max(room, 10), break_long_words=False, break_on_hyphens=False)
         for line in lines[:-1]:
             self.print(literal(line.replace(NBSP, " ")), soft_wrap=True)
-        return lines[-1].replace(NBSP, " ") + prompt[len(prompt.rstrip()):]
+        return lines[-1].replace(NBSP, " ") + prompt[len(prompt.rstrip()) :]
 
     def yes(self, question: str) -> bool:
         """A [y/N] question: only y or yes says yes."""

@@ -34,34 +34,78 @@ def database_url(db: str | None) -> str | None:
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port."),
-    db: str | None = typer.Option(None, "--db", metavar="URL",
-                                  help="Database: a file path or sqlite:///path/kiti.db (SQLite), or "
-                                       "postgresql://user@host/db (default: kiti.db in the user data folder)."),
-    bot_workers: int = typer.Option(max(1, (os.cpu_count() or 2) - 1), "--bot-workers", min=1,
-                                    metavar="N", help="Worker processes bots think in."),
+    db: str | None = typer.Option(
+        None,
+        "--db",
+        metavar="URL",
+        help="Database: a file path or sqlite:///path/kiti.db (SQLite), or "
+        "postgresql://user@host/db (default: kiti.db in the user data folder).",
+    ),
+    bot_workers: int = typer.Option(
+        max(1, (os.cpu_count() or 2) - 1),
+        "--bot-workers",
+        min=1,
+        metavar="N",
+        help="Worker processes bots think in.",
+    ),
     bot_threads: bool = typer.Option(False, "--bot-threads", help="Bots think in threads, not processes."),
-    fsync: bool = typer.Option(False, "--fsync", help="Wait for the disk at every commit (survives power cuts): "
-                                                      "SQLite synchronous=FULL, PostgreSQL synchronous_commit=on."),
-    log_level: str = typer.Option("info", "--log-level", metavar="LEVEL", help="debug, info, warning, error."),
-    seed: int | None = typer.Option(None, "--seed", metavar="N",
-                                    help="Tests and demos only: draw every game's seed from N, so games "
-                                         "repeat (anyone who knows N can predict the cards)."),
-    hello_timeout: float = typer.Option(5.0, "--hello-timeout", min=0.1, metavar="S",
-                                        help="Close a WebSocket that has not joined a table after S seconds."),
-    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1, metavar="S",
-                                         help="Drop an HTTP connection whose request headers take over S seconds."),
-    keep_alive: float = typer.Option(5.0, "--keep-alive", min=0.1, metavar="S",
-                                     help="Close an idle HTTP connection after S seconds."),
-    max_header_bytes: int = typer.Option(16_384, "--max-header-bytes", min=1024, metavar="N",
-                                         help="Refuse a request whose headers exceed N bytes (HTTP 400)."),
-    max_connections: int = typer.Option(4_096, "--max-connections", min=1, metavar="N",
-                                        help="Open connections in all; more get HTTP 503."),
-    conns_per_address: int = typer.Option(64, "--conns-per-address", min=0, metavar="N",
-                                          help="Open WebSockets and requests per client address; more get "
-                                               "HTTP 429 (0: no limit)."),
-    tables_per_minute: int = typer.Option(60, "--tables-per-minute", min=0, metavar="N",
-                                          help="Tables a client address may create per minute; more get "
-                                               "HTTP 429 (0: no limit)."),
+    fsync: bool = typer.Option(
+        False,
+        "--fsync",
+        help="Wait for the disk at every commit (survives power cuts): "
+        "SQLite synchronous=FULL, PostgreSQL synchronous_commit=on.",
+    ),
+    log_level: str = typer.Option(
+        "info", "--log-level", metavar="LEVEL", help="debug, info, warning, error."
+    ),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        metavar="N",
+        help="Tests and demos only: draw every game's seed from N, so games "
+        "repeat (anyone who knows N can predict the cards).",
+    ),
+    hello_timeout: float = typer.Option(
+        5.0,
+        "--hello-timeout",
+        min=0.1,
+        metavar="S",
+        help="Close a WebSocket that has not joined a table after S seconds.",
+    ),
+    header_timeout: float = typer.Option(
+        10.0,
+        "--header-timeout",
+        min=0.1,
+        metavar="S",
+        help="Drop an HTTP connection whose request headers take over S seconds.",
+    ),
+    keep_alive: float = typer.Option(
+        5.0, "--keep-alive", min=0.1, metavar="S", help="Close an idle HTTP connection after S seconds."
+    ),
+    max_header_bytes: int = typer.Option(
+        16_384,
+        "--max-header-bytes",
+        min=1024,
+        metavar="N",
+        help="Refuse a request whose headers exceed N bytes (HTTP 400).",
+    ),
+    max_connections: int = typer.Option(
+        4_096, "--max-connections", min=1, metavar="N", help="Open connections in all; more get HTTP 503."
+    ),
+    conns_per_address: int = typer.Option(
+        64,
+        "--conns-per-address",
+        min=0,
+        metavar="N",
+        help="Open WebSockets and requests per client address; more get HTTP 429 (0: no limit).",
+    ),
+    tables_per_minute: int = typer.Option(
+        60,
+        "--tables-per-minute",
+        min=0,
+        metavar="N",
+        help="Tables a client address may create per minute; more get HTTP 429 (0: no limit).",
+    ),
 ) -> None:
     """Serve tables online: a lobby API, a WebSocket per seat or spectator, a page at /."""
     _check_extra()
@@ -69,9 +113,18 @@ def serve_command(
     from ..server.config import ServerConfig
 
     db = database_url(db)
-    config = ServerConfig(db=db or "", bot_workers=bot_workers,
-                          bot_mode="thread" if bot_threads else "process", fsync=fsync, seed=seed,
-                          hello_timeout=hello_timeout, header_timeout=header_timeout, keep_alive=keep_alive,
-                          max_header_bytes=max_header_bytes, max_connections=max_connections,
-                          conns_per_address=conns_per_address, tables_per_minute=tables_per_minute)
+    config = ServerConfig(
+        db=db or "",
+        bot_workers=bot_workers,
+        bot_mode="thread" if bot_threads else "process",
+        fsync=fsync,
+        seed=seed,
+        hello_timeout=hello_timeout,
+        header_timeout=header_timeout,
+        keep_alive=keep_alive,
+        max_header_bytes=max_header_bytes,
+        max_connections=max_connections,
+        conns_per_address=conns_per_address,
+        tables_per_minute=tables_per_minute,
+    )
     serve(config, host=host, port=port, log_level=log_level)

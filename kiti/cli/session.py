@@ -59,14 +59,18 @@ def bot_seed(seed: int | None, seat: int) -> int:
 class Session:
     """One game at the terminal."""
 
-    def __init__(self, state: State, lineup: Lineup, screen: Screen, settings: Settings,
-                 saver: Saver | None = None) -> None:
+    def __init__(
+        self, state: State, lineup: Lineup, screen: Screen, settings: Settings, saver: Saver | None = None
+    ) -> None:
         self.state = state
         self.cls: type[State] = type(state)
         self.lineup = lineup
         self.humans = lineup.humans
-        self.bots = {s: make_bot(spec, self.cls, bot_seed(settings.seed, s))
-                     for s, spec in enumerate(lineup.specs) if s not in self.humans}
+        self.bots = {
+            s: make_bot(spec, self.cls, bot_seed(settings.seed, s))
+            for s, spec in enumerate(lineup.specs)
+            if s not in self.humans
+        }
         self.screen = screen
         self.settings = settings
         self.saver = saver or Saver(lineup)
@@ -96,8 +100,13 @@ class Session:
         """Draw the table as ``viewer`` sees it (None: a spectator), leaving ``spare`` lines."""
         state, screen = self.state, self.screen
         table = terminal(self.cls).render_view(
-            state.observation(viewer), state.events(viewer), self.lineup.names, self.lineup.labels(),
-            width=screen.width, height=screen.rows - spare)
+            state.observation(viewer),
+            state.events(viewer),
+            self.lineup.names,
+            self.lineup.labels(),
+            width=screen.width,
+            height=screen.rows - spare,
+        )
         screen.draw(table)
         self.shown, self.stale = viewer, False
         if self.notice is not None:
@@ -126,8 +135,9 @@ class Session:
         """Keep the record up to date; a failure is said once and play goes on."""
         problem = self.record.keep()
         if problem:
-            self.screen.error("Cannot keep the record: ", f"{problem}; the game goes on (use save FILE).",
-                              soft=True)
+            self.screen.error(
+                "Cannot keep the record: ", f"{problem}; the game goes on (use save FILE).", soft=True
+            )
 
     # ------------------------------------------------------------- turns
     def run(self) -> None:
@@ -282,8 +292,9 @@ class Session:
             return
         secret = len(before) > 1
         self.make_room(seat, 2)
-        self.screen.say("You chose ", (str(move), "bold"),
-                        ": secret until everyone has chosen." if secret else ".")
+        self.screen.say(
+            "You chose ", (str(move), "bold"), ": secret until everyone has chosen." if secret else "."
+        )
         while True:
             self.make_room(seat, 1)
             line = self.screen.ask("Enter to reveal, or undo: " if secret else "Enter to go on, or undo: ")

@@ -34,25 +34,46 @@ def _check_out_dir(out: str) -> None:
 @app.command("tournament", short_help="Bots against bots on duplicate deals, with statistics.")
 def tournament_command(
     game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui."),
-    bots: str = typer.Option(..., "--bots", metavar="BOT,BOT,...",
-                             help="One bot per seat (per team in team play), comma-separated, e.g. "
-                                  "ismcts:iters=500,heuristic,random,random (a piece k=v without ':' "
-                                  "belongs to the previous bot)."),
-    games: int = typer.Option(2000, "--games", min=1, max=1_000_000, metavar="N",
-                              help="Games to play, 1 to 1,000,000 (rounded up to whole deals)."),
-    players: int | None = typer.Option(None, "--players", metavar="N",
-                                       help="Seats (default: number of bots)."),
+    bots: str = typer.Option(
+        ...,
+        "--bots",
+        metavar="BOT,BOT,...",
+        help="One bot per seat (per team in team play), comma-separated, e.g. "
+        "ismcts:iters=500,heuristic,random,random (a piece k=v without ':' "
+        "belongs to the previous bot).",
+    ),
+    games: int = typer.Option(
+        2000,
+        "--games",
+        min=1,
+        max=1_000_000,
+        metavar="N",
+        help="Games to play, 1 to 1,000,000 (rounded up to whole deals).",
+    ),
+    players: int | None = typer.Option(
+        None, "--players", metavar="N", help="Seats (default: number of bots)."
+    ),
     option: list[str] | None = typer.Option(  # noqa: B008
-        None, "--option", "-o", metavar="NAME=VALUE", help="Game option (repeatable)."),
-    jobs: int | None = typer.Option(None, "--jobs", min=1, metavar="N",
-                                    help="Worker processes (default: all cores)."),
-    seed: int = typer.Option(0, "--seed", metavar="S", help="Tournament seed: every deal and bot seed derive from it."),
-    rotation: str = typer.Option("cyclic", "--rotation", metavar="MODE",
-                                 help="Seat rotations per deal: cyclic or all."),
-    out: str | None = typer.Option(None, "--out", metavar="DIR",
-                                   help="Write results.json, results.csv and plots here."),
-    save_records: bool = typer.Option(False, "--save-records", metavar="", help="With --out: one record per game."),
-    as_json: bool = typer.Option(False, "--json", metavar="", help="Print the summary as JSON instead of tables."),
+        None, "--option", "-o", metavar="NAME=VALUE", help="Game option (repeatable)."
+    ),
+    jobs: int | None = typer.Option(
+        None, "--jobs", min=1, metavar="N", help="Worker processes (default: all cores)."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", metavar="S", help="Tournament seed: every deal and bot seed derive from it."
+    ),
+    rotation: str = typer.Option(
+        "cyclic", "--rotation", metavar="MODE", help="Seat rotations per deal: cyclic or all."
+    ),
+    out: str | None = typer.Option(
+        None, "--out", metavar="DIR", help="Write results.json, results.csv and plots here."
+    ),
+    save_records: bool = typer.Option(
+        False, "--save-records", metavar="", help="With --out: one record per game."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", metavar="", help="Print the summary as JSON instead of tables."
+    ),
 ) -> None:
     """Play GAME between bots on duplicate deals with rotated seats, and report who wins."""
     from ..bots.registry import split_bot_specs
@@ -69,9 +90,17 @@ def tournament_command(
     if out is not None:
         _check_out_dir(out)
     try:
-        config = TournamentConfig(game=game, bots=split_bot_specs(bots, "--bots"), games=games,
-                                  players=players, options=parse_option_args(option), jobs=jobs,
-                                  seed=seed, rotation=rotation, save_records=save_records)
+        config = TournamentConfig(
+            game=game,
+            bots=split_bot_specs(bots, "--bots"),
+            games=games,
+            players=players,
+            options=parse_option_args(option),
+            jobs=jobs,
+            seed=seed,
+            rotation=rotation,
+            save_records=save_records,
+        )
         plan = plan_tournament(config)  # every argument checked before the first game
     except KitiError as exc:
         fail(str(exc))
@@ -101,8 +130,14 @@ def tournament_command(
 def _with_progress(plan: Any, run: Any) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("[bold]games"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]}/s"), TextColumn("ETA"), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}/s"),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, transient=False) as bar:
         task = bar.add_task("games", total=plan.total, rate="-")
         start = time.perf_counter()
@@ -127,32 +162,54 @@ def _print_summary(summary: dict[str, Any]) -> None:
 
     cfg = summary["config"]
     console = Console(highlight=False)
-    title = (f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
-             f"rotations), seed {cfg['seed']}")
+    title = (
+        f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
+        f"rotations), seed {cfg['seed']}"
+    )
     console.print(title)
     table = Table(pad_edge=False, box=None, header_style="bold")
-    for col, just in (("bot", "left"), ("wins", "right"), ("share", "right"), ("95% range", "right"),
-                      ("", "left"), ("score", "right"), ("rank", "right"), ("rating", "right")):
+    for col, just in (
+        ("bot", "left"),
+        ("wins", "right"),
+        ("share", "right"),
+        ("95% range", "right"),
+        ("", "left"),
+        ("score", "right"),
+        ("rank", "right"),
+        ("rating", "right"),
+    ):
         table.add_column(col, justify=just, no_wrap=True)  # type: ignore[arg-type]
     rat = {r["bot"]: r for r in (summary["ratings"] or [])}
     for b in summary["bots"] + summary["others"]:
         r = rat.get(b["bot"])
         mark = "*" if b["beats_fair_share"] else ("-" if b["below_fair_share"] else "")
-        table.add_row(b["bot"][:28], f"{b['wins']:.1f}/{b['games']}", f"{b['win_share']['mean']:.2f}",
-                      _range(b["win_share"]), mark, f"{b['mean_score']['mean']:.1f}",
-                      f"{b['mean_rank']['mean']:.2f}",
-                      "n/a" if r is None else f"{r['mu']:.1f}±{1.96 * r['sigma']:.1f}")
+        table.add_row(
+            b["bot"][:28],
+            f"{b['wins']:.1f}/{b['games']}",
+            f"{b['win_share']['mean']:.2f}",
+            _range(b["win_share"]),
+            mark,
+            f"{b['mean_score']['mean']:.1f}",
+            f"{b['mean_rank']['mean']:.2f}",
+            "n/a" if r is None else f"{r['mu']:.1f}±{1.96 * r['sigma']:.1f}",
+        )
     console.print(table)
     console.print(f"Win share per seat (an even share: {summary['fair_share']:.2f})")
     seats = Table(pad_edge=False, box=None, header_style="bold")
     for col in ("seat", "share", "95% range", ""):
         seats.add_column(col, justify="left" if col in ("seat", "") else "right", no_wrap=True)
     for s in summary["seats"]:
-        seats.add_row(str(s.get("place", s["seat"])), f"{s['win_share']['mean']:.2f}",
-                      _range(s["win_share"]), "!" if s["differs_from_fair"] else "")
+        seats.add_row(
+            str(s.get("place", s["seat"])),
+            f"{s['win_share']['mean']:.2f}",
+            _range(s["win_share"]),
+            "!" if s["differs_from_fair"] else "",
+        )
     console.print(seats)
-    console.print("* wins more than an even share (95% confidence); - fewer; ! this seat differs "
-                  "from an even share; rating: skill rating ± 95% range")
+    console.print(
+        "* wins more than an even share (95% confidence); - fewer; ! this seat differs "
+        "from an even share; rating: skill rating ± 95% range"
+    )
     for warning in summary.get("warnings", []):
         console.print(f"[bold yellow]warning:[/] {warning}", markup=True)
     console.print(f"{summary['games_per_s']} games/s")

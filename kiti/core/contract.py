@@ -11,8 +11,9 @@ A game declares, in one module of its package (``kiti/games/<id>/view.py``):
 From the same declarations this module makes the JSON a front end receives
 (:func:`to_json`, the one place views become JSON) and a JSON Schema
 (:func:`json_schema`, served at ``/api/games/{id}/schema`` and checked against real views
-and events by the conformance suite).  A field's ``metadata={"doc": ...}`` becomes its
-schema ``description``.
+and events by the conformance suite).  A field declared ``field(metadata={"doc": ...})``
+gets that text as its schema ``description`` (a plain ``dataclasses.field``, which type
+checkers understand).
 
 Types understood: ``int``, ``float``, ``str``, ``bool``, ``None``, ``Literal[...]``,
 unions (``X | None``), ``tuple[X, ...]``, ``tuple[X, Y]``, ``list[X]``, ``dict[str, X]``,
@@ -77,12 +78,22 @@ def events_schema(kinds: Mapping[str, type], title: str = "") -> dict[str, Any]:
     options = []
     for kind, cls in kinds.items():
         body = _object(cls, defs)
-        props = {"type": {"const": kind}, **body["properties"], "to": {"type": "array", "items": {"type": "integer"}}}
+        props = {
+            "type": {"const": kind},
+            **body["properties"],
+            "to": {"type": "array", "items": {"type": "integer"}},
+        }
         for name, tp in _referee_fields(cls).items():
             props[name] = _schema(tp, defs)
-        options.append({"type": "object", "properties": props, "required": ["type", *body["required"]],
-                        "additionalProperties": False, **({"description": body["description"]}
-                                                          if "description" in body else {})})
+        options.append(
+            {
+                "type": "object",
+                "properties": props,
+                "required": ["type", *body["required"]],
+                "additionalProperties": False,
+                **({"description": body["description"]} if "description" in body else {}),
+            }
+        )
     out: dict[str, Any] = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     if title:
         out["title"] = title
@@ -120,8 +131,12 @@ def _schema(tp: Any, defs: dict[str, Any]) -> dict[str, Any]:
     if origin in (tuple,):
         if len(args) == 2 and args[1] is Ellipsis:
             return {"type": "array", "items": _schema(args[0], defs)}
-        return {"type": "array", "prefixItems": [_schema(a, defs) for a in args],
-                "minItems": len(args), "maxItems": len(args)}
+        return {
+            "type": "array",
+            "prefixItems": [_schema(a, defs) for a in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
     if origin in (list, Sequence, typing.Sequence):
         return {"type": "array", "items": _schema(args[0], defs) if args else {}}
     if origin in (dict, Mapping, typing.Mapping):
@@ -138,16 +153,15 @@ def _object(cls: type, defs: dict[str, Any]) -> dict[str, Any]:
         schema = _schema(hints[f.name], defs)
         doc = f.metadata.get("doc")
         props[f.name] = {**schema, "description": doc} if doc else schema
-    out: dict[str, Any] = {"type": "object", "properties": props, "required": list(props),
-                           "additionalProperties": False}
+    out: dict[str, Any] = {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
     if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("):
         out["description"] = " ".join(cls.__doc__.split())
     return out
-
-
-def doc(text: str, **kwargs: Any) -> Any:
-    """A dataclass field with a description (it becomes the field's schema ``description``)."""
-    return dataclasses.field(metadata={"doc": text}, **kwargs)
 
 
 # -------------------------------------------------------------- events
@@ -171,7 +185,9 @@ def event_fields(kinds: Mapping[str, type]) -> dict[str, tuple[str, ...]]:
     return {kind: _names(cls) for kind, cls in kinds.items()}
 
 
-def event_args(kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping[str, Any]) -> tuple[Any, ...]:
+def event_args(
+    kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping[str, Any]
+) -> tuple[Any, ...]:
     """The stored ``args`` of an event given by keyword, checked against its declaration."""
     names = fields.get(kind)
     if names is not None and tuple(values) == names:  # the fast path: given in declared order
@@ -185,11 +201,16 @@ def event_args(kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping
     return tuple(values[n] for n in names)
 
 
-def game_schema(game_id: str, version: str, view_type: type | None, event_types: Mapping[str, type]) -> dict[str, Any]:
+def game_schema(
+    game_id: str, version: str, view_type: type | None, event_types: Mapping[str, type]
+) -> dict[str, Any]:
     """A game's whole contract as JSON Schemas: its view and one event (``/api/games/{id}/schema``)."""
-    return {"game": game_id, "version": version,
-            "view": None if view_type is None else json_schema(view_type, f"{game_id} view"),
-            "event": events_schema(event_types, f"{game_id} event") if event_types else None}
+    return {
+        "game": game_id,
+        "version": version,
+        "view": None if view_type is None else json_schema(view_type, f"{game_id} view"),
+        "event": events_schema(event_types, f"{game_id} event") if event_types else None,
+    }
 
 
 def emitters(kinds: Mapping[str, type]) -> Any:
@@ -208,8 +229,10 @@ def emitters(kinds: Mapping[str, type]) -> Any:
                 raise ContractError(f"event {kind!r}: {name!r} cannot be a parameter name")
         params = "".join(f", {n}" for n in names)
         args = "".join(f"{n}, " for n in names)
-        source = (f"def {func}(log, to, *{params}, referee=None):\n"
-                  f"    log.append((to, {kind!r}, ({args}), referee))\n")
+        source = (
+            f"def {func}(log, to, *{params}, referee=None):\n"
+            f"    log.append((to, {kind!r}, ({args}), referee))\n"
+        )
         exec(source, space)  # the declaration's own names: checked identifiers above
         out[func] = space[func]
     return types.SimpleNamespace(**out)

@@ -18,9 +18,9 @@ def quoted(value: Any, limit: int = QUOTE_LIMIT) -> str:
         return f"an integer of about {int(value.bit_length() * 0.30103) + 1:,} digits"
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001  (a value whose repr fails is still named)
+    except Exception:
         text = f"<a {type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class KitiError(Exception):

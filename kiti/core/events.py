@@ -65,8 +65,9 @@ def plain(value: Any) -> Any:
     return value
 
 
-def as_dict(entry: Entry, schema: Mapping[str, Sequence[str]], players: int,
-            referee: bool = False) -> dict[str, Any]:
+def as_dict(
+    entry: Entry, schema: Mapping[str, Sequence[str]], players: int, referee: bool = False
+) -> dict[str, Any]:
     """One log entry as the event dictionary a viewer receives."""
     audience, kind, args, extra = entry
     event: dict[str, Any] = {"type": kind}
@@ -81,8 +82,9 @@ def as_dict(entry: Entry, schema: Mapping[str, Sequence[str]], players: int,
     return event
 
 
-def visible(log: Iterable[Entry], viewer: Viewer, schema: Mapping[str, Sequence[str]],
-            players: int, since: int = 0) -> list[dict[str, Any]]:
+def visible(
+    log: Iterable[Entry], viewer: Viewer, schema: Mapping[str, Sequence[str]], players: int, since: int = 0
+) -> list[dict[str, Any]]:
     """The events ``viewer`` saw, oldest first, skipping its first ``since``."""
     bit = viewer_bit(viewer)
     out = []

@@ -169,8 +169,7 @@ class State(ABC):
         if isinstance(players, bool) or not isinstance(players, int):
             raise SetupError(f"players must be an integer, not {quoted(players)}")
         if not info.min_seats <= players <= info.max_seats:
-            raise SetupError(
-                f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {players}")
+            raise SetupError(f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {players}")
         opts = resolve_options(info.options, options)
         if seed is None:
             seed = random.SystemRandom().randrange(MAX_SEED)
@@ -275,8 +274,10 @@ class State(ABC):
 
     def _refusal(self, seat: Any, move: Any) -> tuple[type[IllegalMoveError], str] | None:
         if type(seat) is not int or not 0 <= seat < self.players:
-            return IllegalMoveError, (f"there is no seat {quoted(seat)} in this "
-                                      f"{self.players}-player game (seats are 0-{self.players - 1})")
+            return IllegalMoveError, (
+                f"there is no seat {quoted(seat)} in this "
+                f"{self.players}-player game (seats are 0-{self.players - 1})"
+            )
         if self.over:
             end = " (stopped at its move limit)" if self.truncated else ""
             return GameOverError, f"the game is over{end}: no more moves"
@@ -377,8 +378,9 @@ class State(ABC):
 
     def _checked_choice(self, moves: Any) -> list[tuple[int, Move]]:
         if not isinstance(moves, Mapping):
-            raise IllegalMoveError(None, moves, "a simultaneous choice is a mapping of seat to move, "
-                                                f"not {quoted(moves)}")
+            raise IllegalMoveError(
+                None, moves, f"a simultaneous choice is a mapping of seat to move, not {quoted(moves)}"
+            )
         pairs = sorted(moves.items(), key=_seat_order)  # a seat that is no seat last, and refused
         for seat, move in pairs:
             refusal = self._refusal(seat, move)
@@ -387,8 +389,9 @@ class State(ABC):
         missing = sorted(self.acting - {seat for seat, _ in pairs})
         if missing:
             waiting = " and ".join(f"seat {s}" for s in missing)
-            raise IllegalMoveError(missing[0], None,
-                                   f"a simultaneous choice needs every seat to act: no move for {waiting}")
+            raise IllegalMoveError(
+                missing[0], None, f"a simultaneous choice needs every seat to act: no move for {waiting}"
+            )
         self._undo_mark = (len(self.history), len(self.log))
         return pairs
 
@@ -486,8 +489,10 @@ class State(ABC):
         if viewer is None or viewer == REFEREE:
             return viewer
         if type(viewer) is not int or not 0 <= viewer < self.players:
-            raise SetupError(f"there is no seat {quoted(viewer)} in this {self.players}-player "
-                             f"game (seats are 0-{self.players - 1}; None is a spectator)")
+            raise SetupError(
+                f"there is no seat {quoted(viewer)} in this {self.players}-player "
+                f"game (seats are 0-{self.players - 1}; None is a spectator)"
+            )
         return viewer
 
     def view(self, seat: Viewer = None) -> Any:
@@ -516,8 +521,9 @@ class State(ABC):
             return view
         return dataclasses.replace(view, viewer=viewer)
 
-    def emit(self, kind: str, to: int, referee: tuple[tuple[str, Any], ...] | None = None,
-             **fields: Any) -> None:
+    def emit(
+        self, kind: str, to: int, referee: tuple[tuple[str, Any], ...] | None = None, **fields: Any
+    ) -> None:
         """Log an event of ``kind`` for the audience ``to`` (:mod:`kiti.core.events`), its
         fields by keyword, checked against the game's declaration of that kind."""
         self.log.append((to, kind, event_args(kind, self.info.events, fields), referee))
@@ -616,8 +622,10 @@ class State(ABC):
             return "no move has been made yet"
         last, move = self.history[-1]
         if last != seat:
-            return (f"seat {last} has moved since (only the last move of the game can be "
-                    f"taken back, by the seat that made it)")
+            return (
+                f"seat {last} has moved since (only the last move of the game can be "
+                f"taken back, by the seat that made it)"
+            )
         mark = self._undo_mark
         if mark is None or mark[0] != len(self.history) - 1:
             return f"{move} was not made at this table"
@@ -627,7 +635,9 @@ class State(ABC):
             return "the game is over"
         shown = seen_by_others(self.log, seat, mark[1])
         if shown is not None:
-            others = "another player" if shown[0] & ((1 << self.players) - 1) & ~(1 << seat) else "the spectators"
+            others = (
+                "another player" if shown[0] & ((1 << self.players) - 1) & ~(1 << seat) else "the spectators"
+            )
             return f"what {move} led to has already been shown to {others}"
         return None
 
@@ -648,8 +658,10 @@ class State(ABC):
         """Raise AssertionError if a rule invariant of the game fails (conformance suite)."""
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} players={self.players} seed={self.seed} "
-                f"moves={len(self.history)} over={self.over}>")
+        return (
+            f"<{type(self).__name__} players={self.players} seed={self.seed} "
+            f"moves={len(self.history)} over={self.over}>"
+        )
 
 
 #: Where a declared attribute has no value yet.
@@ -683,7 +695,9 @@ _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
 #: Per codec: its actions by the identity of its own Move objects, and per move class (its
 #: fields' getter, action by field values), or None for a class that is not a dataclass
 #: equal by its fields (see :func:`_encode_all`).
-_KEYED: dict[ActionCodec, tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]] = {}
+_KEYED: dict[
+    ActionCodec, tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]
+] = {}
 
 
 def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
@@ -725,14 +739,20 @@ def _encode_one(codec: ActionCodec, move: Move) -> int:
     return codec.index[move] if action is None else action
 
 
-def _keyed(codec: ActionCodec) -> tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]:
+def _keyed(
+    codec: ActionCodec,
+) -> tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]:
     by_id = {id(move): action for action, move in enumerate(codec.moves)}
     keyed: dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None] = {}
     for action, move in enumerate(codec.moves):
         kind = type(move)
         if kind not in keyed:
             params = getattr(kind, "__dataclass_params__", None)
-            names = [f.name for f in dataclasses.fields(cast(Any, kind))] if params is not None and params.eq else []
+            names = (
+                [f.name for f in dataclasses.fields(cast(Any, kind))]
+                if params is not None and params.eq
+                else []
+            )
             keyed[kind] = (operator.attrgetter(*names), {}) if names else None
         entry = keyed[kind]
         if entry is not None:
@@ -754,7 +774,6 @@ def _freeze(setup: Mapping[str, Any]) -> str:
         return json.dumps(setup, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
         raise SetupError(f"setup must be plain JSON data: {exc}") from None
-
 
 
 def check_notation(text: object) -> str:

@@ -77,7 +77,7 @@ def steps_from_moves(moves: Sequence[Move], prefix: tuple[str, ...]) -> list[Ste
 class ActionCodec:
     """Every possible move of a (game, seats, options) numbered ``0 .. size-1`` (immutable)."""
 
-    __slots__ = ("moves", "index", "size")
+    __slots__ = ("index", "moves", "size")
 
     def __init__(self, moves: Sequence[Move]) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
@@ -94,8 +94,9 @@ class ActionCodec:
 
     def decode(self, action: int) -> Move:
         if type(action) is not int or not 0 <= action < self.size:
-            raise IllegalMoveError(None, action, f"action must be an integer 0-{self.size - 1}, "
-                                                 f"not {quoted(action)}")
+            raise IllegalMoveError(
+                None, action, f"action must be an integer 0-{self.size - 1}, not {quoted(action)}"
+            )
         return self.moves[action]
 
 
@@ -132,7 +133,7 @@ def _declared_checks(cls: type) -> tuple[FieldCheck, ...]:
         return ()
     try:
         hints = typing.get_type_hints(cls)
-    except Exception:  # noqa: BLE001  (an annotation this module cannot resolve: nothing to check)
+    except Exception:
         return ()
     return tuple((f.name, *_check_for(hints.get(f.name, Any))) for f in dataclasses.fields(cls))
 
@@ -143,8 +144,9 @@ def _check_for(kind: Any) -> tuple[Callable[[Any], bool], str]:
     if kind is int:
         return (lambda v: isinstance(v, int) and not isinstance(v, bool)), "an integer"
     if kind is str:
-        return (lambda v: isinstance(v, str) and len(v) <= MAX_NOTATION), \
-            f"text of at most {MAX_NOTATION} characters"
+        return (
+            lambda v: isinstance(v, str) and len(v) <= MAX_NOTATION
+        ), f"text of at most {MAX_NOTATION} characters"
     if kind is float:
         return (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)), "a number"
     if kind is bool:
@@ -155,8 +157,9 @@ def _check_for(kind: Any) -> tuple[Callable[[Any], bool], str]:
         parts = [_check_for(a) for a in args]
         return (lambda v: any(ok(v) for ok, _ in parts)), " or ".join(what for _, what in parts)
     if origin is typing.Literal:
-        return (lambda v: any(type(v) is type(a) and v == a for a in args)), \
-            "one of " + ", ".join(map(repr, args))
+        return (lambda v: any(type(v) is type(a) and v == a for a in args)), "one of " + ", ".join(
+            map(repr, args)
+        )
     if origin is tuple:
         return _tuple_check(args)
     if isinstance(kind, type) and kind is not object:
@@ -167,11 +170,12 @@ def _check_for(kind: Any) -> tuple[Callable[[Any], bool], str]:
 def _tuple_check(args: tuple[Any, ...]) -> tuple[Callable[[Any], bool], str]:
     if len(args) == 2 and args[1] is Ellipsis:
         item, what = _check_for(args[0])
-        return (lambda v: isinstance(v, tuple) and len(v) <= MAX_NOTATION and all(map(item, v))), \
-            f"a tuple (each item {what})"
+        return (
+            lambda v: isinstance(v, tuple) and len(v) <= MAX_NOTATION and all(map(item, v))
+        ), f"a tuple (each item {what})"
     if not args:
         return (lambda v: isinstance(v, tuple) and len(v) <= MAX_NOTATION), "a tuple"
     items = [_check_for(a) for a in args]
-    return (lambda v: isinstance(v, tuple) and len(v) == len(items)
-            and all(ok(x) for (ok, _), x in zip(items, v))), \
-        f"a tuple of {len(items)} items ({'; '.join(what for _, what in items)})"
+    return (
+        lambda v: isinstance(v, tuple) and len(v) == len(items) and all(ok(x) for (ok, _), x in zip(items, v))
+    ), f"a tuple of {len(items)} items ({'; '.join(what for _, what in items)})"

@@ -25,8 +25,9 @@ def parse_int(text: str, what: str) -> int:
     if not _INTEGER.fullmatch(t):
         shown = quoted(t)
         if len(t) > MAX_DIGITS and t.lstrip("+-").isascii() and t.lstrip("+-").isdigit():
-            raise OptionError(f"{what} must be an integer of at most {MAX_DIGITS} digits "
-                              f"(got {len(t)} characters)")
+            raise OptionError(
+                f"{what} must be an integer of at most {MAX_DIGITS} digits (got {len(t)} characters)"
+            )
         raise OptionError(f"{what} must be an integer, not {shown}")
     return int(t)
 
@@ -121,20 +122,18 @@ class OptionSpec:
         return str(self.default).lower() if self.type is bool else str(self.default)
 
 
-
 def _number(value: float) -> str:
     """A bound or a value as an error message writes it: whole numbers in full (100000, not
     1e+05), others short (0.5, 1e+30)."""
-    if isinstance(value, int) or value.is_integer() and abs(value) < 1e15:
+    if isinstance(value, int) or (value.is_integer() and abs(value) < 1e15):
         return str(int(value))
     return f"{value:g}"
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: Any) -> dict[str, Any]:
     """Merge ``given`` over the defaults, validating every value; unknown names are errors."""
-    if not given:
-        if given is None or isinstance(given, Mapping):
-            return {s.name: s.default for s in specs}
+    if not given and (given is None or isinstance(given, Mapping)):
+        return {s.name: s.default for s in specs}
     if not isinstance(given, Mapping):
         raise OptionError(f"options must be a mapping of name to value, not {quoted(given)}")
     by_name = {s.name: s for s in specs}

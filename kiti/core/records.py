@@ -28,7 +28,6 @@ MAX_NAME = 40
 MAX_BYTES = 20_000_000
 
 
-
 def check_header(record: Any) -> None:
     """Refuse a record whose top level is malformed (before any game is built)."""
     if not isinstance(record, Mapping):
@@ -51,15 +50,21 @@ def check_header(record: Any) -> None:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise RecordError(f"'seed' must be an integer, not {quoted(seed)}")
     lineup = record.get("lineup")
-    if lineup is not None and (not isinstance(lineup, list)
-                               or not all(isinstance(x, str) and x for x in lineup)):
+    if lineup is not None and (
+        not isinstance(lineup, list) or not all(isinstance(x, str) and x for x in lineup)
+    ):
         raise RecordError("'lineup' must be a list of seat descriptions such as \"human\"")
     names = record.get("names")
-    if names is not None and (not isinstance(names, list) or not all(
-            x is None or (isinstance(x, str) and x and len(x) <= MAX_NAME and x.isprintable())
-            for x in names)):
-        raise RecordError(f"'names' must be a list of player names (printable text of 1-{MAX_NAME} "
-                          "characters) or null for a seat without one")
+    if names is not None and (
+        not isinstance(names, list)
+        or not all(
+            x is None or (isinstance(x, str) and x and len(x) <= MAX_NAME and x.isprintable()) for x in names
+        )
+    ):
+        raise RecordError(
+            f"'names' must be a list of player names (printable text of 1-{MAX_NAME} "
+            "characters) or null for a seat without one"
+        )
     if not isinstance(record["moves"], list):
         raise RecordError("'moves' must be a list of [seat, \"move\"] pairs")
 
@@ -85,15 +90,21 @@ def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]] = get_
     version = record.get("version")
     seed = record.get("seed")
     try:
-        state = cls.new(record["players"], record.get("options"), 0 if seed is None else seed,
-                        record.get("setup"))
+        state = cls.new(
+            record["players"], record.get("options"), 0 if seed is None else seed, record.get("setup")
+        )
     except KitiError as exc:
         raise RecordError(str(exc)) from None
     if version is not None and not cls.replays_version(str(version), state.options):
-        raise RecordError(f"the record is for {cls.info.id} rules version {quoted(version)}, "
-                          f"this Kiti plays version {cls.info.version}"
-                          + ("" if str(version) not in cls.info.old_versions else
-                             f" (version {version} records replay only {cls.info.old_versions[str(version)]})"))
+        raise RecordError(
+            f"the record is for {cls.info.id} rules version {quoted(version)}, "
+            f"this Kiti plays version {cls.info.version}"
+            + (
+                ""
+                if str(version) not in cls.info.old_versions
+                else f" (version {version} records replay only {cls.info.old_versions[str(version)]})"
+            )
+        )
     for key in ("lineup", "names"):
         seats = record.get(key)
         if seats is not None and len(seats) != state.players:
@@ -103,10 +114,14 @@ def start(record: Mapping[str, Any], lookup: Callable[[str], type[State]] = get_
 
 def apply_entry(state: State, index: int, entry: Any) -> None:
     """Apply the record's move number ``index`` (0-based); RecordError naming it if bad."""
-    if (not isinstance(entry, (list, tuple)) or len(entry) != 2
-            or isinstance(entry[0], bool) or not isinstance(entry[0], int)
-            or not isinstance(entry[1], str)):
-        raise RecordError("each move must be a [seat, \"move\"] pair", index, entry)
+    if (
+        not isinstance(entry, (list, tuple))
+        or len(entry) != 2
+        or isinstance(entry[0], bool)
+        or not isinstance(entry[0], int)
+        or not isinstance(entry[1], str)
+    ):
+        raise RecordError('each move must be a [seat, "move"] pair', index, entry)
     seat, text = entry
     try:
         state.play(seat, text)
@@ -152,8 +167,9 @@ def dump_record(record: Mapping[str, Any]) -> str:
     return json.dumps(record, indent=1) + "\n"
 
 
-def save_record(state: State, path: str | Path, lineup: list[str] | None = None,
-                names: list[str | None] | None = None) -> Path:
+def save_record(
+    state: State, path: str | Path, lineup: list[str] | None = None, names: list[str | None] | None = None
+) -> Path:
     """Write ``state``'s record (with an optional lineup and names) as JSON; return the path."""
     record = state.record()
     if lineup is not None:

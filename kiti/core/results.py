@@ -33,11 +33,17 @@ class Party:
 class Result:
     """How a game ended (or stands): per party scores, ranks and the winners."""
 
-    __slots__ = ("parties", "scores", "tiebreaks", "winners", "truncated", "_keys")
+    __slots__ = ("_keys", "parties", "scores", "tiebreaks", "truncated", "winners")
 
-    def __init__(self, parties: tuple[Party, ...], scores: tuple[float, ...],
-                 tiebreaks: tuple[tuple[float, ...], ...], winners: tuple[int, ...],
-                 truncated: bool, keys: list[Any]) -> None:
+    def __init__(
+        self,
+        parties: tuple[Party, ...],
+        scores: tuple[float, ...],
+        tiebreaks: tuple[tuple[float, ...], ...],
+        winners: tuple[int, ...],
+        truncated: bool,
+        keys: list[Any],
+    ) -> None:
         self.parties = parties
         self.scores = scores
         self.tiebreaks = tiebreaks
@@ -64,9 +70,10 @@ class Result:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "parties": [{"name": p.name, "seats": list(p.seats), "score": sc, "rank": rk,
-                         "tiebreaks": list(tb)}
-                        for p, sc, rk, tb in zip(self.parties, self.scores, self.ranks, self.tiebreaks)],
+            "parties": [
+                {"name": p.name, "seats": list(p.seats), "score": sc, "rank": rk, "tiebreaks": list(tb)}
+                for p, sc, rk, tb in zip(self.parties, self.scores, self.ranks, self.tiebreaks)
+            ],
             "winners": list(self.winners),
             "truncated": self.truncated,
         }
@@ -86,9 +93,12 @@ def rank(keys: Sequence[Any]) -> list[float]:
     return [first[k] + (count[k] - 1) / 2 for k in keys]
 
 
-def make_result(parties: Sequence[Party], scores: Sequence[float],
-                tiebreaks: Sequence[Sequence[float]] | None = None,
-                truncated: bool = False) -> Result:
+def make_result(
+    parties: Sequence[Party],
+    scores: Sequence[float],
+    tiebreaks: Sequence[Sequence[float]] | None = None,
+    truncated: bool = False,
+) -> Result:
     """Rank ``parties`` by (score, *tie-breaks); the first place shares the victory."""
     if tiebreaks is None:
         tbs: tuple[tuple[float, ...], ...] = ((),) * len(parties)

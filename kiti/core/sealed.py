@@ -56,8 +56,9 @@ def _derive(key: bytes, purpose: bytes) -> bytes:
 def _keystream_xor(key: bytes, nonce: bytes, data: bytes) -> bytes:
     """``data`` XOR the keystream HMAC(key, nonce || counter) for counter 0, 1, 2, ..."""
     blocks = (len(data) + _BLOCK - 1) // _BLOCK
-    stream = b"".join(hmac.new(key, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest()
-                      for i in range(blocks))[:len(data)]
+    stream = b"".join(
+        hmac.new(key, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest() for i in range(blocks)
+    )[: len(data)]
     return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
 
 
@@ -71,15 +72,20 @@ def _tag(key: bytes, clear: Mapping[str, Any], nonce: bytes, ciphertext: bytes) 
     return mac.hexdigest()
 
 
-def seal(record: Mapping[str, Any], public: Mapping[str, Any], key_id: str, key: bytes,
-         note: str) -> dict[str, Any]:
+def seal(
+    record: Mapping[str, Any], public: Mapping[str, Any], key_id: str, key: bytes, note: str
+) -> dict[str, Any]:
     """A sealed document: ``note`` and ``public`` in clear, ``record`` encrypted under ``key``."""
     clear = {"sealed": FORMAT, "note": note, **public, "key_id": key_id}
     nonce = secrets.token_bytes(NONCE_BYTES)
     plain = json.dumps(record, separators=(",", ":")).encode("utf-8")
     ciphertext = _keystream_xor(_derive(key, b"encrypt"), nonce, plain)
-    return {**clear, "nonce": nonce.hex(), "ciphertext": base64.b64encode(ciphertext).decode("ascii"),
-            "tag": _tag(key, clear, nonce, ciphertext)}
+    return {
+        **clear,
+        "nonce": nonce.hex(),
+        "ciphertext": base64.b64encode(ciphertext).decode("ascii"),
+        "tag": _tag(key, clear, nonce, ciphertext),
+    }
 
 
 def key_id_of(document: Mapping[str, Any]) -> str:
@@ -100,8 +106,10 @@ def unseal(document: Mapping[str, Any], key: bytes) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError):
         raise RecordError("the sealed file is damaged (its nonce, ciphertext or tag is unreadable)") from None
     if not hmac.compare_digest(_tag(key, clear, nonce, ciphertext), tag):
-        raise RecordError("the sealed file does not match its key: it was changed, or the key is "
-                          "not the one it was sealed with")
+        raise RecordError(
+            "the sealed file does not match its key: it was changed, or the key is "
+            "not the one it was sealed with"
+        )
     plain = _keystream_xor(_derive(key, b"encrypt"), nonce, ciphertext)
     record = json.loads(plain.decode("utf-8"))
     if not isinstance(record, dict):
@@ -135,8 +143,10 @@ class KeyStore:
         try:
             key = path.read_bytes()
         except FileNotFoundError:
-            raise RecordError(f"this file is sealed and its key is not on this machine (looked for "
-                              f"{path}): only the machine and account that saved it can open it") from None
+            raise RecordError(
+                f"this file is sealed and its key is not on this machine (looked for "
+                f"{path}): only the machine and account that saved it can open it"
+            ) from None
         except OSError as exc:
             raise RecordError(f"cannot read the key of this sealed file ({path}): {exc.strerror}") from None
         if len(key) != KEY_BYTES:

@@ -43,8 +43,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await hub.close()
 
     static = str(resources.files("kiti.server") / "static")
-    app = Starlette(routes=[*ROUTES, Mount("/", StaticFiles(directory=static, html=True))],
-                    lifespan=lifespan)
+    app = Starlette(routes=[*ROUTES, Mount("/", StaticFiles(directory=static, html=True))], lifespan=lifespan)
     app.state.hub = hub
     app.add_middleware(Limits, config=config)
     return app
@@ -69,14 +68,26 @@ class Limits:
         wait = self.created.wait(address) if creating else 0.0
         if wait:
             limit = self.config.tables_per_minute
-            await deny(scope, receive, send, "too_many_tables",
-                       f"this address has created {limit} tables in the last minute (the limit): "
-                       f"try again in {math.ceil(wait)} s", math.ceil(wait))
+            await deny(
+                scope,
+                receive,
+                send,
+                "too_many_tables",
+                f"this address has created {limit} tables in the last minute (the limit): "
+                f"try again in {math.ceil(wait)} s",
+                math.ceil(wait),
+            )
             return
         if not self.open.enter(address, self.config.conns_per_address):
-            await deny(scope, receive, send, "too_many_connections",
-                       f"this address already has {self.config.conns_per_address} connections open "
-                       "(the limit): close one first", 5)
+            await deny(
+                scope,
+                receive,
+                send,
+                "too_many_connections",
+                f"this address already has {self.config.conns_per_address} connections open "
+                "(the limit): close one first",
+                5,
+            )
             return
         try:
             await self.app(scope, receive, self._counting(send, address) if creating else send)
@@ -85,18 +96,23 @@ class Limits:
 
     def _counting(self, send: Send, address: str) -> Send:
         """``send``, counting a table created when the answer is 201."""
+
         async def wrapped(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start" and message["status"] == 201:
                 self.created.add(address)
             await send(message)
+
         return wrapped
 
 
 async def deny(scope: Scope, receive: Receive, send: Send, code: str, message: str, retry: int) -> None:
     """Answer HTTP 429 with ``{"error": {"code", "message"}}`` (a WebSocket before it opens)."""
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               (b"retry-after", str(retry).encode())]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(retry).encode()),
+    ]
     if scope["type"] == "http":
         await send({"type": "http.response.start", "status": 429, "headers": headers})
         await send({"type": "http.response.body", "body": body})
@@ -155,9 +171,14 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
 
 def uvicorn_options(config: ServerConfig) -> dict[str, Any]:
     """uvicorn's settings for ``config``: its limits, and WebSocket settings."""
-    return {"http": http_protocol(config.header_timeout), "timeout_keep_alive": config.keep_alive,
-            "h11_max_incomplete_event_size": config.max_header_bytes,
-            "limit_concurrency": config.max_connections or None,
-            "ws_max_size": config.hard_frame, "ws_ping_interval": 20.0, "ws_ping_timeout": 20.0,
-            "ws_per_message_deflate": False,  # small JSON frames: compressing costs more than it saves
-            "lifespan": "on"}
+    return {
+        "http": http_protocol(config.header_timeout),
+        "timeout_keep_alive": config.keep_alive,
+        "h11_max_incomplete_event_size": config.max_header_bytes,
+        "limit_concurrency": config.max_connections or None,
+        "ws_max_size": config.hard_frame,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "ws_per_message_deflate": False,  # small JSON frames: compressing costs more than it saves
+        "lifespan": "on",
+    }

@@ -42,8 +42,9 @@ class BotPool:
         workers = max(1, workers)
         self.executor: Executor
         if mode == "process":
-            self.executor = ProcessPoolExecutor(workers, multiprocessing.get_context("spawn"),
-                                                initializer=_warm)
+            self.executor = ProcessPoolExecutor(
+                workers, multiprocessing.get_context("spawn"), initializer=_warm
+            )
         else:
             self.executor = ThreadPoolExecutor(workers, thread_name_prefix="kiti-bot")
 

@@ -38,7 +38,6 @@ PHRASES = ("hello", "good luck", "thinking…", "well played", "good game", "tha
 SPECTATOR = "spectator"  # the name a spectator writes under
 
 
-
 @dataclass
 class Line:
     n: int
@@ -76,8 +75,9 @@ def clean(text: str) -> str:
     if not out:
         raise ProtocolError("bad_message", "chat: the message is empty")
     if len(out) > MAX_TEXT:
-        raise ProtocolError("bad_message", f"chat: a message has at most {MAX_TEXT} characters, "
-                                           f"not {len(out):,}")
+        raise ProtocolError(
+            "bad_message", f"chat: a message has at most {MAX_TEXT} characters, not {len(out):,}"
+        )
     return out
 
 
@@ -98,8 +98,13 @@ class Room:
         """The ``chat`` message a joining connection gets: the rule, the phrases, the messages
         after ``since`` (its last chat cursor)."""
         later = [line.public() for line in self.lines if line.n > since][-HISTORY:]
-        return {"type": "chat", "messages": later, "cursor": self.count,
-                "can_write": self.may_write(conn.viewer), "phrases": list(PHRASES)}
+        return {
+            "type": "chat",
+            "messages": later,
+            "cursor": self.count,
+            "can_write": self.may_write(conn.viewer),
+            "phrases": list(PHRASES),
+        }
 
     async def say(self, conn: Conn, text: str, re: Any = None) -> None:
         """Store a message from ``conn``, then send it to everybody at the table."""
@@ -108,14 +113,16 @@ class Room:
         text = clean(text)
         bucket = self.buckets.setdefault(conn, TokenBucket(1 / EVERY, BURST))
         if not bucket.take():
-            raise ProtocolError("rate_limited", f"chat: at most {BURST} messages at once, then one "
-                                                f"every {EVERY:g} s: this one was not sent")
+            raise ProtocolError(
+                "rate_limited",
+                f"chat: at most {BURST} messages at once, then one every {EVERY:g} s: this one was not sent",
+            )
         seat = conn.viewer
         name = SPECTATOR if seat is None else self.table.seats[seat].name
         line = Line(self.count + 1, seat, name, text, time.time())
         await self.table.write(store_line(self.table.id, line))
         self.count = line.n
-        self.lines = [*self.lines[-(KEPT - 1):], line]
+        self.lines = [*self.lines[-(KEPT - 1) :], line]
         for other in self.table.connections():
             out = {"type": "chat", "messages": [line.public()], "cursor": self.count}
             if other is conn and re is not None:
@@ -144,25 +151,34 @@ async def room(table: Table) -> Room:
 
 def store_line(table_id: str, line: Line) -> Op:
     def op(conn: Connection) -> None:
-        conn.execute(insert(models.chat).values(table_id=table_id, idx=line.n, seat=line.seat,
-                                                name=line.name, text=line.text, at=line.at))
+        conn.execute(
+            insert(models.chat).values(
+                table_id=table_id, idx=line.n, seat=line.seat, name=line.name, text=line.text, at=line.at
+            )
+        )
+
     return op
 
 
 def load(table_id: str, rematch_of: str | None) -> Op:
     """A table's last messages, its own stored rule (None: not stored) and the rule of the game
     it is a rematch of (a rematch keeps it)."""
+
     def op(conn: Connection) -> tuple[list[Line], bool | None, bool]:
         c = models.chat.c
-        rows = conn.execute(select(models.chat).where(c.table_id == table_id)
-                            .order_by(c.idx.desc()).limit(KEPT)).all()
+        rows = conn.execute(
+            select(models.chat).where(c.table_id == table_id).order_by(c.idx.desc()).limit(KEPT)
+        ).all()
         lines = [Line(r.idx, r.seat, r.name, r.text, r.at) for r in reversed(rows)]
         rules = spectators_rules(conn, [table_id] if rematch_of is None else [table_id, rematch_of])
         return lines, rules.get(table_id), bool(rematch_of and rules.get(rematch_of))
+
     return op
 
 
 def spectators_rules(conn: Connection, ids: Sequence[str]) -> dict[str, bool]:
     r = models.chat_rules.c
-    return {row.table_id: row.spectators
-            for row in conn.execute(select(models.chat_rules).where(r.table_id.in_(ids)))}
+    return {
+        row.table_id: row.spectators
+        for row in conn.execute(select(models.chat_rules).where(r.table_id.in_(ids)))
+    }

@@ -40,8 +40,12 @@ def save_op(table_id: str, seat: int, t: SeatTime) -> Op:
     def op(conn: Connection) -> None:
         c = models.clocks
         conn.execute(delete(c).where(c.c.table_id == table_id, c.c.seat == seat))
-        conn.execute(insert(c).values(table_id=table_id, seat=seat, bank=t.bank, stand_ins=t.stand_ins,
-                                      streak=t.streak))
+        conn.execute(
+            insert(c).values(
+                table_id=table_id, seat=seat, bank=t.bank, stand_ins=t.stand_ins, streak=t.streak
+            )
+        )
+
     return op
 
 
@@ -50,6 +54,7 @@ def load_op(table_id: str) -> Op:
         c = models.clocks
         rows = conn.execute(select(c).where(c.c.table_id == table_id))
         return {r.seat: SeatTime(r.bank, r.stand_ins, r.streak) for r in rows}
+
     return op
 
 
@@ -141,9 +146,13 @@ class TurnClock:
             return None
         now = self.now() if self.deadlines else 0.0
         humans = [i for i, s in enumerate(self.table.seats) if s.human]
-        return {"seconds": self.preset.move, "bank": self.preset.bank, "cap": self.preset.cap,
-                "left": {str(s): round(max(0.0, d - now), 1) for s, d in sorted(self.deadlines.items())},
-                "banks": {str(s): round(self.time(s).bank, 1) for s in humans}}
+        return {
+            "seconds": self.preset.move,
+            "bank": self.preset.bank,
+            "cap": self.preset.cap,
+            "left": {str(s): round(max(0.0, d - now), 1) for s, d in sorted(self.deadlines.items())},
+            "banks": {str(s): round(self.time(s).bank, 1) for s in humans},
+        }
 
     def cancel(self) -> None:
         if self.handle is not None:

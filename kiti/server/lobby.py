@@ -83,8 +83,14 @@ class Hub:
 
     async def _revive(self, row: TableRow) -> Table | None:
         """The table a stored row describes, its game replayed from the record."""
-        record = {"game": row.game, "version": row.version, "players": row.players,
-                  "options": row.options, "seed": row.seed, "moves": [list(m) for m in row.moves]}
+        record = {
+            "game": row.game,
+            "version": row.version,
+            "players": row.players,
+            "options": row.options,
+            "seed": row.seed,
+            "moves": [list(m) for m in row.moves],
+        }
         try:
             state = replay(record)
         except KitiError as exc:
@@ -94,7 +100,9 @@ class Hub:
         table = self.tables[row.id] = Table(row, state, self)
         if state.over and row.status != "over":  # killed between the last move and its status
             row.status = "over"
-            await self.store.write(queries.update_table(row.id, status="over", result=state.result().to_dict()))
+            await self.store.write(
+                queries.update_table(row.id, status="over", result=state.result().to_dict())
+            )
         return table
 
     async def get(self, table_id: str) -> Table:
@@ -130,8 +138,10 @@ class Hub:
             seat = free_seat(table, seat)
             others = [s.name for i, s in enumerate(table.seats) if s.human and i != seat]
             if name is not None and same_name(name, others):
-                raise ProtocolError("bad_request", f"a person at table {table.id} is already named "
-                                    f"{quoted(name)}: choose another name")
+                raise ProtocolError(
+                    "bad_request",
+                    f"a person at table {table.id} is already named {quoted(name)}: choose another name",
+                )
             token = new_token()
             await table.claim(seat, token_hash(token), name)
             table.changed()
@@ -155,8 +165,9 @@ class Hub:
                 conn.send({"type": "rematch", "table": row.id})
         return row.id
 
-    async def listing(self, status: str, offset: int = 0, limit: int = 50,
-                      ids: tuple[str, ...] | None = None) -> tuple[list[dict[str, Any]], bool]:
+    async def listing(
+        self, status: str, offset: int = 0, limit: int = 50, ids: tuple[str, ...] | None = None
+    ) -> tuple[list[dict[str, Any]], bool]:
         """One page of the stored tables' public info (``queries.list_tables``; a live table
         as it is now) and whether more follow: finished ones too, across restarts."""
         rows, more = await self.store.read(queries.list_tables(status, offset, limit, ids))
@@ -187,8 +198,13 @@ class Hub:
         counts: dict[str, int] = {}
         for table in self.tables.values():
             counts[table.row.status] = counts.get(table.row.status, 0) + 1
-        return {"ok": True, "tables": counts, "connections": self.connections, "moves": self.moves,
-                "uptime": round(time.time() - self.started, 1)}
+        return {
+            "ok": True,
+            "tables": counts,
+            "connections": self.connections,
+            "moves": self.moves,
+            "uptime": round(time.time() - self.started, 1),
+        }
 
 
 def free_seat(table: Table, seat: int | None) -> int:
@@ -205,8 +221,11 @@ def free_seat(table: Table, seat: int | None) -> int:
     if seat not in free:
         raise ProtocolError("seat_taken", f"seat {seat} of table {table.id} is taken")
     if seat not in open_:
-        raise ProtocolError("seat_kept", f"seat {seat} of table {table.id} is kept for "
-                            f"{quoted(table.seats[seat].name)}: only the link of that seat opens it")
+        raise ProtocolError(
+            "seat_kept",
+            f"seat {seat} of table {table.id} is kept for "
+            f"{quoted(table.seats[seat].name)}: only the link of that seat opens it",
+        )
     return seat
 
 
@@ -216,8 +235,10 @@ def stored_public(row: TableRow) -> dict[str, Any]:
         name = get_game(row.game).info.name
     except KitiError:
         name = row.game
-    seats = [Seat(s.kind, s.name, s.token_hash, s.claimed, s.open).info(i, s.kind != "human")
-             for i, s in enumerate(row.seats)]
+    seats = [
+        Seat(s.kind, s.name, s.token_hash, s.claimed, s.open).info(i, s.kind != "human")
+        for i, s in enumerate(row.seats)
+    ]
     return table_info(row, name, seats)
 
 
@@ -225,7 +246,18 @@ def rematch_row(table: Table, seed: int) -> TableRow:
     old = table.row
     seats = [SeatRow(s.kind, s.name, s.token_hash, not s.human) for s in table.seats]
     status = "waiting" if any(s.human for s in table.seats) else "playing"
-    return TableRow(id=new_table_id(), game=old.game, version=old.version, players=old.players,
-                    options=dict(old.options), seed=seed, timer=old.timer,
-                    takeover=old.takeover, stand_in=old.stand_in, status=status, created=time.time(),
-                    rematch_of=old.id, seats=seats)
+    return TableRow(
+        id=new_table_id(),
+        game=old.game,
+        version=old.version,
+        players=old.players,
+        options=dict(old.options),
+        seed=seed,
+        timer=old.timer,
+        takeover=old.takeover,
+        stand_in=old.stand_in,
+        status=status,
+        created=time.time(),
+        rematch_of=old.id,
+        seats=seats,
+    )

@@ -26,8 +26,12 @@ def renderer(cls: type[State]) -> Any:
     return game_part(cls, "words") if has_part(cls, "words") else None
 
 
-def describe(cls: type[State], events: Sequence[dict[str, Any]], viewer: int | str | None,
-             names: Sequence[str | None] | None = None) -> list[str | None]:
+def describe(
+    cls: type[State],
+    events: Sequence[dict[str, Any]],
+    viewer: int | str | None,
+    names: Sequence[str | None] | None = None,
+) -> list[str | None]:
     """The renderer's sentence for each event (None where it has none); ``names``: a name per
     seat (None: "seat N")."""
     r = renderer(cls)
@@ -49,12 +53,19 @@ def prompt(cls: type[State], view: Any, seat: int) -> str | None:
 
 
 def steps_list(steps: Sequence[Step]) -> list[dict[str, Any]]:
-    return [{"token": s.token, "move": None if s.move is None else str(s.move), "count": s.count}
-            for s in steps]
+    return [
+        {"token": s.token, "move": None if s.move is None else str(s.move), "count": s.count} for s in steps
+    ]
 
 
-def state_message(state: State, table: dict[str, Any], viewer: int | None, since: int,
-                  clock: dict[str, Any] | None, re: Any = None) -> tuple[dict[str, Any], int]:
+def state_message(
+    state: State,
+    table: dict[str, Any],
+    viewer: int | None,
+    since: int,
+    clock: dict[str, Any] | None,
+    re: Any = None,
+) -> tuple[dict[str, Any], int]:
     """The ``state`` message for ``viewer`` whose cursor is ``since``, and its next cursor.
 
     A cursor beyond the viewer's event count (its move was taken back) resends all its
@@ -66,13 +77,23 @@ def state_message(state: State, table: dict[str, Any], viewer: int | None, since
     events = state.events(viewer, since)
     view = state.observation(viewer)
     to_act = sorted(state.to_act())
-    turn = (table["status"] == "playing" and viewer in to_act
-            and not table["seats"][viewer]["bot_plays"])
+    turn = table["status"] == "playing" and viewer in to_act and not table["seats"][viewer]["bot_plays"]
     message: dict[str, Any] = {
-        "type": "state", "table": table, "you": viewer, "view": view,
-        "events": events, "lines": describe(get_game(table["game"]), events, viewer, seat_names(table)),
-        "cursor": since + len(events), "reset": reset, "to_act": to_act, "your_turn": turn,
-        "legal": None, "steps": None, "prompt": None, "clock": clock, "over": state.over,
+        "type": "state",
+        "table": table,
+        "you": viewer,
+        "view": view,
+        "events": events,
+        "lines": describe(get_game(table["game"]), events, viewer, seat_names(table)),
+        "cursor": since + len(events),
+        "reset": reset,
+        "to_act": to_act,
+        "your_turn": turn,
+        "legal": None,
+        "steps": None,
+        "prompt": None,
+        "clock": clock,
+        "over": state.over,
     }
     if turn:
         assert viewer is not None
@@ -97,8 +118,12 @@ def choices(state: State, seat: int) -> dict[str, Any]:
 def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
     """What the end adds: the result, the standings and every card (the referee's view)."""
     result = state.result().to_dict()
-    return {"result": result, "standings": [credit(row, state, table) for row in standings(result, table)],
-            "reveal": state.observation(REFEREE), "record_url": f"/api/tables/{table['id']}/record"}
+    return {
+        "result": result,
+        "standings": [credit(row, state, table) for row in standings(result, table)],
+        "reveal": state.observation(REFEREE),
+        "record_url": f"/api/tables/{table['id']}/record",
+    }
 
 
 def credit(row: dict[str, Any], state: State, table: dict[str, Any]) -> dict[str, Any]:
@@ -114,16 +139,26 @@ def standings(result: dict[str, Any], table: dict[str, Any]) -> list[dict[str, A
     """The parties best first, each with its people's names (a party that is no seat, such
     as MOTU's solo Opponent, by its own name)."""
     names = [s["name"] for s in table["seats"]]
-    rows = [{"rank": p["rank"], "party": p["name"], "seats": p["seats"],
-             "names": [names[s] for s in p["seats"]] or [p["name"]], "score": p["score"],
-             "winner": i in result["winners"]}
-            for i, p in enumerate(result["parties"])]
+    rows = [
+        {
+            "rank": p["rank"],
+            "party": p["name"],
+            "seats": p["seats"],
+            "names": [names[s] for s in p["seats"]] or [p["name"]],
+            "score": p["score"],
+            "winner": i in result["winners"],
+        }
+        for i, p in enumerate(result["parties"])
+    ]
     return sorted(rows, key=lambda row: row["rank"])
 
 
 def steps_message(state: State, seat: int, prefix: tuple[str, ...], re: Any = None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "steps", "prefix": list(prefix),
-                           "steps": steps_list(state.move_steps(seat, prefix))}
+    out: dict[str, Any] = {
+        "type": "steps",
+        "prefix": list(prefix),
+        "steps": steps_list(state.move_steps(seat, prefix)),
+    }
     if re is not None:
         out["re"] = re
     return out

@@ -27,7 +27,8 @@ from sqlalchemy import (
 metadata = MetaData()
 
 tables = Table(
-    "kiti_tables", metadata,
+    "kiti_tables",
+    metadata,
     Column("id", String(16), primary_key=True),
     Column("game", String(32), nullable=False),
     Column("version", String(16), nullable=False),
@@ -45,7 +46,8 @@ tables = Table(
 )
 
 seats = Table(
-    "kiti_seats", metadata,
+    "kiti_seats",
+    metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("kind", String(200), nullable=False),  # "human" or a bot spec
@@ -58,7 +60,8 @@ seats = Table(
 
 #: A table's chat (issue 17): each message with the seat that wrote it (None: a spectator).
 chat = Table(
-    "kiti_chat", metadata,
+    "kiti_chat",
+    metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=True),
@@ -69,13 +72,15 @@ chat = Table(
 
 #: Who may write in a table's chat beside its seats (the creator's choice); no row: seats only.
 chat_rules = Table(
-    "kiti_chat_rules", metadata,
+    "kiti_chat_rules",
+    metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("spectators", Boolean, nullable=False),
 )
 
 moves = Table(
-    "kiti_moves", metadata,
+    "kiti_moves",
+    metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("seat", Integer, nullable=False),
@@ -86,7 +91,8 @@ moves = Table(
 #: Per human seat of a timed or takeover table: its time bank and the decisions a stand-in made
 #: for it (all of them, and the last ones in a row); see :mod:`kiti.server.clock`.
 clocks = Table(
-    "kiti_clocks", metadata,
+    "kiti_clocks",
+    metadata,
     Column("table_id", String(16), ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("bank", Float, nullable=False),

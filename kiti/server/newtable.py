@@ -21,8 +21,18 @@ from .protocol import ProtocolError
 from .queries import SeatRow, TableRow
 from .tokens import new_table_id, new_token, token_hash
 
-CREATE_KEYS = {"game", "players", "options", "seats", "names", "open", "timer", "takeover", "stand_in",
-               "spectator_chat"}
+CREATE_KEYS = {
+    "game",
+    "players",
+    "options",
+    "seats",
+    "names",
+    "open",
+    "timer",
+    "takeover",
+    "stand_in",
+    "spectator_chat",
+}
 MAX_NAME = 40
 
 
@@ -30,8 +40,9 @@ def bad(message: str) -> ProtocolError:
     return ProtocolError("bad_request", message)
 
 
-def new_table(body: Any, time_limit: float,
-              seed: int | None = None) -> tuple[TableRow, State, dict[int, str], bool]:
+def new_table(
+    body: Any, time_limit: float, seed: int | None = None
+) -> tuple[TableRow, State, dict[int, str], bool]:
     """A create request as a stored row, a fresh game (``seed``: its seed, else a random one),
     the human seats' tokens and whether spectators may write in its chat."""
     if not isinstance(body, dict):
@@ -47,13 +58,24 @@ def new_table(body: Any, time_limit: float,
     names = seat_names(body.get("names"), kinds)
     opens = open_seats(body.get("open"), kinds, body.get("names"))
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
-    seats = [SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens, o)
-             for i, (k, n, o) in enumerate(zip(kinds, names, opens))]
-    row = TableRow(id=new_table_id(), game=cls.info.id, version=cls.info.version, players=len(kinds),
-                   options=dict(state.options), seed=state.seed, timer=timer_of(body.get("timer")),
-                   takeover=flag(body.get("takeover", False), "takeover"),
-                   stand_in=stand_in_of(body.get("stand_in"), cls, time_limit),
-                   status="waiting" if tokens else "playing", created=time.time(), seats=seats)
+    seats = [
+        SeatRow(k, n, token_hash(tokens[i]) if i in tokens else None, i not in tokens, o)
+        for i, (k, n, o) in enumerate(zip(kinds, names, opens))
+    ]
+    row = TableRow(
+        id=new_table_id(),
+        game=cls.info.id,
+        version=cls.info.version,
+        players=len(kinds),
+        options=dict(state.options),
+        seed=state.seed,
+        timer=timer_of(body.get("timer")),
+        takeover=flag(body.get("takeover", False), "takeover"),
+        stand_in=stand_in_of(body.get("stand_in"), cls, time_limit),
+        status="waiting" if tokens else "playing",
+        created=time.time(),
+        seats=seats,
+    )
     return row, state, tokens, chat.spectator_flag(body.get("spectator_chat"))
 
 
@@ -71,8 +93,9 @@ def seat_kinds(seats: Any, cls: type[State], time_limit: float) -> list[str]:
         raise bad('seats must be a list such as ["human", "heuristic", "ismcts:iters=300"]')
     if not info.min_seats <= len(seats) <= info.max_seats:
         raise bad(f"{info.name} is for {info.min_seats}-{info.max_seats} players, not {len(seats)}")
-    return [s.strip().lower() if s.strip().lower() == "human" else bot_spec(s, cls, time_limit)
-            for s in seats]
+    return [
+        s.strip().lower() if s.strip().lower() == "human" else bot_spec(s, cls, time_limit) for s in seats
+    ]
 
 
 def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
@@ -81,7 +104,7 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     server's time limit."""
     spec = spec.strip()
     if not spec or len(spec) > MAX_SPEC:
-        raise bad(f"a seat must be \"human\" or a bot spec of at most {MAX_SPEC} characters")
+        raise bad(f'a seat must be "human" or a bot spec of at most {MAX_SPEC} characters')
     try:
         seconds = _seconds(parse_bot_spec(spec)[1].get("time"))
     except KitiError as exc:
@@ -119,8 +142,11 @@ def seat_names(names: Any, kinds: list[str]) -> list[str]:
         raise bad(f"names must be a list of {len(kinds)} names (or null entries)")
     out = [clean_name(n, i, k) for i, (n, k) in enumerate(zip(names, kinds))]
     for i, (name, kind) in enumerate(zip(names, kinds)):
-        if name is not None and kind == "human" and same_name(out[i], [out[j] for j in range(i)
-                                                                        if kinds[j] == "human"]):
+        if (
+            name is not None
+            and kind == "human"
+            and same_name(out[i], [out[j] for j in range(i) if kinds[j] == "human"])
+        ):
             raise bad(f"two seats are named {quoted(out[i])}: each person needs a name of their own")
     return out
 
@@ -165,7 +191,9 @@ def timer_of(value: Any) -> float | None:
     if isinstance(value, str):
         preset = TIMER_PRESETS.get(value)
         if preset is None:
-            raise bad(f"timer {quoted(value)} is not one of {', '.join(TIMER_PRESETS)} (or a number of seconds)")
+            raise bad(
+                f"timer {quoted(value)} is not one of {', '.join(TIMER_PRESETS)} (or a number of seconds)"
+            )
         return preset.move
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.05 <= value <= 86_400:
         raise bad("timer must be null or a number of seconds from 0.05 to 86400")
@@ -183,7 +211,7 @@ def stand_in_of(value: Any, cls: type[State], time_limit: float) -> str:
     if value is None:
         return "heuristic" if has_part(cls, "heuristic") else "random"
     if not isinstance(value, str):
-        raise bad("stand_in must be a bot spec such as \"heuristic\"")
+        raise bad('stand_in must be a bot spec such as "heuristic"')
     return bot_spec(value, cls, time_limit)
 
 

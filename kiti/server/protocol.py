@@ -16,8 +16,13 @@ VERSION = 1
 
 #: Client message type -> {key: (types accepted, required)}.
 CLIENT: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
-    "hello": {"v": ((int,), True), "table": ((str,), True), "token": ((str,), False),
-              "since": ((int,), False), "chat_since": ((int,), False)},
+    "hello": {
+        "v": ((int,), True),
+        "table": ((str,), True),
+        "token": ((str,), False),
+        "since": ((int,), False),
+        "chat_since": ((int,), False),
+    },
     "move": {"move": ((str,), True)},
     "steps": {"prefix": ((list,), False)},
     "undo": {},
@@ -89,13 +94,14 @@ def parse_frame(text: str, limit: int) -> dict[str, Any]:
         raise ProtocolError("bad_json", "the frame is JSON but not an object")
     kind = message.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", "the message has no \"type\" string")
+        raise ProtocolError("bad_message", 'the message has no "type" string')
     if kind not in CLIENT:
-        raise ProtocolError("unknown_type", f"unknown message type {quoted(kind)} "
-                                            f"(known: {', '.join(CLIENT)})")
+        raise ProtocolError(
+            "unknown_type", f"unknown message type {quoted(kind)} (known: {', '.join(CLIENT)})"
+        )
     check_keys(message, {**COMMON, **CLIENT[kind]}, kind)
     ident = message.get("id")
-    if isinstance(ident, str) and len(ident) > 64 or isinstance(ident, int) and abs(ident) >= 2**53:
+    if (isinstance(ident, str) and len(ident) > 64) or (isinstance(ident, int) and abs(ident) >= 2**53):
         raise ProtocolError("bad_message", f"{kind}: 'id' must be at most 64 characters or below 2**53")
     return message
 

@@ -51,17 +51,42 @@ class TableRow:
 
 def insert_table(row: TableRow) -> Op:
     def op(conn: Connection) -> None:
-        conn.execute(insert(models.tables).values(
-            id=row.id, game=row.game, version=row.version, players=row.players,
-            options=json.dumps(row.options, sort_keys=True), seed=row.seed, timer=row.timer,
-            takeover=row.takeover, stand_in=row.stand_in, status=row.status,
-            rematch_of=row.rematch_of, rematch=row.rematch, result=None, created=row.created))
-        conn.execute(insert(models.seats), [
-            {"table_id": row.id, "seat": i, "kind": s.kind, "name": s.name,
-             "token_hash": s.token_hash, "claimed": s.claimed, "open": s.open}
-            for i, s in enumerate(row.seats)])
+        conn.execute(
+            insert(models.tables).values(
+                id=row.id,
+                game=row.game,
+                version=row.version,
+                players=row.players,
+                options=json.dumps(row.options, sort_keys=True),
+                seed=row.seed,
+                timer=row.timer,
+                takeover=row.takeover,
+                stand_in=row.stand_in,
+                status=row.status,
+                rematch_of=row.rematch_of,
+                rematch=row.rematch,
+                result=None,
+                created=row.created,
+            )
+        )
+        conn.execute(
+            insert(models.seats),
+            [
+                {
+                    "table_id": row.id,
+                    "seat": i,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "claimed": s.claimed,
+                    "open": s.open,
+                }
+                for i, s in enumerate(row.seats)
+            ],
+        )
         for idx, (seat, move) in enumerate(row.moves):
             conn.execute(insert(models.moves).values(table_id=row.id, idx=idx, seat=seat, move=move))
+
     return op
 
 
@@ -71,9 +96,12 @@ def append_move(table_id: str, idx: int, seat: int, move: str) -> Op:
 
 def delete_move(table_id: str, idx: int) -> Op:
     """Take back the last move (an undo the engine allowed)."""
+
     def op(conn: Connection) -> None:
-        conn.execute(delete(models.moves).where(models.moves.c.table_id == table_id,
-                                                models.moves.c.idx == idx))
+        conn.execute(
+            delete(models.moves).where(models.moves.c.table_id == table_id, models.moves.c.idx == idx)
+        )
+
     return op
 
 
@@ -83,13 +111,18 @@ def update_table(table_id: str, **values: Any) -> Op:
 
     def op(conn: Connection) -> None:
         conn.execute(update(models.tables).where(models.tables.c.id == table_id).values(**values))
+
     return op
 
 
 def update_seat(table_id: str, seat: int, **values: Any) -> Op:
     def op(conn: Connection) -> None:
-        conn.execute(update(models.seats).where(models.seats.c.table_id == table_id,
-                                                models.seats.c.seat == seat).values(**values))
+        conn.execute(
+            update(models.seats)
+            .where(models.seats.c.table_id == table_id, models.seats.c.seat == seat)
+            .values(**values)
+        )
+
     return op
 
 
@@ -115,11 +148,11 @@ def load_tables(statuses: tuple[str, ...] | None = None, ids: tuple[str, ...] | 
             if m.table_id in rows:
                 rows[m.table_id].moves.append((m.seat, m.move))
         return list(rows.values())
+
     return op
 
 
-def list_tables(status: str, offset: int = 0, limit: int = 50,
-                ids: tuple[str, ...] | None = None) -> Op:
+def list_tables(status: str, offset: int = 0, limit: int = 50, ids: tuple[str, ...] | None = None) -> Op:
     """One page of the stored tables (newest first, seats included, no moves) and whether more
     follow.  ``status``: ``open`` (waiting, with a free seat open to anyone), ``waiting``,
     ``playing``, ``over`` or ``all`` (every table but the broken ones); ``ids``: only those."""
@@ -145,11 +178,24 @@ def list_tables(status: str, offset: int = 0, limit: int = 50,
         for r in conn.execute(select(s).where(s.c.table_id.in_(page)).order_by(s.c.table_id, s.c.seat)):
             rows[r.table_id].seats.append(SeatRow(r.kind, r.name, r.token_hash, r.claimed, r.open))
         return [rows[i] for i in page], more
+
     return op
 
 
 def _table_row(r: Any) -> TableRow:
-    return TableRow(id=r.id, game=r.game, version=r.version, players=r.players,
-                    options=json.loads(r.options), seed=r.seed, timer=r.timer, takeover=r.takeover,
-                    stand_in=r.stand_in, status=r.status, created=r.created, rematch_of=r.rematch_of,
-                    rematch=r.rematch, result=None if r.result is None else json.loads(r.result))
+    return TableRow(
+        id=r.id,
+        game=r.game,
+        version=r.version,
+        players=r.players,
+        options=json.loads(r.options),
+        seed=r.seed,
+        timer=r.timer,
+        takeover=r.takeover,
+        stand_in=r.stand_in,
+        status=r.status,
+        created=r.created,
+        rematch_of=r.rematch_of,
+        rematch=r.rematch,
+        result=None if r.result is None else json.loads(r.result),
+    )

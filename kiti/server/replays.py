@@ -35,7 +35,15 @@ def frames(record: dict[str, Any], names: list[str | None], first: int, count: i
             since = state.event_count("referee")
             apply_entry(state, step - 1, moves[step - 1])
         events = state.events("referee", since)
-        out.append({"step": step, "move": moves[step - 1] if step else None, "view": state.observation(REFEREE),
-                    "events": events, "lines": describe(cls, events, "referee", names),
-                    "to_act": sorted(state.to_act()), "over": state.over})
+        out.append(
+            {
+                "step": step,
+                "move": moves[step - 1] if step else None,
+                "view": state.observation(REFEREE),
+                "events": events,
+                "lines": describe(cls, events, "referee", names),
+                "to_act": sorted(state.to_act()),
+                "over": state.over,
+            }
+        )
     return {"steps": total, "frames": out}

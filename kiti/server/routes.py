@@ -28,8 +28,15 @@ from .replays import MAX_FRAMES, frames
 from .sessions import Session
 from .tables import Table
 
-STATUS = {"no_table": 404, "too_large": 413, "seat_taken": 409, "no_free_seat": 409, "seat_kept": 409,
-          "not_over": 403, "storage": 503}
+STATUS = {
+    "no_table": 404,
+    "too_large": 413,
+    "seat_taken": 409,
+    "no_free_seat": 409,
+    "seat_kept": 409,
+    "not_over": 403,
+    "storage": 503,
+}
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
@@ -38,18 +45,21 @@ def hub_of(request: Request | WebSocket) -> Hub:
 
 
 def refuse(exc: ProtocolError) -> JSONResponse:
-    return JSONResponse({"error": {"code": exc.code, "message": exc.message}},
-                        status_code=STATUS.get(exc.code, 400))
+    return JSONResponse(
+        {"error": {"code": exc.code, "message": exc.message}}, status_code=STATUS.get(exc.code, 400)
+    )
 
 
 def api(handler: Any) -> Any:
     """An endpoint whose ProtocolErrors become JSON errors."""
+
     async def endpoint(request: Request) -> JSONResponse:
         try:
             response: JSONResponse = await handler(request)
             return response
         except ProtocolError as exc:
             return refuse(exc)
+
     return endpoint
 
 
@@ -78,12 +88,29 @@ async def games(request: Request) -> JSONResponse:
     out = []
     for game in game_ids():
         info = get_game(game).info
-        out.append({"id": info.id, "name": info.name, "min_seats": info.min_seats,
-                    "max_seats": info.max_seats, "version": info.version,
-                    "options": [{"name": o.name, "type": o.type.__name__, "default": o.default,
-                                 "help": o.help, "choices": o.choices} for o in info.options],
-                    "bots": [b for b in BOTS if b != "heuristic" or has_part(get_game(game), "heuristic")]})
-    timers = [{"name": name, "move": p.move, "bank": p.bank, "cap": p.cap} for name, p in TIMER_PRESETS.items()]
+        out.append(
+            {
+                "id": info.id,
+                "name": info.name,
+                "min_seats": info.min_seats,
+                "max_seats": info.max_seats,
+                "version": info.version,
+                "options": [
+                    {
+                        "name": o.name,
+                        "type": o.type.__name__,
+                        "default": o.default,
+                        "help": o.help,
+                        "choices": o.choices,
+                    }
+                    for o in info.options
+                ],
+                "bots": [b for b in BOTS if b != "heuristic" or has_part(get_game(game), "heuristic")],
+            }
+        )
+    timers = [
+        {"name": name, "move": p.move, "bank": p.bank, "cap": p.cap} for name, p in TIMER_PRESETS.items()
+    ]
     return JSONResponse({"games": out, "timers": timers})
 
 
@@ -92,9 +119,13 @@ async def catalog(request: Request) -> JSONResponse:
     try:
         cls = get_game(request.path_params["game"])
     except KitiError:
-        raise ProtocolError("bad_request", f"there is no game {quoted(request.path_params['game'])}") from None
-    return JSONResponse({"game": cls.info.id, "version": cls.info.version, "catalog": catalog_of(cls.info.id)},
-                        headers={"Cache-Control": "public, max-age=3600"})
+        raise ProtocolError(
+            "bad_request", f"there is no game {quoted(request.path_params['game'])}"
+        ) from None
+    return JSONResponse(
+        {"game": cls.info.id, "version": cls.info.version, "catalog": catalog_of(cls.info.id)},
+        headers={"Cache-Control": "public, max-age=3600"},
+    )
 
 
 async def schema(request: Request) -> JSONResponse:
@@ -102,7 +133,9 @@ async def schema(request: Request) -> JSONResponse:
     try:
         info = get_game(request.path_params["game"]).info
     except KitiError:
-        raise ProtocolError("bad_request", f"there is no game {quoted(request.path_params['game'])}") from None
+        raise ProtocolError(
+            "bad_request", f"there is no game {quoted(request.path_params['game'])}"
+        ) from None
     return JSONResponse(schema_of(info.id), headers={"Cache-Control": "public, max-age=3600"})
 
 
@@ -129,8 +162,11 @@ async def client_module(request: Request) -> Response:
     source = client_source(request.path_params["game"])
     if source is None:
         return PlainTextResponse("Not Found", status_code=404)
-    return Response(source.read_bytes(), media_type="text/javascript; charset=utf-8",
-                    headers={"Cache-Control": "no-cache"})
+    return Response(
+        source.read_bytes(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 def client_source(name: str) -> Traversable | None:
@@ -162,8 +198,9 @@ async def list_tables(request: Request) -> JSONResponse:
         raise ProtocolError("bad_request", f"offset must be 0 or more and limit 1-{MAX_PAGE}")
     ids = ids_param(request)
     tables, more = await hub_of(request).listing(status, offset, limit, ids)
-    return JSONResponse({"tables": tables, "offset": offset, "more": more,
-                         "next": offset + len(tables) if more else None})
+    return JSONResponse(
+        {"tables": tables, "offset": offset, "more": more, "next": offset + len(tables) if more else None}
+    )
 
 
 def ids_param(request: Request) -> tuple[str, ...] | None:
@@ -179,10 +216,14 @@ def ids_param(request: Request) -> tuple[str, ...] | None:
 
 async def create_table(request: Request) -> JSONResponse:
     table, tokens = await hub_of(request).create(await body_of(request))
-    seats = [{"seat": seat, "token": token, "link": link(request, table.id, token)}
-             for seat, token in sorted(tokens.items())]
-    return JSONResponse({"table": hub_of(request).public(table.id), "seats": seats,
-                         "link": link(request, table.id)}, status_code=201)
+    seats = [
+        {"seat": seat, "token": token, "link": link(request, table.id, token)}
+        for seat, token in sorted(tokens.items())
+    ]
+    return JSONResponse(
+        {"table": hub_of(request).public(table.id), "seats": seats, "link": link(request, table.id)},
+        status_code=201,
+    )
 
 
 async def show_table(request: Request) -> JSONResponse:
@@ -192,8 +233,14 @@ async def show_table(request: Request) -> JSONResponse:
 
 async def join_table(request: Request) -> JSONResponse:
     table, seat, token = await hub_of(request).join(request.path_params["table"], await body_of(request))
-    return JSONResponse({"table": hub_of(request).public(table.id), "seat": seat, "token": token,
-                         "link": link(request, table.id, token)})
+    return JSONResponse(
+        {
+            "table": hub_of(request).public(table.id),
+            "seat": seat,
+            "token": token,
+            "link": link(request, table.id, token),
+        }
+    )
 
 
 async def record(request: Request) -> JSONResponse:

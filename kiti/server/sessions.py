@@ -121,8 +121,12 @@ class Session:
     async def handle(self, text: str) -> None:
         """One client frame: checked, then dispatched; every problem answered with an error."""
         if not self.bucket.take():
-            self.send(error("rate_limited", f"more than {self.hub.config.rate:g} messages a second: "
-                                            "this one was ignored"))
+            self.send(
+                error(
+                    "rate_limited",
+                    f"more than {self.hub.config.rate:g} messages a second: this one was ignored",
+                )
+            )
             return
         message: dict[str, Any] = {}
         try:
@@ -136,7 +140,9 @@ class Session:
         if self.table is not None:
             raise ProtocolError("already_joined", f"this connection is already at table {self.table.id}")
         if m["v"] != VERSION:
-            raise ProtocolError("bad_version", f"this server speaks protocol version {VERSION}, not {quoted(m['v'])}")
+            raise ProtocolError(
+                "bad_version", f"this server speaks protocol version {VERSION}, not {quoted(m['v'])}"
+            )
         since = m.get("since")
         for key in ("since", "chat_since"):
             if m.get(key, 0) < 0:

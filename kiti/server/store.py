@@ -21,6 +21,7 @@ process per database.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -78,6 +79,7 @@ def postgres_engine(url: str, fsync: bool) -> Engine:
     waits for the disk at each commit (the group commit shares that wait)."""
     engine = create_engine(url, pool_pre_ping=True)
     if not fsync:
+
         @event.listens_for(engine, "connect")
         def _no_wait(dbapi_conn: Any, _record: Any) -> None:
             with dbapi_conn.cursor() as cursor:
@@ -164,7 +166,7 @@ class Store:
     def _flush(self) -> None:
         batch, self._pending = self._pending, []
         for i in range(0, len(batch), BATCH):
-            self._commit(batch[i:i + BATCH])
+            self._commit(batch[i : i + BATCH])
 
     async def read(self, op: Op) -> Any:
         return await asyncio.to_thread(self.read_now, op)
@@ -265,14 +267,14 @@ def _resolve_all(batch: list[Any]) -> None:
     for _, loop, future in batch:
         loops.setdefault(loop, []).append(future)
     for loop, futures in loops.items():
+
         def done(futures: list[Any] = futures) -> None:
             for future in futures:
                 if not future.done():
                     future.set_result(None)
-        try:
+
+        with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             loop.call_soon_threadsafe(done)
-        except RuntimeError:  # the loop is closed: nobody waits any more
-            pass
 
 
 def _resolve(item: Any, error: BaseException | None = None) -> None:
@@ -286,7 +288,5 @@ def _resolve(item: Any, error: BaseException | None = None) -> None:
         else:
             future.set_exception(error)
 
-    try:
+    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
         loop.call_soon_threadsafe(done)
-    except RuntimeError:  # the loop is closed: nobody waits any more
-        pass

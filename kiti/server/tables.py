@@ -64,17 +64,36 @@ class Seat:
         return self.kind == "human"
 
     def info(self, seat: int, bot_plays: bool, stand_ins: int = 0) -> dict[str, Any]:
-        return {"seat": seat, "kind": "human" if self.human else "bot", "bot": None if self.human else self.kind,
-                "name": self.name, "claimed": self.claimed, "connected": self.conn is not None,
-                "away": self.away, "bot_plays": bot_plays, "stand_in_moves": stand_ins,
-                "open": self.open and self.human and not self.claimed}
+        return {
+            "seat": seat,
+            "kind": "human" if self.human else "bot",
+            "bot": None if self.human else self.kind,
+            "name": self.name,
+            "claimed": self.claimed,
+            "connected": self.conn is not None,
+            "away": self.away,
+            "bot_plays": bot_plays,
+            "stand_in_moves": stand_ins,
+            "open": self.open and self.human and not self.claimed,
+        }
 
 
 def table_info(row: TableRow, name: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """A table's public info (its stored row, the game's name, each seat's ``Seat.info``)."""
-    return {"id": row.id, "game": row.game, "name": name, "players": row.players, "options": row.options,
-            "status": row.status, "timer": row.timer, "takeover": row.takeover, "stand_in": row.stand_in,
-            "rematch_of": row.rematch_of, "rematch": row.rematch, "seats": seats}
+    return {
+        "id": row.id,
+        "game": row.game,
+        "name": name,
+        "players": row.players,
+        "options": row.options,
+        "status": row.status,
+        "timer": row.timer,
+        "takeover": row.takeover,
+        "stand_in": row.stand_in,
+        "rematch_of": row.rematch_of,
+        "rematch": row.rematch,
+        "seats": seats,
+    }
 
 
 class Table:
@@ -107,9 +126,11 @@ class Table:
 
     def public(self) -> dict[str, Any]:
         """The table's public info (in every state message and the lobby's lists)."""
-        return table_info(self.row, type(self.state).info.name,
-                          [s.info(i, self.plays(i), self.clock.time(i).stand_ins)
-                           for i, s in enumerate(self.seats)])
+        return table_info(
+            self.row,
+            type(self.state).info.name,
+            [s.info(i, self.plays(i), self.clock.time(i).stand_ins) for i, s in enumerate(self.seats)],
+        )
 
     def connections(self) -> list[Conn]:
         return [s.conn for s in self.seats if s.conn is not None] + list(self.spectators)
@@ -139,14 +160,18 @@ class Table:
         """A ``presence`` message (the table's public info and clock: who is connected) to
         every viewer but ``but``, encoded once: a seat connecting or leaving changes no view,
         so nobody's state is rebuilt for it (a reconnect storm costs one small text each)."""
-        text = json.dumps({"type": "presence", "table": self.public(), "clock": self.clock.left()},
-                          separators=(",", ":"), allow_nan=False)
+        text = json.dumps(
+            {"type": "presence", "table": self.public(), "clock": self.clock.left()},
+            separators=(",", ":"),
+            allow_nan=False,
+        )
         for conn in self.connections():
             if conn is not but:
                 conn.send_text(text)
 
-    def send_state(self, conn: Conn, table: dict[str, Any], clock: dict[str, Any] | None,
-                   re: Any = None) -> tuple[dict[str, Any], int]:
+    def send_state(
+        self, conn: Conn, table: dict[str, Any], clock: dict[str, Any] | None, re: Any = None
+    ) -> tuple[dict[str, Any], int]:
         message, cursor = messages.state_message(self.state, table, conn.viewer, conn.cursor, clock, re)
         conn.cursor = cursor
         conn.send(message)
@@ -173,8 +198,11 @@ class Table:
         person who is not connected gets it when they connect.  The moves, for :meth:`tell_forced`."""
         played: list[tuple[int, str]] = []
         while self.playing():
-            found = ((seat, forced_move(self.state, seat)) for seat in sorted(self.state.to_act())
-                     if self.seats[seat].conn is not None and not self.plays(seat))
+            found = (
+                (seat, forced_move(self.state, seat))
+                for seat in sorted(self.state.to_act())
+                if self.seats[seat].conn is not None and not self.plays(seat)
+            )
             seat, move = next(((s, m) for s, m in found if m is not None), (None, None))
             if seat is None or move is None:
                 break
@@ -191,8 +219,9 @@ class Table:
             self.notify(seat, "forced", f"Your only move, {move}, was played for you.", move=move)
 
     # ------------------------------------------------------------ moves
-    async def submit(self, seat: int, text: str, origin: Conn | None = None, re: Any = None,
-                     bot: bool = False) -> None:
+    async def submit(
+        self, seat: int, text: str, origin: Conn | None = None, re: Any = None, bot: bool = False
+    ) -> None:
         """Apply a move (checked), commit it, then broadcast it."""
         async with self.lock:
             await self.clock.restore()
@@ -224,8 +253,12 @@ class Table:
         s = self.seats[seat]
         if self.row.takeover and after.streak >= 2 and not s.away:
             s.away = True
-            self.notify(seat, "away", f"A stand-in ({self.row.stand_in}) played your last {after.streak} "
-                        "decisions: it goes on playing your seat until you come back (any click).")
+            self.notify(
+                seat,
+                "away",
+                f"A stand-in ({self.row.stand_in}) played your last {after.streak} "
+                "decisions: it goes on playing your seat until you come back (any click).",
+            )
 
     def _check_playing(self) -> None:
         if self.row.status == "waiting":
@@ -332,12 +365,17 @@ class Table:
         if name is not None:
             values["name"] = name
         ops = [queries.update_seat(self.id, seat, **values)]
-        starts = self.row.status == "waiting" and all(x.claimed or i == seat or not x.human
-                                                      for i, x in enumerate(self.seats))
+        starts = self.row.status == "waiting" and all(
+            x.claimed or i == seat or not x.human for i, x in enumerate(self.seats)
+        )
         if starts:
             ops.append(queries.update_table(self.id, status="playing"))
         await self.write(*ops)
-        s.claimed, s.token_hash, s.name = True, values.get("token_hash", s.token_hash), values.get("name", s.name)
+        s.claimed, s.token_hash, s.name = (
+            True,
+            values.get("token_hash", s.token_hash),
+            values.get("name", s.name),
+        )
         if starts:
             self.row.status = "playing"
 
@@ -389,8 +427,12 @@ class Table:
                 s.away = True
             elif not self.plays(seat):
                 self.forced.add(seat)
-                self.notify(seat, "timed_out", f"Your time ran out, so a stand-in ({self.row.stand_in}) "
-                            "made one decision for you. The seat stays yours.")
+                self.notify(
+                    seat,
+                    "timed_out",
+                    f"Your time ran out, so a stand-in ({self.row.stand_in}) "
+                    "made one decision for you. The seat stays yours.",
+                )
             self.changed()
 
     def timed_out(self, seat: int) -> None:

@@ -16,8 +16,9 @@ from ..core.game import State
 from ..core.seatview import seat_view
 
 
-def same_choice_share(cls: type[State], specs: list[str], games: int, seed: int = 0,
-                      options: dict[str, Any] | None = None) -> dict[str, float]:
+def same_choice_share(
+    cls: type[State], specs: list[str], games: int, seed: int = 0, options: dict[str, Any] | None = None
+) -> dict[str, float]:
     """Play ``games`` games with one bot per seat (``specs``); return the share of seat pairs
     that made the same simultaneous choice, with the number of pairs counted."""
     rng = random.Random(seed)

@@ -64,8 +64,13 @@ def _rates(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:
             return games / (now - start), moves / (now - start)
 
 
-def kiti_rates(cls: type[State], players: int, seconds: float,
-               options: dict[str, Any] | None = None, actions: bool = False) -> tuple[float, float]:
+def kiti_rates(
+    cls: type[State],
+    players: int,
+    seconds: float,
+    options: dict[str, Any] | None = None,
+    actions: bool = False,
+) -> tuple[float, float]:
     """Random games and moves per second: the object path, or the integer path (``actions``)."""
     rng = random.Random(12345)
     seeds = iter(range(10**12))
@@ -115,8 +120,9 @@ def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
     return _rates(play_one, seconds)[0]
 
 
-def ismcts_iterations_per_second(cls: type[State], players: int, seconds: float = 2.0,
-                                 rollout: str = "random", seed: int = 12345) -> float:
+def ismcts_iterations_per_second(
+    cls: type[State], players: int, seconds: float = 2.0, rollout: str = "random", seed: int = 12345
+) -> float:
     """ISMCTS iterations per second on one core, from the first decision of fresh games."""
     from ..bots.ismcts import ISMCTSBot
     from ..core.seatview import seat_view
@@ -141,8 +147,9 @@ def ismcts_iterations_per_second(cls: type[State], players: int, seconds: float 
             return iters / elapsed
 
 
-def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
-              ismcts: bool = True) -> list[dict[str, Any]]:
+def run_bench(
+    cls: type[State], seconds: float = 2.0, progress: bool = True, ismcts: bool = True
+) -> list[dict[str, Any]]:
     """Measure every bench seat count; print a table when ``progress``; return one row per
     seat count (the row of the middle count also holds ``ismcts_iterations_per_s``)."""
     rows: list[dict[str, Any]] = []
@@ -151,25 +158,26 @@ def run_bench(cls: type[State], seconds: float = 2.0, progress: bool = True,
         ref = goofspiel_games_per_second(players, seconds)
         ours, moves = kiti_rates(cls, players, seconds)
         ints, steps = kiti_rates(cls, players, seconds, actions=True)
-        rows.append({
-            "game": cls.info.id,
-            "players": players,
-            "games_per_s": round(ours, 1),
-            "actions_games_per_s": round(ints, 1),
-            "moves_per_s": round(moves),
-            "actions_moves_per_s": round(steps),
-            "reference": REFERENCE,
-            "reference_version": None if ref is None else version,
-            "reference_games_per_s": None if ref is None else round(ref, 1),
-            "ratio": None if ref is None else round(ours / ref, 3),
-            "actions_ratio": None if ref is None else round(ints / ref, 3),
-            "ismcts_iterations_per_s": None,
-            "extras": None,
-        })
+        rows.append(
+            {
+                "game": cls.info.id,
+                "players": players,
+                "games_per_s": round(ours, 1),
+                "actions_games_per_s": round(ints, 1),
+                "moves_per_s": round(moves),
+                "actions_moves_per_s": round(steps),
+                "reference": REFERENCE,
+                "reference_version": None if ref is None else version,
+                "reference_games_per_s": None if ref is None else round(ref, 1),
+                "ratio": None if ref is None else round(ours / ref, 3),
+                "actions_ratio": None if ref is None else round(ints / ref, 3),
+                "ismcts_iterations_per_s": None,
+                "extras": None,
+            }
+        )
     row = rows[len(rows) // 2]
     if ismcts:
-        row["ismcts_iterations_per_s"] = round(
-            ismcts_iterations_per_second(cls, row["players"], seconds), 1)
+        row["ismcts_iterations_per_s"] = round(ismcts_iterations_per_second(cls, row["players"], seconds), 1)
     if has_part(cls, "bench"):
         row["extras"] = game_part(cls, "bench")(seconds)
     if progress:
@@ -186,25 +194,39 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
         table.add_column(col, justify="right")
     for r in rows:
         ref = r["reference_games_per_s"]
-        table.add_row(str(r["players"]), f"{r['games_per_s']:,.0f}", f"{r['actions_games_per_s']:,.0f}",
-                      f"{r['moves_per_s']:,.0f}", f"{r['actions_moves_per_s']:,.0f}",
-                      "n/a" if ref is None else f"{ref:,.0f}",
-                      "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}")
+        table.add_row(
+            str(r["players"]),
+            f"{r['games_per_s']:,.0f}",
+            f"{r['actions_games_per_s']:,.0f}",
+            f"{r['moves_per_s']:,.0f}",
+            f"{r['actions_moves_per_s']:,.0f}",
+            "n/a" if ref is None else f"{ref:,.0f}",
+            "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}",
+        )
     console = Console(highlight=False)
     console.print(table)
     if rows[0]["reference_games_per_s"] is None:
-        console.print("goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False)
-    console.print("int path: the same random games through the integer action codec "
-                  "(random_action and step), as RL adapters play.", markup=False)
+        console.print(
+            "goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False
+        )
+    console.print(
+        "int path: the same random games through the integer action codec "
+        "(random_action and step), as RL adapters play.",
+        markup=False,
+    )
     version = rows[0]["reference_version"]
-    console.print("ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
-                  "driven from Python), same run; 1.0 means as fast"
-                  + (f" (open-spiel {version}: compare ratios measured with the same version)."
-                     if version else "."), markup=False)
+    console.print(
+        "ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
+        "driven from Python), same run; 1.0 means as fast"
+        + (f" (open-spiel {version}: compare ratios measured with the same version)." if version else "."),
+        markup=False,
+    )
     for r in rows:
         if r["ismcts_iterations_per_s"] is not None:
-            console.print(f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
-                          f"{r['ismcts_iterations_per_s']:,.0f} iterations/s")
+            console.print(
+                f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
+                f"{r['ismcts_iterations_per_s']:,.0f} iterations/s"
+            )
         for extra in r["extras"] or []:
             value = extra["value"]
             shown = f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"

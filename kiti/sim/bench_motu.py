@@ -36,8 +36,10 @@ def bench(cards: int = 6, islands: int = 20, seed: int = 1) -> float:
             found += len(legal_placements(island, card_id))
             calls += 1
     ms = 1000 * (time.perf_counter() - start) / calls
-    print(f"legal_placements on a {cards}-card island: {ms:.3f} ms per call "
-          f"({calls} calls, {found / calls:.1f} legal placements on average)")
+    print(
+        f"legal_placements on a {cards}-card island: {ms:.3f} ms per call "
+        f"({calls} calls, {found / calls:.1f} legal placements on average)"
+    )
     return ms
 
 
@@ -56,11 +58,21 @@ def bench_extras(seconds: float = 2.0, cards: int = 6, seed: int = 1) -> list[di
         if elapsed >= seconds:
             break
     return [
-        {"name": f"legal-placement enumerations per second ({cards}-card island, one card)",
-         "value": round(calls / elapsed, 1), "unit": "calls/s"},
-        {"name": "legal placements found per second", "value": round(found / elapsed, 1), "unit": "placements/s"},
-        {"name": "legal placements per card on such an island (mean)", "value": round(found / calls, 1),
-         "unit": "placements"},
+        {
+            "name": f"legal-placement enumerations per second ({cards}-card island, one card)",
+            "value": round(calls / elapsed, 1),
+            "unit": "calls/s",
+        },
+        {
+            "name": "legal placements found per second",
+            "value": round(found / elapsed, 1),
+            "unit": "placements/s",
+        },
+        {
+            "name": "legal placements per card on such an island (mean)",
+            "value": round(found / calls, 1),
+            "unit": "placements",
+        },
     ]
 
 

@@ -74,9 +74,13 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
         fig, ax = plt.subplots(figsize=(6, max(2.5, 0.7 * len(rat))))
         ys = list(range(len(rat)))
         mus = [r["mu"] for r in rat]
-        ax.errorbar(mus, ys, xerr=[[m - r["low"] for m, r in zip(mus, rat)],
-                                   [r["high"] - m for m, r in zip(mus, rat)]],
-                    fmt="o", capsize=4)
+        ax.errorbar(
+            mus,
+            ys,
+            xerr=[[m - r["low"] for m, r in zip(mus, rat)], [r["high"] - m for m, r in zip(mus, rat)]],
+            fmt="o",
+            capsize=4,
+        )
         ax.set_yticks(ys, [r["bot"] for r in rat])
         ax.set_xlabel("skill rating (higher is stronger; bars: 95% range)")
         ax.set_title(f"Skill ratings ({_what(summary)})", fontsize=10)

@@ -24,10 +24,36 @@ from statistics import NormalDist
 
 # Two-sided 97.5% quantiles of Student's t for small degrees of freedom.
 _T975 = {
-    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-    10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-    18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
-    26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042,
+    1: 12.706,
+    2: 4.303,
+    3: 3.182,
+    4: 2.776,
+    5: 2.571,
+    6: 2.447,
+    7: 2.365,
+    8: 2.306,
+    9: 2.262,
+    10: 2.228,
+    11: 2.201,
+    12: 2.179,
+    13: 2.160,
+    14: 2.145,
+    15: 2.131,
+    16: 2.120,
+    17: 2.110,
+    18: 2.101,
+    19: 2.093,
+    20: 2.086,
+    21: 2.080,
+    22: 2.074,
+    23: 2.069,
+    24: 2.064,
+    25: 2.060,
+    26: 2.056,
+    27: 2.052,
+    28: 2.048,
+    29: 2.045,
+    30: 2.042,
 }
 #: Fewer deals than this cannot separate bots reliably: the summary warns.
 FEW_DEALS = 10
@@ -62,8 +88,9 @@ class Interval:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
 
 
-def mean_ci(samples: Sequence[float], level: float = 0.95,
-            bounds: tuple[float, float] | None = None) -> Interval:
+def mean_ci(
+    samples: Sequence[float], level: float = 0.95, bounds: tuple[float, float] | None = None
+) -> Interval:
     """Student-t interval of the mean of independent ``samples`` (kept within ``bounds``)."""
     n = len(samples)
     if n == 0:
@@ -115,8 +142,12 @@ def block_means(values: Sequence[float], blocks: Sequence[int]) -> list[float]:
     return [sums[b] / counts[b] for b in sums]
 
 
-def block_ci(values: Sequence[float], blocks: Sequence[int], level: float = 0.95,
-             bounds: tuple[float, float] | None = None) -> Interval:
+def block_ci(
+    values: Sequence[float],
+    blocks: Sequence[int],
+    level: float = 0.95,
+    bounds: tuple[float, float] | None = None,
+) -> Interval:
     """Interval of the mean of ``values`` treating each block (deal) as one sample."""
     return mean_ci(block_means(values, blocks), level, bounds)
 

@@ -115,8 +115,9 @@ def deal_seed(seed: int, deal: int) -> int:
     return derive_seed(seed, "deal", deal)
 
 
-def play_game(cls: type[State], players: int, options: dict[str, Any], game_seed: int,
-              bots: list[Any]) -> State:
+def play_game(
+    cls: type[State], players: int, options: dict[str, Any], game_seed: int, bots: list[Any]
+) -> State:
     """Play one game; each bot only ever gets ``seat_view(state, seat)``."""
     state = cls.new(players, options, game_seed)
     for seat in turns(state):
@@ -129,8 +130,9 @@ def places(cls: type[State], players: int, options: dict[str, Any]) -> list[tupl
     return [tuple(team) for team in cls.new(players, options, 0).teams()]
 
 
-def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[tuple[int, ...]], bool]
-               ) -> list[dict[str, Any]]:
+def _play_deal(
+    args: tuple[str, list[str], int, dict[str, Any], int, int, list[tuple[int, ...]], bool],
+) -> list[dict[str, Any]]:
     game, specs, players, options, seed, deal, rots, keep = args
     from ..games import get_game
 
@@ -143,18 +145,34 @@ def _play_deal(args: tuple[str, list[str], int, dict[str, Any], int, int, list[t
         for place, c in enumerate(lineup):
             for s in teams[place]:
                 seat_of[s] = c
-        bots = [make_bot(specs[seat_of[s]], cls, derive_seed(seed, "bot", deal, r, s)) for s in range(players)]
+        bots = [
+            make_bot(specs[seat_of[s]], cls, derive_seed(seed, "bot", deal, r, s)) for s in range(players)
+        ]
         state = play_game(cls, players, options, gseed, bots)
         result = state.result()
         parties = []
         for i, party in enumerate(result.parties):
             share = 1.0 / len(result.winners) if i in result.winners else 0.0
-            parties.append({"name": party.name, "seats": list(party.seats),
-                            "contestant": seat_of[party.seats[0]] if party.seats else None,
-                            "score": result.scores[i], "rank": result.ranks[i], "share": share})
-        res = {"deal": deal, "rotation": r, "seed": gseed, "lineup": list(lineup),
-               "scores": list(state.scores()), "returns": list(state.returns()),
-               "parties": parties, "truncated": result.truncated}
+            parties.append(
+                {
+                    "name": party.name,
+                    "seats": list(party.seats),
+                    "contestant": seat_of[party.seats[0]] if party.seats else None,
+                    "score": result.scores[i],
+                    "rank": result.ranks[i],
+                    "share": share,
+                }
+            )
+        res = {
+            "deal": deal,
+            "rotation": r,
+            "seed": gseed,
+            "lineup": list(lineup),
+            "scores": list(state.scores()),
+            "returns": list(state.returns()),
+            "parties": parties,
+            "truncated": result.truncated,
+        }
         if keep:
             res["record"] = state.record()
         out.append(res)
@@ -191,7 +209,8 @@ def plan_tournament(config: TournamentConfig) -> Plan:
     players = config.players if config.players is not None else len(specs)
     if not cls.info.min_seats <= players <= cls.info.max_seats:
         raise TournamentError(
-            f"{cls.info.name} is for {cls.info.min_seats}-{cls.info.max_seats} players, not {players}")
+            f"{cls.info.name} is for {cls.info.min_seats}-{cls.info.max_seats} players, not {players}"
+        )
     for spec in specs:  # fail early, in this process, on a bad spec
         try:
             make_bot(spec, cls, 0)
@@ -203,21 +222,34 @@ def plan_tournament(config: TournamentConfig) -> Plan:
         raise TournamentError(str(exc)) from None
     if len(specs) != len(teams):
         what = "team" if len(teams) < players else "seat"
-        raise TournamentError(f"{len(specs)} bot(s) given for {len(teams)} {what}s: "
-                              f"give exactly one bot per {what}")
+        raise TournamentError(
+            f"{len(specs)} bot(s) given for {len(teams)} {what}s: give exactly one bot per {what}"
+        )
     rots = lineups(len(teams), config.rotation, [repr(parse_bot_spec(s)) for s in specs])
     deals = max(1, math.ceil(config.games / len(rots)))
     return Plan(config, players, teams, contestant_labels(specs), rots, deals)
 
 
-def run_tournament(config: TournamentConfig | Plan,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def run_tournament(
+    config: TournamentConfig | Plan, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
     """Play the tournament; return the raw games and the summary (see :func:`summarize`)."""
     plan = config if isinstance(config, Plan) else plan_tournament(config)
     config = plan.config
     jobs = config.jobs or os.cpu_count() or 1
-    tasks = [(config.game, list(config.bots), plan.players, dict(config.options), config.seed, d,
-              plan.rotations, config.save_records) for d in range(plan.deals)]
+    tasks = [
+        (
+            config.game,
+            list(config.bots),
+            plan.players,
+            dict(config.options),
+            config.seed,
+            d,
+            plan.rotations,
+            config.save_records,
+        )
+        for d in range(plan.deals)
+    ]
     results: list[list[dict[str, Any]]] = [[] for _ in range(plan.deals)]
     start = time.perf_counter()
     done = 0
@@ -230,10 +262,17 @@ def run_tournament(config: TournamentConfig | Plan,
     games = [g for block in results for g in block]
     summary = summarize(games, plan.labels)
     summary["config"] = {
-        "game": config.game, "bots": list(config.bots), "players": plan.players,
-        "options": dict(config.options), "teams": [list(t) for t in plan.teams],
-        "seed": config.seed, "rotation": config.rotation, "deals": plan.deals,
-        "games": plan.total, "games_per_deal": len(plan.rotations), "jobs": jobs,
+        "game": config.game,
+        "bots": list(config.bots),
+        "players": plan.players,
+        "options": dict(config.options),
+        "teams": [list(t) for t in plan.teams],
+        "seed": config.seed,
+        "rotation": config.rotation,
+        "deals": plan.deals,
+        "games": plan.total,
+        "games_per_deal": len(plan.rotations),
+        "jobs": jobs,
     }
     summary["elapsed_s"] = round(elapsed, 3)
     summary["games_per_s"] = round(plan.total / elapsed, 2) if elapsed > 0 else None
@@ -271,16 +310,18 @@ def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
     """Per contestant, per other party and per place statistics (intervals over deals), and
     ratings; see the module docstring."""
     n = len(labels)
-    per: list[dict[str, list[float]]] = [{"win": [], "score": [], "rank": [], "deal": []}
-                                         for _ in range(n)]
+    per: list[dict[str, list[float]]] = [{"win": [], "score": [], "rank": [], "deal": []} for _ in range(n)]
     extra: dict[str, dict[str, list[float]]] = {}  # non-seat parties by name
     place_win: dict[int, list[float]] = {}
     place_deal: dict[int, list[int]] = {}
     for g in games:
         for place, party in enumerate(g["parties"]):
             c = party["contestant"]
-            row = per[c] if c is not None else extra.setdefault(
-                party["name"], {"win": [], "score": [], "rank": [], "deal": []})
+            row = (
+                per[c]
+                if c is not None
+                else extra.setdefault(party["name"], {"win": [], "score": [], "rank": [], "deal": []})
+            )
             row["win"].append(party["share"])
             row["score"].append(party["score"])
             row["rank"].append(party["rank"])
@@ -295,25 +336,47 @@ def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
     for place in sorted(place_win):
         ci = stats.share_ci(place_win[place], place_deal[place])
         name = games[0]["parties"][place]["name"]
-        seats.append({"seat": place, "place": name, "games": len(place_win[place]),
-                      "win_share": ci.to_dict(), "differs_from_fair": ci.excludes(fair)})
+        seats.append(
+            {
+                "seat": place,
+                "place": name,
+                "games": len(place_win[place]),
+                "win_share": ci.to_dict(),
+                "differs_from_fair": ci.excludes(fair),
+            }
+        )
     by_deal = [stats.block_means(per[c]["win"], [int(d) for d in per[c]["deal"]]) for c in range(n)]
     pairs = []
     for a in range(n):
         for b in range(a + 1, n):
             diff = stats.paired_difference(by_deal[a], by_deal[b])
-            pairs.append({"a": labels[a], "b": labels[b], "win_share_difference": diff.to_dict(),
-                          "significant": diff.excludes(0.0)})
+            pairs.append(
+                {
+                    "a": labels[a],
+                    "b": labels[b],
+                    "win_share_difference": diff.to_dict(),
+                    "significant": diff.excludes(0.0),
+                }
+            )
     deals = len({g["deal"] for g in games})
     warnings = []
     if deals < stats.FEW_DEALS:
-        warnings.append(f"only {deals} deal(s): too few games to tell the bots apart; "
-                        f"play at least {stats.FEW_DEALS} deals")
+        warnings.append(
+            f"only {deals} deal(s): too few games to tell the bots apart; "
+            f"play at least {stats.FEW_DEALS} deals"
+        )
     truncated = sum(1 for g in games if g.get("truncated"))
     if truncated:
         warnings.append(f"{truncated} game(s) reached the move limit and were scored as draws")
-    return {"fair_share": fair, "bots": bots, "others": others, "seats": seats, "pairs": pairs,
-            "ratings": ratings(games, labels), "warnings": warnings}
+    return {
+        "fair_share": fair,
+        "bots": bots,
+        "others": others,
+        "seats": seats,
+        "pairs": pairs,
+        "ratings": ratings(games, labels),
+        "warnings": warnings,
+    }
 
 
 def _line(label: str, row: dict[str, list[float]], fair: float, parties: int) -> dict[str, Any]:
@@ -345,18 +408,26 @@ def ratings(games: list[dict[str, Any]], labels: list[str]) -> list[dict[str, An
         names += [p["name"] for p in g["parties"] if p["contestant"] is None]
     current = {name: model.rating(name=name) for name in names}
     for g in games:
-        keys = [labels[p["contestant"]] if p["contestant"] is not None else p["name"]
-                for p in g["parties"]]
+        keys = [labels[p["contestant"]] if p["contestant"] is not None else p["name"] for p in g["parties"]]
         new = model.rate([[current[k]] for k in keys], ranks=[p["rank"] for p in g["parties"]])
         for k, team in zip(keys, new):
             current[k] = team[0]
-    return [{"bot": name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal(),
-             "low": r.mu - 1.96 * r.sigma, "high": r.mu + 1.96 * r.sigma}
-            for name, r in current.items()]
+    return [
+        {
+            "bot": name,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "ordinal": r.ordinal(),
+            "low": r.mu - 1.96 * r.sigma,
+            "high": r.mu + 1.96 * r.sigma,
+        }
+        for name, r in current.items()
+    ]
 
 
 def slim_summary(summary: dict[str, Any]) -> dict[str, Any]:
     """The summary without the per-game score lists (for results.json and ``--json``)."""
+
     def strip(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{k: v for k, v in row.items() if k != "scores"} for row in rows]
 
@@ -374,17 +445,39 @@ def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False
     p.write_text(json.dumps(slim, indent=2, allow_nan=False) + "\n", "utf-8")
     written.append(p)
     p = out / "results.csv"
-    rows = ["bot,games,wins,win_share,win_low,win_high,mean_score,score_low,score_high,"
-            "mean_rank,rank_low,rank_high,mu,sigma,ordinal"]
+    rows = [
+        "bot,games,wins,win_share,win_low,win_high,mean_score,score_low,score_high,"
+        "mean_rank,rank_low,rank_high,mu,sigma,ordinal"
+    ]
     rat = {r["bot"]: r for r in (summary["ratings"] or [])}
     for b in summary["bots"] + summary["others"]:
         r = rat.get(b["bot"], {})
         w, sc, rk = b["win_share"], b["mean_score"], b["mean_rank"]
         label = '"' + b["bot"].replace('"', '""') + '"'
-        rows.append(",".join([label] + [_csv(x) for x in (
-            b["games"], b["wins"], w["mean"], w["low"], w["high"], sc["mean"], sc["low"], sc["high"],
-            rk["mean"], rk["low"], rk["high"], r.get("mu", ""), r.get("sigma", ""),
-            r.get("ordinal", ""))]))
+        rows.append(
+            ",".join(
+                [label]
+                + [
+                    _csv(x)
+                    for x in (
+                        b["games"],
+                        b["wins"],
+                        w["mean"],
+                        w["low"],
+                        w["high"],
+                        sc["mean"],
+                        sc["low"],
+                        sc["high"],
+                        rk["mean"],
+                        rk["low"],
+                        rk["high"],
+                        r.get("mu", ""),
+                        r.get("sigma", ""),
+                        r.get("ordinal", ""),
+                    )
+                ]
+            )
+        )
     p.write_text("\n".join(rows) + "\n", "utf-8")
     written.append(p)
     from .plots import make_plots

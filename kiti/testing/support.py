@@ -162,5 +162,5 @@ def shared_mutables(a: Any, b: Any) -> list[str]:
     return sorted(ids_a[i] for i in set(ids_a) & set(ids_b))
 
 
-class Skipped(Exception):  # noqa: N818  (a check's outcome, not an error)
+class Skipped(Exception):
     """A check that does not apply to this game (yet): the message says why."""

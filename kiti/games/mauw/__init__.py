@@ -3,12 +3,15 @@
 from ...core.registry import GameParts, register
 from .rules import INFO, MauwState
 
-register(MauwState, GameParts(
-    words="kiti.games.mauw.words",
-    terminal="kiti.games.mauw.terminal",
-    heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
-    summary="summary.md",
-    catalog="kiti.games.mauw.cards:catalog",
-))
+register(
+    MauwState,
+    GameParts(
+        words="kiti.games.mauw.words",
+        terminal="kiti.games.mauw.terminal",
+        heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
+        summary="summary.md",
+        catalog="kiti.games.mauw.cards:catalog",
+    ),
+)
 
 __all__ = ["INFO", "MauwState"]

@@ -18,8 +18,10 @@ WARRIOR_OF_VALUE: dict[int, str] = {v: c for c, v in VALUE.items()}
 JOKER, SPIRIT, KIWI, NINOX, TUATURA = "JK", "SP", "KI", "NI", "TU"
 NAMES: dict[str, str] = {s["code"]: s["name"] for s in _DATA["specials"] + _DATA["experts"]}
 #: What a card does, in words (card help for clients): every Warrior shares one text.
-HELP: dict[str, str] = {**{w: _DATA["warrior_help"] for w in VALUE},
-                        **{s["code"]: s["help"] for s in _DATA["specials"] + _DATA["experts"]}}
+HELP: dict[str, str] = {
+    **dict.fromkeys(VALUE, _DATA["warrior_help"]),
+    **{s["code"]: s["help"] for s in _DATA["specials"] + _DATA["experts"]},
+}
 EXPERT_OPTION: dict[str, str] = {e["code"]: e["option"] for e in _DATA["experts"]}
 EXPERT_MAX = max(e["max"] for e in _DATA["experts"])
 NINE_VALUE = int(_DATA["nine"]["value"])
@@ -57,5 +59,9 @@ def catalog() -> dict[str, object]:
         else:
             entry["kind"] = {JOKER: "joker", SPIRIT: "spirit"}.get(code, "animal")
         cards[code] = entry
-    return {"cards": cards, "help": dict(HELP), "colours": dict(COLOUR_NAME),
-            "nine": {"value": NINE_VALUE, "multiplier": NINE_MULTIPLIER}}
+    return {
+        "cards": cards,
+        "help": dict(HELP),
+        "colours": dict(COLOUR_NAME),
+        "nine": {"value": NINE_VALUE, "multiplier": NINE_MULTIPLIER},
+    }

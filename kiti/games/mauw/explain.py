@@ -63,19 +63,25 @@ def explain(view: View, seat: int, move: Move) -> str:
     if isinstance(move, Place):
         return explain_place(view, cols, seat, move.slot)
     if move == PASS:
-        return (f"a pass: seat {seat} will discard the whole hand face up ({' '.join(view['hands'][seat])}) "
-                f"and draw four new cards; the turn ends")
+        return (
+            f"a pass: seat {seat} will discard the whole hand face up ({' '.join(view['hands'][seat])}) "
+            f"and draw four new cards; the turn ends"
+        )
     if move == DECLINE:
         return explain_decline(view, cols, seat)
     if move == STOP:
         a = view["attack"]
-        return (f"the attack ends: seat {seat}'s turn is over, wasted; seat {a['defender']} keeps the "
-                f"{a['target']} on column {a['slot']}, and the attack and defence cards stay on the discards")
+        return (
+            f"the attack ends: seat {seat}'s turn is over, wasted; seat {a['defender']} keeps the "
+            f"{a['target']} on column {a['slot']}, and the attack and defence cards stay on the discards"
+        )
     if move == TU:
         a = view["attack"]
-        return (f"Tuatura: the attack is cancelled and seat {a['attacker']}'s turn ends; the attacking "
-                f"{a['card']} will go to seat {seat}'s hand (everyone sees it there), Tuatura to the discards, "
-                f"and seat {seat}'s {a['target']} stays on column {a['slot']}")
+        return (
+            f"Tuatura: the attack is cancelled and seat {a['attacker']}'s turn ends; the attacking "
+            f"{a['card']} will go to seat {seat}'s hand (everyone sees it there), Tuatura to the discards, "
+            f"and seat {seat}'s {a['target']} stays on column {a['slot']}"
+        )
     return str(move)
 
 
@@ -89,21 +95,33 @@ def explain_play(view: View, cols: Columns, seat: int, card: str, declared: str,
     before, after = column_score(nines, top), column_score(nines, declared)
     if effect == "place" and ts != seat:  # option open_slot_block
         shut = "" if takes_nine(0, declared) else ", and no nine can go on that column while it stays"
-        return (f"a block of seat {ts}'s empty column {SLOTS[slot]} (option open_slot_block): {what} will "
-                f"stand there, scoring {after}{shut}")
+        return (
+            f"a block of seat {ts}'s empty column {SLOTS[slot]} (option open_slot_block): {what} will "
+            f"stand there, scoring {after}{shut}"
+        )
     if effect == "place":
         return f"a play that strengthens seat {seat}'s lines: {what} will stand alone on {where}, scoring {after}"
     if effect == "strengthen":
-        safe = "; no Spirit can block that column then" if play_effect(SPIRIT, False, nines, declared) is None else ""
-        return (f"a play that strengthens seat {seat}'s lines: {what} will top the {count(nines)} of {where}; "
-                f"the column then scores {after} instead of {before}{safe}")
+        safe = (
+            "; no Spirit can block that column then"
+            if play_effect(SPIRIT, False, nines, declared) is None
+            else ""
+        )
+        return (
+            f"a play that strengthens seat {seat}'s lines: {what} will top the {count(nines)} of {where}; "
+            f"the column then scores {after} instead of {before}{safe}"
+        )
     if effect == "block":
-        return (f"a block of {where}: {what} will cover its {count(nines)}; the column then scores {after} "
-                f"instead of {before}{freed_by(view, ts, declared)}")
+        return (
+            f"a block of {where}: {what} will cover its {count(nines)}; the column then scores {after} "
+            f"instead of {before}{freed_by(view, ts, declared)}"
+        )
     if effect == "unblock":
-        return (f"an unblock of {where}: its Spirit and {what} will go to the discards, leaving "
-                f"{count(nines)} bare; the column then scores {column_score(nines, None)} instead of 0 and "
-                f"the turn ends")
+        return (
+            f"an unblock of {where}: its Spirit and {what} will go to the discards, leaving "
+            f"{count(nines)} bare; the column then scores {column_score(nines, None)} instead of 0 and "
+            f"the turn ends"
+        )
     assert top is not None
     if effect == "combo":
         cols[ts][slot] = (nines, None)  # the Warrior leaves its column before the gain is placed
@@ -115,29 +133,39 @@ def explain_kiwi(view: View, cols: Columns, seat: int, move: KiwiPlay) -> str:
     nines, warrior = cols[move.src_seat][move.src_slot]
     assert warrior is not None
     cols[move.src_seat][move.src_slot] = (nines, None)
-    left = (f"{count(nines)} left bare, scoring {column_score(nines, None)}" if nines else "the slot left empty")
+    left = (
+        f"{count(nines)} left bare, scoring {column_score(nines, None)}" if nines else "the slot left empty"
+    )
     then = explain_play(view, cols, seat, warrior, warrior, move.seat, move.slot)
-    return (f"Kiwi: {warrior} is taken off seat {move.src_seat}'s column {SLOTS[move.src_slot]} ({left}) and "
-            f"played at once: {then}. The Kiwi goes to the discards once that play is over")
+    return (
+        f"Kiwi: {warrior} is taken off seat {move.src_seat}'s column {SLOTS[move.src_slot]} ({left}) and "
+        f"played at once: {then}. The Kiwi goes to the discards once that play is over"
+    )
 
 
 def explain_ninox(view: View, cols: Columns, seat: int, move: NinoxPlay) -> str:
     nines, _ = cols[move.seat][move.slot]
-    return (f"Ninox: the Spirit on seat {move.seat}'s column {SLOTS[move.slot]} will become a nine in seat "
-            f"{seat}'s area, seen by all, leaving that column's {count(nines)} bare (scoring "
-            f"{column_score(nines, None)} instead of 0); {gain_place(cols, seat, 1, None)}")
+    return (
+        f"Ninox: the Spirit on seat {move.seat}'s column {SLOTS[move.slot]} will become a nine in seat "
+        f"{seat}'s area, seen by all, leaving that column's {count(nines)} bare (scoring "
+        f"{column_score(nines, None)} instead of 0); {gain_place(cols, seat, 1, None)}"
+    )
 
 
 # ------------------------------------------------------------------ combos, gains, attacks
 def combo(cols: Columns, seat: int, card: str, declared: str, target: str) -> str:
     """What a combo of ``card`` (standing for ``declared``) with ``target`` gives ``seat``."""
     if combo_kind(declared, target) == "pair":
-        return (f"{played(card, declared)} with {target}, different values: both go to the discards and the "
-                f"top card of the draw pile becomes a nine in seat {seat}'s area, unseen by anybody; "
-                f"{gain_place(cols, seat, 1, None)}")
+        return (
+            f"{played(card, declared)} with {target}, different values: both go to the discards and the "
+            f"top card of the draw pile becomes a nine in seat {seat}'s area, unseen by anybody; "
+            f"{gain_place(cols, seat, 1, None)}"
+        )
     nine, top = twins_gain(card, target)
-    return (f"{played(card, declared)} with {target}, the same value: {name(nine)} is turned face down as a "
-            f"nine with {top} on top of it; {gain_place(cols, seat, 1, top)}")
+    return (
+        f"{played(card, declared)} with {target}, the same value: {name(nine)} is turned face down as a "
+        f"nine with {top} on top of it; {gain_place(cols, seat, 1, top)}"
+    )
 
 
 def gain_place(cols: Columns, seat: int, nines: int, top: str | None) -> str:
@@ -156,10 +184,12 @@ def attack(view: View, cols: Columns, seat: int, card: str, declared: str, ts: i
     target = cols[ts][slot][1]
     assert target is not None
     value = VALUE[declared]
-    return (f"an attack on seat {ts}'s {target} (column {SLOTS[slot]}) with {played(card, declared)}, value "
-            f"{value}: {defenders(view, ts, value)}. After each defence seat {seat} may answer "
-            f"{either([*answers(value, 'renew'), 'stop (the turn is then wasted)'])}. If nobody defends, seat "
-            f"{seat} will take the {target} for a combo: {combo(cols, seat, card, declared, target)}")
+    return (
+        f"an attack on seat {ts}'s {target} (column {SLOTS[slot]}) with {played(card, declared)}, value "
+        f"{value}: {defenders(view, ts, value)}. After each defence seat {seat} may answer "
+        f"{either([*answers(value, 'renew'), 'stop (the turn is then wasted)'])}. If nobody defends, seat "
+        f"{seat} will take the {target} for a combo: {combo(cols, seat, card, declared, target)}"
+    )
 
 
 def defenders(view: View, defender: int, value: int) -> str:
@@ -190,8 +220,10 @@ def success(view: View, cols: Columns) -> str:
     nines = cols[a["defender"]][slot][0]
     cols[a["defender"]][slot] = (nines, None)
     declared = a["declared"] or a["card"]
-    return (f"the attack succeeds: the {a['target']} leaves seat {a['defender']}'s column {a['slot']} and "
-            f"makes a combo for seat {a['attacker']}: {combo(cols, a['attacker'], a['card'], declared, a['target'])}")
+    return (
+        f"the attack succeeds: the {a['target']} leaves seat {a['defender']}'s column {a['slot']} and "
+        f"makes a combo for seat {a['attacker']}: {combo(cols, a['attacker'], a['card'], declared, a['target'])}"
+    )
 
 
 # ------------------------------------------------------------------ answers
@@ -200,20 +232,26 @@ def explain_answer(view: View, cols: Columns, seat: int, move: Answer) -> str:
     what = played(move.card, move.decl or move.card)
     if move.verb == "defend":
         whose = f"seat {a['defender']}'s {a['target']} (column {a['slot']})"
-        return (f"a defence of {whose}: {what} and the attacking {a['declared'] or a['card']} will go to the discards "
-                f"and seat {seat} will draw back to four; then seat {a['attacker']} may answer "
-                f"{either([*answers(a['value'], 'renew'), 'stop'])}")
-    return (f"the attack on seat {a['defender']}'s {a['target']} goes on with {what}: "
-            f"{defenders(view, a['defender'], a['value'])}. If nobody defends, seat {seat} will win the combo: "
-            f"{combo(cols, seat, move.card, move.decl or move.card, a['target'])}")
+        return (
+            f"a defence of {whose}: {what} and the attacking {a['declared'] or a['card']} will go to the discards "
+            f"and seat {seat} will draw back to four; then seat {a['attacker']} may answer "
+            f"{either([*answers(a['value'], 'renew'), 'stop'])}"
+        )
+    return (
+        f"the attack on seat {a['defender']}'s {a['target']} goes on with {what}: "
+        f"{defenders(view, a['defender'], a['value'])}. If nobody defends, seat {seat} will win the combo: "
+        f"{combo(cols, seat, move.card, move.decl or move.card, a['target'])}"
+    )
 
 
 def explain_decline(view: View, cols: Columns, seat: int) -> str:
     a = view["attack"]
     mate = teammate(view, a["defender"])
     if view["phase"] == "defend" and mate is not None:
-        return (f"no defence from seat {seat}: seat {mate}, the teammate, may still defend; if not, "
-                f"{success(view, cols)}")
+        return (
+            f"no defence from seat {seat}: seat {mate}, the teammate, may still defend; if not, "
+            f"{success(view, cols)}"
+        )
     return f"no defence: {success(view, cols)}"
 
 
@@ -223,8 +261,10 @@ def explain_place(view: View, cols: Columns, seat: int, slot: int) -> str:
     k, on = nines + len(gain["nines"]), gain["top"] or top
     counts = [n for n, _ in cols[seat]]
     counts[slot] = k
-    said = (f"the gain goes on seat {seat}'s column {SLOTS[slot]}: {count(k)}{f' under {on}' if on else ''}, "
-            f"scoring {column_score(k, on)} instead of {column_score(nines, top)}")
+    said = (
+        f"the gain goes on seat {seat}'s column {SLOTS[slot]}: {count(k)}{f' under {on}' if on else ''}, "
+        f"scoring {column_score(k, on)} instead of {column_score(nines, top)}"
+    )
     if full_columns(counts) >= FULL_COLUMNS_TO_END:
         said += f"; that makes {FULL_COLUMNS_TO_END} full columns: the game ends at once"
     return said

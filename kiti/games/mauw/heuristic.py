@@ -59,18 +59,47 @@ class MauwHeuristic:
     """The strategy (see the module docstring); its parameters are ``params``."""
 
     params = (
-        OptionSpec("leader", float, 1.5, "how much more a loss of the leading opponent counts",
-                   minimum=0.0, maximum=10.0, what=_PARAM),
-        OptionSpec("guard", float, 10.0, "defend a column worth at least this many points",
-                   minimum=0.0, maximum=1000.0, what=_PARAM),
-        OptionSpec("joker_guard", float, 30.0, "spend a Joker to defend at least this many points",
-                   minimum=0.0, maximum=1000.0, what=_PARAM),
-        OptionSpec("pass_below", float, 1.0, "pass when no play is worth this many points",
-                   minimum=-100.0, maximum=100.0, what=_PARAM),
+        OptionSpec(
+            "leader",
+            float,
+            1.5,
+            "how much more a loss of the leading opponent counts",
+            minimum=0.0,
+            maximum=10.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "guard",
+            float,
+            10.0,
+            "defend a column worth at least this many points",
+            minimum=0.0,
+            maximum=1000.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "joker_guard",
+            float,
+            30.0,
+            "spend a Joker to defend at least this many points",
+            minimum=0.0,
+            maximum=1000.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "pass_below",
+            float,
+            1.0,
+            "pass when no play is worth this many points",
+            minimum=-100.0,
+            maximum=100.0,
+            what=_PARAM,
+        ),
     )
 
-    def __init__(self, leader: float = 1.5, guard: float = 10.0, joker_guard: float = 30.0,
-                 pass_below: float = 1.0) -> None:
+    def __init__(
+        self, leader: float = 1.5, guard: float = 10.0, joker_guard: float = 30.0, pass_below: float = 1.0
+    ) -> None:
         self.leader = leader
         self.guard = guard
         self.joker_guard = joker_guard
@@ -147,7 +176,8 @@ class MauwHeuristic:
             warrior = v.columns[move.src_seat][move.src_slot].top
             before = score_change(v, move.src_seat, move.src_slot, None)
             return self._play_value(v, seen, str(warrior), str(warrior), move.seat, move.slot) + self.weigh(
-                v, move.src_seat, before)
+                v, move.src_seat, before
+            )
         if isinstance(move, NinoxPlay):
             freed = score_change(v, move.seat, move.slot, None)
             return best_gain(v, me(v), 1, None) + self.weigh(v, move.seat, freed)
@@ -169,7 +199,8 @@ class MauwHeuristic:
             return gain + score_change(v, seat, slot, None) - (3.0 if card == JOKER else 0.0)
         odds = seen.attack_odds(v, declared, seat)
         return odds * (gain + self.weigh(v, seat, score_change(v, seat, slot, None))) - (
-            4.0 if card == JOKER else 1.0)
+            4.0 if card == JOKER else 1.0
+        )
 
     def combo_gain(self, v: MauwView, declared: str, target: str) -> float:
         if combo_kind(declared, target) == "pair":

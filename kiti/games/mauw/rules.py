@@ -172,19 +172,55 @@ PASS, DECLINE, STOP, TU = Word("pass"), Word("decline"), Word("stop"), Word(TUAT
 # ------------------------------------------------------------------ declarations
 
 OPTIONS = (
-    OptionSpec("kiwi", int, 0, "Kiwi cards in the deck (expert animal: on your turn, take a "
-               "Warrior from any area and play it at once).", minimum=0, maximum=EXPERT_MAX),
-    OptionSpec("ninox", int, 0, "Ninox cards in the deck (expert animal: on your turn, an "
-               "opponent's Spirit becomes a nine of yours).", minimum=0, maximum=EXPERT_MAX),
-    OptionSpec("tuatura", int, 0, "Tuatura cards in the deck (expert animal: instead of a "
-               "defence, cancel the attack and take the attacking card).", minimum=0,
-               maximum=EXPERT_MAX),
-    OptionSpec("teams", bool, False, "Team play (4+ players): pairs never seated side by side, "
-               "an odd player out alone; teammates may defend for each other; team scores add up."),
-    OptionSpec("open_slot_block", bool, False, "A Warrior may also be played on an opponent's "
-               "empty slot (ruling 10; off in the rulebook's reading)."),
-    OptionSpec("ties", str, "shared", "Equal top scores: shared (everyone tied wins) or nines "
-               "(the most nines in columns wins, then shared).", choices=("shared", "nines")),
+    OptionSpec(
+        "kiwi",
+        int,
+        0,
+        "Kiwi cards in the deck (expert animal: on your turn, take a "
+        "Warrior from any area and play it at once).",
+        minimum=0,
+        maximum=EXPERT_MAX,
+    ),
+    OptionSpec(
+        "ninox",
+        int,
+        0,
+        "Ninox cards in the deck (expert animal: on your turn, an "
+        "opponent's Spirit becomes a nine of yours).",
+        minimum=0,
+        maximum=EXPERT_MAX,
+    ),
+    OptionSpec(
+        "tuatura",
+        int,
+        0,
+        "Tuatura cards in the deck (expert animal: instead of a "
+        "defence, cancel the attack and take the attacking card).",
+        minimum=0,
+        maximum=EXPERT_MAX,
+    ),
+    OptionSpec(
+        "teams",
+        bool,
+        False,
+        "Team play (4+ players): pairs never seated side by side, "
+        "an odd player out alone; teammates may defend for each other; team scores add up.",
+    ),
+    OptionSpec(
+        "open_slot_block",
+        bool,
+        False,
+        "A Warrior may also be played on an opponent's "
+        "empty slot (ruling 10; off in the rulebook's reading).",
+    ),
+    OptionSpec(
+        "ties",
+        str,
+        "shared",
+        "Equal top scores: shared (everyone tied wins) or nines "
+        "(the most nines in columns wins, then shared).",
+        choices=("shared", "nines"),
+    ),
 )
 
 INFO = GameInfo(
@@ -195,8 +231,10 @@ INFO = GameInfo(
     version="2",  # 2: the Kiwi is discarded after the effect it fetched (records of 1 replay differently)
     old_versions={"1": "without Kiwis (kiwi=0)"},
     options=OPTIONS,
-    notation=("CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
-              "defend CARD, TU, decline; renew CARD, stop; place SLOT"),
+    notation=(
+        "CARD SEATSLOT (R8 0A, JK=Y2 1C), KI 1C>2B, NI 2C, pass; against an attack: "
+        "defend CARD, TU, decline; renew CARD, stop; place SLOT"
+    ),
     view_type=MauwView,
     event_types=EVENT_TYPES,
     move_types=(Play, KiwiPlay, NinoxPlay, Word, Answer, Place),
@@ -204,8 +242,10 @@ INFO = GameInfo(
     margin_scale=100.0,
     # Every expert animal (ruling 7); and teams with animals, open slots and the nines tie
     # policy together (rulings 6, 7, 9, 10: a teammate defends, a Tuatura cancels).
-    notable_options=({"kiwi": 4, "ninox": 4, "tuatura": 4},
-                     {"teams": True, "kiwi": 4, "tuatura": 4, "open_slot_block": True, "ties": "nines"}),
+    notable_options=(
+        {"kiwi": 4, "ninox": 4, "tuatura": 4},
+        {"teams": True, "kiwi": 4, "tuatura": 4, "open_slot_block": True, "ties": "nines"},
+    ),
 )
 EMIT = emitters(EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 
@@ -214,7 +254,7 @@ EMIT = emitters(EVENT_TYPES)  # events logged by keyword, checked against view.p
 
 def column_score(nines: int, top: str | None) -> int:
     """A column's points: its top's value (9 for bare nines, 0 for a Spirit) x 2 per nine."""
-    factor: int = NINE_MULTIPLIER ** nines
+    factor: int = NINE_MULTIPLIER**nines
     if top is None:
         return NINE_VALUE * factor if nines else 0
     return VALUE.get(top, 0) * factor
@@ -245,8 +285,9 @@ def twins_gain(card: str, target: str) -> tuple[str, str]:
     return card, (target if card == JOKER else card)
 
 
-def play_effect(card: str, mine: bool, nines: int, top: str | None,
-                open_slot_block: bool = False) -> str | None:
+def play_effect(
+    card: str, mine: bool, nines: int, top: str | None, open_slot_block: bool = False
+) -> str | None:
     """What playing ``card`` (a declared code) on a column does, or None if not allowed.
 
     ``mine``: the column is in the player's own area (else an opponent's).  Effects:
@@ -282,8 +323,9 @@ def joker_declarations(top: str | None, mine: bool) -> list[str]:
     return []
 
 
-def column_accepts(mine: bool, nines: int, top: str | None, open_slot_block: bool,
-                   deck: Mapping[str, int]) -> tuple[str, ...]:
+def column_accepts(
+    mine: bool, nines: int, top: str | None, open_slot_block: bool, deck: Mapping[str, int]
+) -> tuple[str, ...]:
     """What a player may play on a column on her turn, whatever her hand holds: on her own
     column (``mine``) or an opponent's, the Warriors and Spirit :func:`play_effect` allows, a
     Joker where :func:`joker_declarations` lets it stand for something, and Ninox (when
@@ -445,8 +487,11 @@ class MauwState(State):
             return team_seating(n) if on else None
         if not on:
             raise SetupError("setup teams needs the option teams=true")
-        if (not isinstance(given, list) or len(given) != n
-                or not all(type(t) is int and 0 <= t < n for t in given)):
+        if (
+            not isinstance(given, list)
+            or len(given) != n
+            or not all(type(t) is int and 0 <= t < n for t in given)
+        ):
             raise SetupError(f"setup teams must list a team number 0-{n - 1} for each of the {n} seats")
         problem = teams_problem(given, n)
         if problem:
@@ -465,9 +510,14 @@ class MauwState(State):
             raise SetupError("setup deck must be a list of card codes, top first")
         if "hands" in setup:
             hands = setup["hands"]
-            if (not isinstance(hands, list) or len(hands) != n
-                    or not all(isinstance(h, list) and len(h) == HAND and all(isinstance(c, str) for c in h)
-                               for h in hands)):
+            if (
+                not isinstance(hands, list)
+                or len(hands) != n
+                or not all(
+                    isinstance(h, list) and len(h) == HAND and all(isinstance(c, str) for c in h)
+                    for h in hands
+                )
+            ):
                 raise SetupError(f"setup hands must hold {n} lists of {HAND} card codes")
             if deck is None:
                 raise SetupError("setup hands needs setup deck: the draw pile, top first")
@@ -478,7 +528,7 @@ class MauwState(State):
             shuffle(self.rng, deck)
         else:
             self._check_cards(deck)
-        return [list(deck[HAND * s: HAND * (s + 1)]) for s in range(n)], list(deck[HAND * n:])
+        return [list(deck[HAND * s : HAND * (s + 1)]) for s in range(n)], list(deck[HAND * n :])
 
     def _check_cards(self, cards: list[str]) -> None:
         have = Counter(cards)
@@ -486,9 +536,9 @@ class MauwState(State):
             missing = sorted((self.counts - have).elements())
             extra = sorted((have - self.counts).elements())
             parts = ([f"missing {' '.join(missing[:12])}"] if missing else []) + (
-                [f"unexpected {quoted(' '.join(dict.fromkeys(extra)))}"] if extra else [])
-            raise SetupError(f"setup cards must be every card of this game exactly once "
-                             f"({'; '.join(parts)})")
+                [f"unexpected {quoted(' '.join(dict.fromkeys(extra)))}"] if extra else []
+            )
+            raise SetupError(f"setup cards must be every card of this game exactly once ({'; '.join(parts)})")
 
     # ------------------------------------------------------------- notation
     @classmethod
@@ -518,7 +568,9 @@ class MauwState(State):
         if word == "ki":
             m = re.fullmatch(r"([0-9])([a-d])(?:\s*>\s*|\s+)([0-9])([a-d])", rest)
             if not m:
-                raise NotationError(f"{quoted(text)}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)")
+                raise NotationError(
+                    f"{quoted(text)}: a Kiwi is written 'KI 1C>2B' (from seat 1's C to seat 2's B)"
+                )
             return KiwiPlay(int(m[1]), _SLOT[m[2].upper()], int(m[3]), _SLOT[m[4].upper()])
         if word == "ni":
             m = _WHERE.fullmatch(rest)
@@ -529,8 +581,10 @@ class MauwState(State):
         if m:
             card, decl = _parse_card(word, text)
             return Play(card, int(m[1]), _SLOT[m[2].upper()], decl)
-        raise NotationError(f"{quoted(text)} is not a Mauw move (e.g. 'R8 0A', 'JK=Y2 1C', 'pass', "
-                            f"'defend Y2', 'decline', 'renew Y2', 'stop', 'place B')")
+        raise NotationError(
+            f"{quoted(text)} is not a Mauw move (e.g. 'R8 0A', 'JK=Y2 1C', 'pass', "
+            f"'defend Y2', 'decline', 'renew Y2', 'stop', 'place B')"
+        )
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
@@ -574,10 +628,13 @@ class MauwState(State):
         if phase == "turn":
             return self._turn_moves(seat)
         if phase in ("defend", "assist"):
-            return self._answers(seat, "defend") + ([TU] if tuatura_allowed(phase, self.hands[seat])
-                                                    else []) + [DECLINE]
+            return (
+                self._answers(seat, "defend")
+                + ([TU] if tuatura_allowed(phase, self.hands[seat]) else [])
+                + [DECLINE]
+            )
         if phase == "renew":
-            return self._answers(seat, "renew") + [STOP]
+            return [*self._answers(seat, "renew"), STOP]
         assert self.gain is not None
         return [_PLACE[slot] for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
 
@@ -611,8 +668,13 @@ class MauwState(State):
         if KIWI in hand:
             out.extend(self._kiwi_moves(seat))
         if NINOX in hand:
-            out.extend(NinoxPlay(s, slot) for s in range(self.players) if self.is_opponent(seat, s)
-                       for slot in range(len(SLOTS)) if self.tops[s][slot] == SPIRIT)
+            out.extend(
+                NinoxPlay(s, slot)
+                for s in range(self.players)
+                if self.is_opponent(seat, s)
+                for slot in range(len(SLOTS))
+                if self.tops[s][slot] == SPIRIT
+            )
         out.append(PASS)
         return out
 
@@ -627,18 +689,30 @@ class MauwState(State):
                 for ts in range(self.players):
                     if ts != seat and not self.is_opponent(seat, ts):
                         continue
-                    for slot in range(len(SLOTS)):
-                        if play_effect(warrior, ts == seat, len(self.nines[ts][slot]), self.tops[ts][slot],
-                                       self.options["open_slot_block"]):
-                            out.append(KiwiPlay(fs, fslot, ts, slot))
+                    out.extend(
+                        KiwiPlay(fs, fslot, ts, slot)
+                        for slot in range(len(SLOTS))
+                        if play_effect(
+                            warrior,
+                            ts == seat,
+                            len(self.nines[ts][slot]),
+                            self.tops[ts][slot],
+                            self.options["open_slot_block"],
+                        )
+                    )
                 self.tops[fs][fslot] = warrior
         return out
 
     # ------------------------------------------------------------- why not
     def _not_to_act_reason(self, seat: int) -> str:
         who = min(self.acting)
-        asked = {"turn": "to play", "defend": "to answer the attack", "assist": "to help defend",
-                 "renew": "to renew the attack or stop", "place": "to place a gain"}[self.phase]
+        asked = {
+            "turn": "to play",
+            "defend": "to answer the attack",
+            "assist": "to help defend",
+            "renew": "to renew the attack or stop",
+            "place": "to place a gain",
+        }[self.phase]
         return f"it is not seat {seat}'s turn: seat {who} is asked {asked}"
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
@@ -651,12 +725,18 @@ class MauwState(State):
         """A move built by hand whose fields name no seat, slot, card or word of this game
         (any size of integer, any text): why, the bad value quoted short."""
         n = self.players
-        for name, top, what in (("src_seat", n, "seat"), ("seat", n, "seat"),
-                                ("src_slot", len(SLOTS), "slot"), ("slot", len(SLOTS), "slot")):
+        for name, top, what in (
+            ("src_seat", n, "seat"),
+            ("seat", n, "seat"),
+            ("src_slot", len(SLOTS), "slot"),
+            ("slot", len(SLOTS), "slot"),
+        ):
             value = getattr(move, name, 0)
             if type(value) is not int or not 0 <= value < top:
-                return (f"there is no {what} {quoted(value)} ({what}s are 0-{top - 1}"
-                        f"{', A-D' if what == 'slot' else ''})")
+                return (
+                    f"there is no {what} {quoted(value)} ({what}s are 0-{top - 1}"
+                    f"{', A-D' if what == 'slot' else ''})"
+                )
         if isinstance(move, (Play, Answer)):
             if move.card not in ALL_CODES:
                 return f"{quoted(move.card)} is not a Mauw card ({' '.join(ALL_CODES)})"
@@ -677,36 +757,64 @@ class MauwState(State):
             if isinstance(move, KiwiPlay):
                 return self._kiwi_allowed(seat, move)
             if isinstance(move, NinoxPlay):
-                return (NINOX in self.hands[seat] and 0 <= move.seat < self.players
-                        and self.is_opponent(seat, move.seat) and 0 <= move.slot < len(SLOTS)
-                        and self.tops[move.seat][move.slot] == SPIRIT)
+                return (
+                    NINOX in self.hands[seat]
+                    and 0 <= move.seat < self.players
+                    and self.is_opponent(seat, move.seat)
+                    and 0 <= move.slot < len(SLOTS)
+                    and self.tops[move.seat][move.slot] == SPIRIT
+                )
             return move == PASS
         return move in self.legal_moves(seat)  # a handful of answers
 
     def _kiwi_allowed(self, seat: int, move: KiwiPlay) -> bool:
         n, width = self.players, len(SLOTS)
-        if (KIWI not in self.hands[seat] or not (0 <= move.src_seat < n and 0 <= move.seat < n)
-                or not (0 <= move.src_slot < width and 0 <= move.slot < width)
-                or (move.seat != seat and not self.is_opponent(seat, move.seat))):
+        if (
+            KIWI not in self.hands[seat]
+            or not (0 <= move.src_seat < n and 0 <= move.seat < n)
+            or not (0 <= move.src_slot < width and 0 <= move.slot < width)
+            or (move.seat != seat and not self.is_opponent(seat, move.seat))
+        ):
             return False
         warrior = self.tops[move.src_seat][move.src_slot]
         if warrior is None or not is_warrior(warrior):
             return False
-        top = None if (move.src_seat, move.src_slot) == (move.seat, move.slot) else self.tops[move.seat][move.slot]
-        return play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]), top,
-                           self.options["open_slot_block"]) is not None
+        top = (
+            None
+            if (move.src_seat, move.src_slot) == (move.seat, move.slot)
+            else self.tops[move.seat][move.slot]
+        )
+        return (
+            play_effect(
+                warrior,
+                move.seat == seat,
+                len(self.nines[move.seat][move.slot]),
+                top,
+                self.options["open_slot_block"],
+            )
+            is not None
+        )
 
     def _play_allowed(self, seat: int, move: Play) -> bool:
-        if (move.card not in self.hands[seat] or not 0 <= move.seat < self.players
-                or not 0 <= move.slot < len(SLOTS) or (move.seat != seat and not self.is_opponent(seat, move.seat))):
+        if (
+            move.card not in self.hands[seat]
+            or not 0 <= move.seat < self.players
+            or not 0 <= move.slot < len(SLOTS)
+            or (move.seat != seat and not self.is_opponent(seat, move.seat))
+        ):
             return False
         mine = move.seat == seat
         top = self.tops[move.seat][move.slot]
         if move.card == JOKER:
             return move.decl in joker_declarations(top, mine)
-        return (move.decl is None and move.card in _PLAYABLE and play_effect(
-            move.card, mine, len(self.nines[move.seat][move.slot]), top, self.options["open_slot_block"])
-            is not None)
+        return (
+            move.decl is None
+            and move.card in _PLAYABLE
+            and play_effect(
+                move.card, mine, len(self.nines[move.seat][move.slot]), top, self.options["open_slot_block"]
+            )
+            is not None
+        )
 
     def _why(self, seat: int, move: Move) -> str:
         phase = self.phase
@@ -715,16 +823,20 @@ class MauwState(State):
             code = WARRIOR_OF_VALUE[self.attack.value]
             allowed_words = (DECLINE, TU) if phase != "renew" else (STOP,)
             if not isinstance(move, Answer) and move not in allowed_words:
-                return (f"an attack is on: answer it ({'defend' if phase != 'renew' else 'renew'} "
-                        f"with {code} or a Joker, or {'decline' if phase != 'renew' else 'stop'})")
+                return (
+                    f"an attack is on: answer it ({'defend' if phase != 'renew' else 'renew'} "
+                    f"with {code} or a Joker, or {'decline' if phase != 'renew' else 'stop'})"
+                )
             if isinstance(move, Answer):
                 return self._answer_problem(seat, move, code)
             return f"{move} is not an answer {'you can give now' if move != TU else 'of yours now'}"
         if phase == "place":
             if not isinstance(move, Place):
                 return "first place your gain: 'place SLOT' on an empty slot or on bare nines"
-            return (f"your slot {SLOTS[move.slot]} cannot take it (a gain goes on an empty slot "
-                    f"or on fewer than three bare nines)")
+            return (
+                f"your slot {SLOTS[move.slot]} cannot take it (a gain goes on an empty slot "
+                f"or on fewer than three bare nines)"
+            )
         if isinstance(move, (Answer, Place)) or move in (DECLINE, STOP, TU):
             return "there is no attack to answer and nothing to place: play a card or pass"
         return self._turn_problem(seat, move)
@@ -757,9 +869,11 @@ class MauwState(State):
         if move.card not in self.hands[seat]:
             return f"you have no {move.card} in your hand"
         if move.card in (KIWI, NINOX, TUATURA):
-            return {KIWI: "a Kiwi is played as 'KI FROM>TO', e.g. KI 1C>2B",
-                    NINOX: "a Ninox is played as 'NI SEATSLOT' on an opponent's Spirit",
-                    TUATURA: "Tuatura is only played against an attack on you, instead of a defence"}[move.card]
+            return {
+                KIWI: "a Kiwi is played as 'KI FROM>TO', e.g. KI 1C>2B",
+                NINOX: "a Ninox is played as 'NI SEATSLOT' on an opponent's Spirit",
+                TUATURA: "Tuatura is only played against an attack on you, instead of a defence",
+            }[move.card]
         if move.seat != seat and not self.is_opponent(seat, move.seat):
             return "that is your teammate's column: teammates only help to defend"
         top = self.tops[move.seat][move.slot]
@@ -768,14 +882,17 @@ class MauwState(State):
             return self._joker_problem(move, top, mine)
         if move.decl:
             return "only a Joker is declared as another card"
-        return _target_problem(move.card, mine, len(self.nines[move.seat][move.slot]), top,
-                               self.options["open_slot_block"])
+        return _target_problem(
+            move.card, mine, len(self.nines[move.seat][move.slot]), top, self.options["open_slot_block"]
+        )
 
     def _joker_problem(self, move: Play, top: str | None, mine: bool) -> str:
         allowed = joker_declarations(top, mine)
         if not allowed:
-            return ("a Joker is only played as a Warrior on a Warrior of its colour (combo or "
-                    "attack) or as a Spirit on your own Spirit: never as a blocker")
+            return (
+                "a Joker is only played as a Warrior on a Warrior of its colour (combo or "
+                "attack) or as a Spirit on your own Spirit: never as a blocker"
+            )
         if not move.decl:
             return f"say what the Joker stands for: {' or '.join(f'JK={d}' for d in allowed)}"
         return f"here the Joker can only stand for {' or '.join(allowed)}"
@@ -817,8 +934,16 @@ class MauwState(State):
         declared = move.decl or move.card
         top = self.tops[move.seat][move.slot]
         effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
-        EMIT.play(self.log, EVERYONE, seat=seat, card=move.card, declared=move.decl, target=move.seat, slot=move.slot,
-                  effect=effect)
+        EMIT.play(
+            self.log,
+            EVERYONE,
+            seat=seat,
+            card=move.card,
+            declared=move.decl,
+            target=move.seat,
+            slot=move.slot,
+            effect=effect,
+        )
         self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
         self._refill_after_effect(seat)
         self._next()
@@ -851,8 +976,9 @@ class MauwState(State):
         else:  # attack
             target = self.tops[ts][slot]
             assert target is not None
-            self.attack = Attack(seat, ts, slot, target, card, None if card == declared else declared,
-                                 VALUE[declared])
+            self.attack = Attack(
+                seat, ts, slot, target, card, None if card == declared else declared, VALUE[declared]
+            )
             self.phase = "defend"
 
     def _combo(self, seat: int, card: str, declared: str, target: str) -> None:
@@ -914,10 +1040,24 @@ class MauwState(State):
         warrior = self.tops[move.src_seat][move.src_slot]
         assert warrior is not None
         self.tops[move.src_seat][move.src_slot] = None
-        effect = play_effect(warrior, move.seat == seat, len(self.nines[move.seat][move.slot]),
-                             self.tops[move.seat][move.slot], True)
-        EMIT.kiwi(self.log, EVERYONE, seat=seat, from_seat=move.src_seat, from_slot=move.src_slot, warrior=warrior,
-                  target=move.seat, slot=move.slot, effect=effect)
+        effect = play_effect(
+            warrior,
+            move.seat == seat,
+            len(self.nines[move.seat][move.slot]),
+            self.tops[move.seat][move.slot],
+            True,
+        )
+        EMIT.kiwi(
+            self.log,
+            EVERYONE,
+            seat=seat,
+            from_seat=move.src_seat,
+            from_slot=move.src_slot,
+            warrior=warrior,
+            target=move.seat,
+            slot=move.slot,
+            effect=effect,
+        )
         self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
         self.discard.append(KIWI)
         self._refill_after_effect(seat)
@@ -978,8 +1118,14 @@ class MauwState(State):
         assert attack is not None and attack.card is not None
         self.attack = None
         self.phase = "turn"
-        EMIT.success(self.log, EVERYONE, attacker=attack.attacker, defender=attack.defender, slot=attack.slot,
-                  card=attack.card)
+        EMIT.success(
+            self.log,
+            EVERYONE,
+            attacker=attack.attacker,
+            defender=attack.defender,
+            slot=attack.slot,
+            card=attack.card,
+        )
         self.tops[attack.defender][attack.slot] = None
         self._combo(attack.attacker, attack.card, attack.decl or attack.card, attack.target)
 
@@ -1070,14 +1216,22 @@ class MauwState(State):
         self.over = True
         self.acting = frozenset()
         result = self.result()
-        EMIT.end(self.log, EVERYONE, reason=reason, scores=tuple(self.scores()), winners=tuple(result.winning_seats()))
+        EMIT.end(
+            self.log,
+            EVERYONE,
+            reason=reason,
+            scores=tuple(self.scores()),
+            winners=tuple(result.winning_seats()),
+        )
 
     # ------------------------------------------------------------- results
     def _nine_counts(self, seat: int) -> list[int]:
         return [len(col) for col in self.nines[seat]]
 
     def column_scores(self, seat: int) -> list[int]:
-        return [column_score(len(self.nines[seat][slot]), self.tops[seat][slot]) for slot in range(len(SLOTS))]
+        return [
+            column_score(len(self.nines[seat][slot]), self.tops[seat][slot]) for slot in range(len(SLOTS))
+        ]
 
     def scores(self) -> list[float]:
         return [sum(self.column_scores(s)) for s in range(self.players)]  # whole points
@@ -1088,17 +1242,22 @@ class MauwState(State):
         return [(float(sum(sum(self._nine_counts(s)) for s in party.seats)),) for party in self.parties()]
 
     def check_invariants(self) -> None:
-        held = (self.draw + self.discard + [c for h in self.hands for c in h]
-                + [c for area in self.nines for col in area for c in col]
-                + [t for area in self.tops for t in area if t is not None])
+        held = (
+            self.draw
+            + self.discard
+            + [c for h in self.hands for c in h]
+            + [c for area in self.nines for col in area for c in col]
+            + [t for area in self.tops for t in area if t is not None]
+        )
         if self.attack is not None and self.attack.card is not None:
             held.append(self.attack.card)
         if self.gain is not None:
             held += self.gain[1] + ([self.gain[2]] if self.gain[2] else [])
         assert Counter(held) == self.counts, "a card was created or lost"
         if not self.over:
-            assert all(len(h) == HAND or s == self.refill_after for s, h in enumerate(self.hands)), \
+            assert all(len(h) == HAND or s == self.refill_after for s, h in enumerate(self.hands)), (
                 "a hand is not four cards (only the owner of a combo placing its gain may wait to draw)"
+            )
         for s in range(self.players):
             for slot in range(len(SLOTS)):
                 assert len(self.nines[s][slot]) <= MAX_NINES, "a column holds more than three nines"
@@ -1109,43 +1268,85 @@ class MauwState(State):
         """The one place a view is made: a seat, None (a spectator) or REFEREE."""
         ref = viewer == REFEREE
         n = self.players
-        hands = tuple(tuple(h) if (ref or s == viewer) else self._hand_seen_by_others(s)
-                      for s, h in enumerate(self.hands))
+        hands = tuple(
+            tuple(h) if (ref or s == viewer) else self._hand_seen_by_others(s)
+            for s, h in enumerate(self.hands)
+        )
         return MauwView(
-            game="mauw", players=n, options=dict(self.options), viewer=viewer, over=self.over,
-            end_reason=self.end_reason, turn=self.turn, phase=self.phase if not self.over else "over",  # type: ignore[arg-type]
-            to_act=tuple(sorted(self.acting)), scores=tuple(self.scores()), team_scores=self._team_scores(),
+            game="mauw",
+            players=n,
+            options=dict(self.options),
+            viewer=viewer,
+            over=self.over,
+            end_reason=self.end_reason,
+            turn=self.turn,
+            phase=self.phase if not self.over else "over",  # type: ignore[arg-type]
+            to_act=tuple(sorted(self.acting)),
+            scores=tuple(self.scores()),
+            team_scores=self._team_scores(),
             teams=None if self.team_of is None else self.teams(),
-            opponents=(tuple(s for s in range(n) if self.is_opponent(viewer, s))
-                       if isinstance(viewer, int) else None),
-            winners=tuple(self.winners()), columns=tuple(self._area_view(s, viewer) for s in range(n)),
-            hands=hands, known=tuple(tuple(k) for k in self.known),
-            draw_pile=tuple(reversed(self.draw)) if ref else len(self.draw), discard=tuple(self.discard),
-            attack=self._attack_view(), gain=self._gain_view(ref), rules=self._rules_view())
+            opponents=(
+                tuple(s for s in range(n) if self.is_opponent(viewer, s)) if isinstance(viewer, int) else None
+            ),
+            winners=tuple(self.winners()),
+            columns=tuple(self._area_view(s, viewer) for s in range(n)),
+            hands=hands,
+            known=tuple(tuple(k) for k in self.known),
+            draw_pile=tuple(reversed(self.draw)) if ref else len(self.draw),
+            discard=tuple(self.discard),
+            attack=self._attack_view(),
+            gain=self._gain_view(ref),
+            rules=self._rules_view(),
+        )
 
     def _area_view(self, s: int, viewer: Any) -> tuple[Column, ...]:
         """Seat ``s``'s columns; what each accepts is told from the viewer's seat (nothing
         on a teammate's column, nor for a spectator or the referee)."""
-        side = None if not isinstance(viewer, int) else (
-            True if s == viewer else False if self.is_opponent(viewer, s) else None)
+        side = (
+            None
+            if not isinstance(viewer, int)
+            else (True if s == viewer else False if self.is_opponent(viewer, s) else None)
+        )
         opt = self.options["open_slot_block"]
         out: list[Column] = []
         for slot in range(len(SLOTS)):
             k, top = len(self.nines[s][slot]), self.tops[s][slot]
             accepts = () if side is None else column_accepts(side, k, top, opt, self.counts)
             if viewer == REFEREE:
-                out.append(RefereeColumn(slot=SLOTS[slot], where=_where(s, slot), nines=k, top=top,
-                                         score=column_score(k, top), accepts=accepts,
-                                         nine_cards=tuple(self.nines[s][slot])))
+                out.append(
+                    RefereeColumn(
+                        slot=SLOTS[slot],
+                        where=_where(s, slot),
+                        nines=k,
+                        top=top,
+                        score=column_score(k, top),
+                        accepts=accepts,
+                        nine_cards=tuple(self.nines[s][slot]),
+                    )
+                )
             else:
-                out.append(Column(slot=SLOTS[slot], where=_where(s, slot), nines=k, top=top,
-                                  score=column_score(k, top), accepts=accepts))
+                out.append(
+                    Column(
+                        slot=SLOTS[slot],
+                        where=_where(s, slot),
+                        nines=k,
+                        top=top,
+                        score=column_score(k, top),
+                        accepts=accepts,
+                    )
+                )
         return tuple(out)
 
     def _rules_view(self) -> MauwRules:
-        return MauwRules(slots=tuple(SLOTS), hand=HAND, max_nines=MAX_NINES,
-                         full_columns_to_end=FULL_COLUMNS_TO_END, nine_value=NINE_VALUE,
-                         nine_multiplier=NINE_MULTIPLIER, deck=dict(sorted(self.counts.items())))
+        return MauwRules(
+            slots=tuple(SLOTS),
+            hand=HAND,
+            max_nines=MAX_NINES,
+            full_columns_to_end=FULL_COLUMNS_TO_END,
+            nine_value=NINE_VALUE,
+            nine_multiplier=NINE_MULTIPLIER,
+            deck=dict(sorted(self.counts.items())),
+        )
 
     def _hand_seen_by_others(self, s: int) -> tuple[str, ...]:
         """Another seat's hand: the cards everyone knows it holds, then one "?" per card."""
@@ -1160,10 +1361,17 @@ class MauwState(State):
         a = self.attack
         if a is None:
             return None
-        return AttackView(attacker=a.attacker, defender=a.defender, slot=SLOTS[a.slot], target=a.target,
-                          card=a.card, declared=a.decl, value=a.value,
-                          awaiting=min(self.acting) if self.acting else None,
-                          answers=answer_codes(a.value, self.phase, self.counts))
+        return AttackView(
+            attacker=a.attacker,
+            defender=a.defender,
+            slot=SLOTS[a.slot],
+            target=a.target,
+            card=a.card,
+            declared=a.decl,
+            value=a.value,
+            awaiting=min(self.acting) if self.acting else None,
+            answers=answer_codes(a.value, self.phase, self.counts),
+        )
 
     def _gain_view(self, ref: bool) -> GainView | None:
         if self.gain is None:
@@ -1215,8 +1423,13 @@ class MauwState(State):
 
     def _hidden_nines(self) -> list[tuple[int, int, int]]:
         """(seat, slot, index) of every nine whose card nobody has seen."""
-        return [(s, slot, i) for s in range(self.players) for slot in range(len(SLOTS))
-                for i, hidden in enumerate(self.unseen[s][slot]) if hidden]
+        return [
+            (s, slot, i)
+            for s in range(self.players)
+            for slot in range(len(SLOTS))
+            for i, hidden in enumerate(self.unseen[s][slot])
+            if hidden
+        ]
 
     def _rewrite_private(self, seat: int) -> None:
         """Keep nothing true the seat did not see: other seats' private draws lose their
@@ -1273,16 +1486,20 @@ def _fits(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> tu
     key = (mine, top, nines, open_slot_block)
     cards = _FITS.get(key)
     if cards is None:
-        cards = _FITS[key] = tuple(sorted(c for c in _PLAYABLE
-                                          if play_effect(c, mine, int(nines), top, open_slot_block)))
+        cards = _FITS[key] = tuple(
+            sorted(c for c in _PLAYABLE if play_effect(c, mine, int(nines), top, open_slot_block))
+        )
     return cards
 
 
 def _target_problem(card: str, mine: bool, nines: int, top: str | None, open_slot_block: bool) -> str:
     if is_warrior(card):
         if top is None and not nines:
-            return ("a Warrior goes on an empty slot of your own only" if not open_slot_block else
-                    "that slot cannot take it")
+            return (
+                "a Warrior goes on an empty slot of your own only"
+                if not open_slot_block
+                else "that slot cannot take it"
+            )
         if top == SPIRIT:
             return "a Spirit tops that column: only a Spirit or a Joker on your own Spirit removes it"
         if top is not None and is_warrior(top):
@@ -1291,7 +1508,9 @@ def _target_problem(card: str, mine: bool, nines: int, top: str | None, open_slo
     if card == SPIRIT:
         if mine:
             return "a Spirit goes on an opponent's bare nines, or on your own Spirit to unblock it"
-        return "a Spirit goes only on an opponent's column of bare nines (never on a Warrior or an empty slot)"
+        return (
+            "a Spirit goes only on an opponent's column of bare nines (never on a Warrior or an empty slot)"
+        )
     return f"{card} cannot be played on a column"
 
 
@@ -1309,7 +1528,9 @@ def _parse_card(text: str, whole: str) -> tuple[str, str | None]:
     card = m[1].upper()
     decl = m[2].upper() if m[2] else None
     if card not in ALL_CODES:
-        raise NotationError(f"{quoted(whole)}: {card} is not a Mauw card (R1 Y2 G3 B4 B5 G6 Y7 R8 JK SP KI NI TU)")
+        raise NotationError(
+            f"{quoted(whole)}: {card} is not a Mauw card (R1 Y2 G3 B4 B5 G6 Y7 R8 JK SP KI NI TU)"
+        )
     if decl is not None and decl not in (*WARRIORS, SPIRIT):
         raise NotationError(f"{quoted(whole)}: a Joker stands for a Warrior or a Spirit, not {decl}")
     return card, decl
@@ -1321,8 +1542,10 @@ def describe(move: Move) -> str:
         what = card_name(move.card) + (f" as {card_name(move.decl)}" if move.decl else "")
         return f"play {what} on seat {move.seat}'s column {SLOTS[move.slot]}"
     if isinstance(move, KiwiPlay):
-        return (f"Kiwi: take the Warrior of seat {move.src_seat}'s column {SLOTS[move.src_slot]} and "
-                f"play it on seat {move.seat}'s column {SLOTS[move.slot]}")
+        return (
+            f"Kiwi: take the Warrior of seat {move.src_seat}'s column {SLOTS[move.src_slot]} and "
+            f"play it on seat {move.seat}'s column {SLOTS[move.slot]}"
+        )
     if isinstance(move, NinoxPlay):
         return f"Ninox: the Spirit on seat {move.seat}'s column {SLOTS[move.slot]} becomes a nine of yours"
     if isinstance(move, Answer):
@@ -1330,6 +1553,9 @@ def describe(move: Move) -> str:
         return f"{move.verb} with {what}"
     if isinstance(move, Place):
         return f"put your gain on your column {SLOTS[move.slot]}"
-    return {"pass": "discard your hand and draw four new cards", "decline": "do not defend",
-            "stop": "stop attacking (your turn ends)",
-            TUATURA: "Tuatura: cancel the attack and take the attacking card"}.get(str(move), str(move))
+    return {
+        "pass": "discard your hand and draw four new cards",
+        "decline": "do not defend",
+        "stop": "stop attacking (your turn ends)",
+        TUATURA: "Tuatura: cancel the attack and take the attacking card",
+    }.get(str(move), str(move))

@@ -46,8 +46,9 @@ def stack(col: dict[str, Any]) -> Text:
     return out
 
 
-def seat_row(view: dict[str, Any], seat: int, names: Sequence[str | None] | None,
-             labels: Sequence[str] | None) -> list[Text]:
+def seat_row(
+    view: dict[str, Any], seat: int, names: Sequence[str | None] | None, labels: Sequence[str] | None
+) -> list[Text]:
     viewer = view["viewer"]
     name = Text(f"{seat} ")
     named = names[seat] if names and seat < len(names) else None
@@ -70,9 +71,20 @@ def header(view: dict[str, Any]) -> Text:
     else:
         head.append(f" · seat {view['turn']}'s turn")
     viewer = view["viewer"]
-    head.append(" · " + ("you are seat " + str(viewer) if isinstance(viewer, int) else
-                         "whole table" if viewer == "referee" else "spectator"), style="bold")
-    head.append(f" · draw pile {view['draw_pile'] if isinstance(view['draw_pile'], int) else len(view['draw_pile'])}")
+    head.append(
+        " · "
+        + (
+            "you are seat " + str(viewer)
+            if isinstance(viewer, int)
+            else "whole table"
+            if viewer == "referee"
+            else "spectator"
+        ),
+        style="bold",
+    )
+    head.append(
+        f" · draw pile {view['draw_pile'] if isinstance(view['draw_pile'], int) else len(view['draw_pile'])}"
+    )
     top = view["discard"][-3:]
     head.append(" · discards ")
     head.append_text(Text(" ").join([card(c) for c in top]) if top else Text("none", style="dim"))
@@ -120,24 +132,41 @@ def hand_line(view: dict[str, Any]) -> Text | None:
     return line
 
 
-def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                width: int = 80, height: int = 21) -> RenderableType:
+def render_view(
+    view: dict[str, Any],
+    events: Sequence[dict[str, Any]] | None = None,
+    names: Sequence[str | None] | None = None,
+    labels: Sequence[str] | None = None,
+    width: int = 80,
+    height: int = 21,
+) -> RenderableType:
     """A Mauw view (a seat's, a spectator's or the referee's) as a table that fits ``width``
     columns and ``height`` lines; the latest events fill the room left."""
     parts: list[RenderableType] = [header(view), table(view, names, labels)]
     if view["team_scores"] is not None:
-        parts.append(Text("Teams: " + " · ".join(
-            f"{'+'.join(map(str, t))} = {sc:g}" for t, sc in zip(view["teams"], view["team_scores"]))))
-    for line in (attack_line(view), hand_line(view)):
-        if line is not None:
-            parts.append(line)
+        parts.append(
+            Text(
+                "Teams: "
+                + " · ".join(
+                    f"{'+'.join(map(str, t))} = {sc:g}" for t, sc in zip(view["teams"], view["team_scores"])
+                )
+            )
+        )
+    parts.extend(line for line in (attack_line(view), hand_line(view)) if line is not None)
     if view["over"]:
         win = " and ".join(who(s, view["viewer"]) for s in view["winners"])
-        parts.append(Text(f"Game over ({view['end_reason']}): {win} win{'s' if len(view['winners']) == 1 and win != 'you' else ''}.",
-                          style="bold yellow"))
-    recent = [line for line in (describe_event(e, view["viewer"], names) for e in (events or [])[-40:]) if line]
-    used = view["players"] + 1 + sum(len(folded(part.plain, width)) for part in parts if isinstance(part, Text))
+        parts.append(
+            Text(
+                f"Game over ({view['end_reason']}): {win} win{'s' if len(view['winners']) == 1 and win != 'you' else ''}.",
+                style="bold yellow",
+            )
+        )
+    recent = [
+        line for line in (describe_event(e, view["viewer"], names) for e in (events or [])[-40:]) if line
+    ]
+    used = (
+        view["players"] + 1 + sum(len(folded(part.plain, width)) for part in parts if isinstance(part, Text))
+    )
     parts.extend(Text(line, style="dim") for line in latest(recent, width, height - used))
     return Group(*parts)
 

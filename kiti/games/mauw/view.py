@@ -26,7 +26,9 @@ class MauwRules:
     full_columns_to_end: int = field(metadata={"doc": "full columns in one area that end the game"})
     nine_value: int = field(metadata={"doc": "what bare nines are worth per nine before doubling"})
     nine_multiplier: int = field(metadata={"doc": "each nine under a column multiplies its points by this"})
-    deck: dict[str, int] = field(metadata={"doc": "how many of each card this game's deck holds (options add animals)"})
+    deck: dict[str, int] = field(
+        metadata={"doc": "how many of each card this game's deck holds (options add animals)"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,19 +38,26 @@ class Column:
     slot: str = field(metadata={"doc": "the slot's name (A-D)"})
     where: str = field(metadata={"doc": "the column's name in moves and move steps: seat then slot ('1C')"})
     nines: int = field(metadata={"doc": "face-down nines under the top"})
-    top: Card | None = field(metadata={"doc": "the Warrior or Spirit on top, None for bare nines or an empty slot"})
+    top: Card | None = field(
+        metadata={"doc": "the Warrior or Spirit on top, None for bare nines or an empty slot"}
+    )
     score: int = field(metadata={"doc": "the column's points now"})
-    accepts: tuple[Card, ...] = field(metadata={"doc":
-        "the cards the viewer may play on this column on her turn, whatever her hand holds "
-        "(Warriors, SP, JK, NI; Kiwi fetches a Warrior): empty on a teammate's column and "
-        "for a spectator or the referee"})
+    accepts: tuple[Card, ...] = field(
+        metadata={
+            "doc": "the cards the viewer may play on this column on her turn, whatever her hand holds "
+            "(Warriors, SP, JK, NI; Kiwi fetches a Warrior): empty on a teammate's column and "
+            "for a spectator or the referee"
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class RefereeColumn(Column):
     """A column as the referee sees it: the true cards of its nines too."""
 
-    nine_cards: tuple[Card, ...] = field(default=(), metadata={"doc": "the cards turned face down as its nines, bottom first"})
+    nine_cards: tuple[Card, ...] = field(
+        default=(), metadata={"doc": "the cards turned face down as its nines, bottom first"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +72,12 @@ class AttackView:
     declared: Card | None = field(metadata={"doc": "what a Joker attacking card stands for"})
     value: int = field(metadata={"doc": "the value a defence or a renewal must match"})
     awaiting: int | None = field(metadata={"doc": "the seat asked now"})
-    answers: tuple[Card, ...] = field(metadata={"doc":
-        "the cards that answer now: the Warrior of that value, a Joker standing for it, and "
-        "Tuatura while the attacked player herself is asked (when the deck holds one)"})
+    answers: tuple[Card, ...] = field(
+        metadata={
+            "doc": "the cards that answer now: the Warrior of that value, a Joker standing for it, and "
+            "Tuatura while the attacked player herself is asked (when the deck holds one)"
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +85,9 @@ class GainView:
     """A gain waiting for its owner to choose its column."""
 
     seat: int
-    nines: tuple[Card | Hidden, ...] = field(metadata={"doc": "the cards of the gained nines ('?' when drawn face down)"})
+    nines: tuple[Card | Hidden, ...] = field(
+        metadata={"doc": "the cards of the gained nines ('?' when drawn face down)"}
+    )
     top: Card | None = field(metadata={"doc": "the Warrior on top of the gain (twins), or None"})
     slots: tuple[str, ...] = field(metadata={"doc": "the owner's slots that can take it"})
 
@@ -94,14 +108,26 @@ class MauwView:
     scores: tuple[float, ...]
     team_scores: tuple[int, ...] | None
     teams: tuple[tuple[int, ...], ...] | None
-    opponents: tuple[int, ...] | None = field(metadata={"doc":
-        "the viewer's opponents (every other seat but a teammate); None for a spectator or the referee"})
+    opponents: tuple[int, ...] | None = field(
+        metadata={
+            "doc": "the viewer's opponents (every other seat but a teammate); None for a spectator or the referee"
+        }
+    )
     winners: tuple[int, ...]
-    columns: tuple[tuple[Column | RefereeColumn, ...], ...] = field(metadata={"doc": "per seat, its columns A-D"})
-    hands: tuple[tuple[Card | Hidden, ...], ...] = field(metadata={"doc":
-        "per seat, its hand: another seat's shows the cards everyone knows it holds, then '?'"})
-    known: tuple[tuple[Card, ...], ...] = field(metadata={"doc": "per seat, cards everyone knows it holds (Tuatura's)"})
-    draw_pile: int | tuple[Card, ...] = field(metadata={"doc": "its size; the referee gets its cards, top first"})
+    columns: tuple[tuple[Column | RefereeColumn, ...], ...] = field(
+        metadata={"doc": "per seat, its columns A-D"}
+    )
+    hands: tuple[tuple[Card | Hidden, ...], ...] = field(
+        metadata={
+            "doc": "per seat, its hand: another seat's shows the cards everyone knows it holds, then '?'"
+        }
+    )
+    known: tuple[tuple[Card, ...], ...] = field(
+        metadata={"doc": "per seat, cards everyone knows it holds (Tuatura's)"}
+    )
+    draw_pile: int | tuple[Card, ...] = field(
+        metadata={"doc": "its size; the referee gets its cards, top first"}
+    )
     discard: tuple[Card, ...] = field(metadata={"doc": "the discards, oldest first"})
     attack: AttackView | None
     gain: GainView | None
@@ -281,6 +307,26 @@ class End:
     winners: tuple[int, ...]
 
 
-EVENT_TYPES = declare_events(Deal, Draw, Drew, Reshuffle, Turn, PlayEvent, KiwiEvent, NinoxEvent, Combo,
-                             Nine, Top, Lost, Defend, TuaturaEvent, Decline, Renew, Stop, Success, Unblock,
-                             PassEvent, End)
+EVENT_TYPES = declare_events(
+    Deal,
+    Draw,
+    Drew,
+    Reshuffle,
+    Turn,
+    PlayEvent,
+    KiwiEvent,
+    NinoxEvent,
+    Combo,
+    Nine,
+    Top,
+    Lost,
+    Defend,
+    TuaturaEvent,
+    Decline,
+    Renew,
+    Stop,
+    Success,
+    Unblock,
+    PassEvent,
+    End,
+)

@@ -18,9 +18,11 @@ from .rules import DECLINE, SLOTS, STOP, TU, Answer, answer_cards, tuatura_allow
 
 Names = Sequence[str | None] | None
 
-INPUT_HELP = ("Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker standing for Y2), "
-              "'pass'; against an attack 'defend R1', 'TU', 'decline'; attacking 'renew R1', 'stop'; "
-              "'place B'. Your own columns can be written without your seat: 'R8 A'.")
+INPUT_HELP = (
+    "Moves: 'R8 0A' (a card on seat 0's column A), 'JK=Y2 1C' (a Joker standing for Y2), "
+    "'pass'; against an attack 'defend R1', 'TU', 'decline'; attacking 'renew R1', 'stop'; "
+    "'place B'. Your own columns can be written without your seat: 'R8 A'."
+)
 
 #: One sentence per event kind worth a line (kinds not listed are not told).  ``{Who}`` is
 #: the acting seat capitalised; ``{played}`` comes from :data:`EFFECTS`.
@@ -68,8 +70,10 @@ _MADE: dict[str, tuple[str, Callable[[Any, Any, Names], str]]] = {
     "from_slot_name": ("from_slot", lambda slot, _v, _n: SLOTS[slot]),
     "cards_spaced": ("cards", lambda cards, _v, _n: " ".join(cards)),
     "cards_plus": ("cards", lambda cards, _v, _n: " + ".join(cards)),
-    "combo_words": ("combo", lambda kind, _v, _n: "a pair (both discarded, a face-down nine)"
-                    if kind == "pair" else "twins"),
+    "combo_words": (
+        "combo",
+        lambda kind, _v, _n: "a pair (both discarded, a face-down nine)" if kind == "pair" else "twins",
+    ),
 }
 
 
@@ -103,9 +107,14 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
 def expand_input(text: str, seat: int | None = None) -> str | None:
     """Shorthand: your own column without your seat ('R8 A' -> 'R8 0A' for seat 0)."""
     words = text.split()
-    if seat is not None and len(words) == 2 and len(words[1]) == 1 and words[1].upper() in SLOTS:
-        if words[0].lower() not in ("place",):
-            return f"{words[0]} {seat}{words[1].upper()}"
+    if (
+        seat is not None
+        and len(words) == 2
+        and len(words[1]) == 1
+        and words[1].upper() in SLOTS
+        and words[0].lower() != "place"
+    ):
+        return f"{words[0]} {seat}{words[1].upper()}"
     return None
 
 
@@ -117,11 +126,17 @@ def prompt(view: dict[str, Any], seat: int) -> str:
     hand = view["hands"][seat]
     if phase in ("defend", "assist") and a is not None:
         code = a["declared"] or a["card"]
-        column = f"your column {a['slot']}" if a["defender"] == seat else f"seat {a['defender']}'s column {a['slot']}"
+        column = (
+            f"your column {a['slot']}"
+            if a["defender"] == seat
+            else f"seat {a['defender']}'s column {a['slot']}"
+        )
         offers = [str(Answer("defend", c, d)) for c, d in answer_cards(hand, a["value"])]
         offers += [str(TU)] * tuatura_allowed(phase, hand) + [str(DECLINE)]
         held = "" if len(offers) > 1 else f": you hold no {code} and no Joker to defend with"
-        return f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}{held}: {either(offers)}"
+        return (
+            f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}{held}: {either(offers)}"
+        )
     if phase == "renew" and a is not None:
         offers = [str(Answer("renew", c, d)) for c, d in answer_cards(hand, a["value"])] + [str(STOP)]
         return f"your attack on the {a['target']} was defended: {either(offers)}"

@@ -3,12 +3,15 @@
 from ...core.registry import GameParts, register
 from .rules import INFO, Dive, MiauiState, Take, kiti_order
 
-register(MiauiState, GameParts(
-    words="kiti.games.miaui.words",
-    terminal="kiti.games.miaui.terminal",
-    heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
-    summary="summary.md",
-    catalog="kiti.games.miaui.cards:catalog",
-))
+register(
+    MiauiState,
+    GameParts(
+        words="kiti.games.miaui.words",
+        terminal="kiti.games.miaui.terminal",
+        heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
+        summary="summary.md",
+        catalog="kiti.games.miaui.cards:catalog",
+    ),
+)
 
 __all__ = ["INFO", "Dive", "MiauiState", "Take", "kiti_order"]

@@ -51,7 +51,13 @@ def catalog() -> dict[str, object]:
     """Miaui's declared ``catalog`` part: every fish card's kind, name and value, for clients
     that draw the cards (public data: the deck is printed in the rules), with what each kind
     and a diver do (``help``, ``diver_help``)."""
-    return {"kinds": dict(KIND_NAME), "help": dict(KIND_HELP), "diver_help": DIVER_HELP,
-            "cards": {code: {"kind": kind(code), "name": card_name(code), "value": VALUE[code],
-                             "count": COUNT[code]} for code in sorted(COUNT, key=DECK.index)},
-            "divers": list(range(1, 13))}
+    return {
+        "kinds": dict(KIND_NAME),
+        "help": dict(KIND_HELP),
+        "diver_help": DIVER_HELP,
+        "cards": {
+            code: {"kind": kind(code), "name": card_name(code), "value": VALUE[code], "count": COUNT[code]}
+            for code in sorted(COUNT, key=DECK.index)
+        },
+        "divers": list(range(1, 13)),
+    }

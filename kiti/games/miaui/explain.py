@@ -39,8 +39,10 @@ def explain_dive(view: View, events: Sequence[Mapping[str, Any]], seat: int, n: 
     offers: list[str] = []
     for space in (0, 1, 2):  # the seat is named once, at the first catch worked out
         offers.append(offer(view, seat, space, not any("for seat" in o for o in offers)))
-    return (f"diver {n} stays secret until every seat has dived; then {REVEAL_RULE}. "
-            f"{'; '.join(offers)}. {ties(view)}. {rivals(view, events, seat, n)}")
+    return (
+        f"diver {n} stays secret until every seat has dived; then {REVEAL_RULE}. "
+        f"{'; '.join(offers)}. {ties(view)}. {rivals(view, events, seat, n)}"
+    )
 
 
 def explain_take(view: View, seat: int, code: str) -> str:
@@ -71,8 +73,7 @@ def offer(view: View, seat: int, space: int, whose: bool) -> str:
     return f"{head}, {catch_effects(view['piles'][seat], cards, view['round'], seat, whose)}"
 
 
-def catch_effects(pile: Sequence[str], cards: Sequence[str], rnd: int | None, seat: int,
-                  whose: bool) -> str:
+def catch_effects(pile: Sequence[str], cards: Sequence[str], rnd: int | None, seat: int, whose: bool) -> str:
     """What ``cards`` joining ``pile`` in order would do, by the pile rules themselves:
     '+13 for seat 0', or a Seagull's meal, a Jellyfish triple, and (caught in round ``rnd``;
     None: already caught) a Lantern's hidden card."""
@@ -81,8 +82,11 @@ def catch_effects(pile: Sequence[str], cards: Sequence[str], rnd: int | None, se
     for code in cards:
         eaten, jellies = add_to_pile(new, code)
         if code == "S":
-            notes.append(f"the Seagull eats {eaten}, both leave the game" if eaten
-                         else "the Seagull flies off from an empty pile")
+            notes.append(
+                f"the Seagull eats {eaten}, both leave the game"
+                if eaten
+                else "the Seagull flies off from an empty pile"
+            )
         if jellies:
             notes.append(f"{' '.join(jellies)} leave the pile together")
     if rnd is not None and lantern_hides_next(cards, rnd):
@@ -113,9 +117,11 @@ def rivals(view: View, events: Sequence[Mapping[str, Any]], seat: int, n: int) -
     'Seat 1 and seat 2 may still dive higher or a 9; every other seat lower'."""
     played = remembered_dives(events, view["players"])
     left = {s: set(DIVERS) - set(played[s]) for s in range(view["players"]) if s != seat}
-    kinds = {"higher": [s for s, held in left.items() if any(d > n for d in held)],
-             f"{'an' if n in (8, 11) else 'a'} {n}": [s for s, held in left.items() if n in held],
-             "lower": [s for s, held in left.items() if any(d < n for d in held)]}
+    kinds = {
+        "higher": [s for s, held in left.items() if any(d > n for d in held)],
+        f"{'an' if n in (8, 11) else 'a'} {n}": [s for s, held in left.items() if n in held],
+        "lower": [s for s, held in left.items() if any(d < n for d in held)],
+    }
     grouped: dict[tuple[int, ...], list[str]] = {}
     for kind, holders in kinds.items():
         grouped.setdefault(tuple(holders), []).append(kind)

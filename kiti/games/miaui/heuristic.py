@@ -60,8 +60,9 @@ from .view import MiauiView
 _PARAM = "bot heuristic parameter"
 
 
-def pile_gain(pile: Sequence[str], cards: Sequence[str], jelly_unseen: int = 0,
-              last_round: bool = False) -> float:
+def pile_gain(
+    pile: Sequence[str], cards: Sequence[str], jelly_unseen: int = 0, last_round: bool = False
+) -> float:
     """Points ``pile`` gains by catching ``cards`` in order, with small strategic adjustments."""
     new = list(pile)
     before = sum(VALUE[c] for c in new)
@@ -134,20 +135,50 @@ class MiauiHeuristic:
     """The strategy (see the module docstring); its parameters are ``params``."""
 
     params = (
-        OptionSpec("samples", int, 32, "dive profiles sampled per decision", minimum=1,
-                   maximum=10_000, what=_PARAM),
-        OptionSpec("beta", float, 0.6, "cost of spending a winning diver (x an average card)",
-                   minimum=0.0, maximum=10.0, what=_PARAM),
-        OptionSpec("temp", float, 3.0, "softness of the choice, in points (0: always the best)",
-                   minimum=0.0, maximum=100.0, what=_PARAM),
-        OptionSpec("margin", float, 8.0, "only divers within this many points of the best",
-                   minimum=0.0, maximum=100.0, what=_PARAM),
-        OptionSpec("naive", float, 0.2, "share of the others' dives modelled as uniformly random",
-                   minimum=0.0, maximum=1.0, what=_PARAM),
+        OptionSpec(
+            "samples", int, 32, "dive profiles sampled per decision", minimum=1, maximum=10_000, what=_PARAM
+        ),
+        OptionSpec(
+            "beta",
+            float,
+            0.6,
+            "cost of spending a winning diver (x an average card)",
+            minimum=0.0,
+            maximum=10.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "temp",
+            float,
+            3.0,
+            "softness of the choice, in points (0: always the best)",
+            minimum=0.0,
+            maximum=100.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "margin",
+            float,
+            8.0,
+            "only divers within this many points of the best",
+            minimum=0.0,
+            maximum=100.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "naive",
+            float,
+            0.2,
+            "share of the others' dives modelled as uniformly random",
+            minimum=0.0,
+            maximum=1.0,
+            what=_PARAM,
+        ),
     )
 
-    def __init__(self, samples: int = 32, beta: float = 0.6, temp: float = 3.0,
-                 margin: float = 8.0, naive: float = 0.2) -> None:
+    def __init__(
+        self, samples: int = 32, beta: float = 0.6, temp: float = 3.0, margin: float = 8.0, naive: float = 0.2
+    ) -> None:
         self.samples = samples
         self.beta = beta
         self.temp = temp
@@ -178,7 +209,8 @@ class MiauiHeuristic:
         gains = [[space_gain(now, mem, s, sp) for sp in range(3)] for s in range(now.players)]
         models = self.models(now, mem, gains, rng)
         out: dict[int, dict[Move, float]] = {
-            s: {Dive(d): p for d, p in models[s]} for s in range(now.players) if s != me}
+            s: {Dive(d): p for d, p in models[s]} for s in range(now.players) if s != me
+        }
         mine = self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
         out[me] = {Dive(d): p for d, p in self.weights(mine)}
         return out
@@ -190,8 +222,9 @@ class MiauiHeuristic:
         models = self.models(now, mem, gains, rng)
         return self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
 
-    def models(self, now: MiauiView, mem: Memory, gains: list[list[float]], rng: random.Random
-               ) -> list[list[tuple[int, float]]]:
+    def models(
+        self, now: MiauiView, mem: Memory, gains: list[list[float]], rng: random.Random
+    ) -> list[list[tuple[int, float]]]:
         """Per seat, the mixed strategy we expect it to play: (diver, probability) pairs."""
         n = now.players
         uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in mem.hands]
@@ -199,22 +232,29 @@ class MiauiHeuristic:
         for s in range(n):
             if s == now.viewer or len(mem.hands[s]) <= 1:
                 continue
-            utils = self.utilities(now, mem, gains, s, mem.hands[s], uniform,
-                                   rng, samples=max(8, self.samples // 2))
+            utils = self.utilities(
+                now, mem, gains, s, mem.hands[s], uniform, rng, samples=max(8, self.samples // 2)
+            )
             smart = dict(self.weights(utils))
-            models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0))
-                         for d, p in uniform[s]]
+            models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0)) for d, p in uniform[s]]
         return models
 
-    def utilities(self, now: MiauiView, mem: Memory, gains: list[list[float]], me: int,
-                  mine: Sequence[int], models: list[list[tuple[int, float]]],
-                  rng: random.Random, samples: int | None = None) -> dict[int, float]:
+    def utilities(
+        self,
+        now: MiauiView,
+        mem: Memory,
+        gains: list[list[float]],
+        me: int,
+        mine: Sequence[int],
+        models: list[list[tuple[int, float]]],
+        rng: random.Random,
+        samples: int | None = None,
+    ) -> dict[int, float]:
         """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
         n = now.players
         k = samples or self.samples
         others = [s for s in range(n) if s != me]
-        draws = {s: rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k)
-                 for s in others}
+        draws = {s: rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k) for s in others}
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
@@ -281,8 +321,7 @@ class MiauiHeuristic:
         if len(moves) == 1 or state.pending or rng.random() < 0.1:  # type: ignore[attr-defined]
             return rng.choice(moves)
         pile = state.piles[seat]  # type: ignore[attr-defined]
-        gains = [pile_gain(pile, cards) if cards else -100.0
-                 for cards in state.lagoon]  # type: ignore[attr-defined]
+        gains = [pile_gain(pile, cards) if cards else -100.0 for cards in state.lagoon]  # type: ignore[attr-defined]
         best = max(gains)
         if best <= 0:
             return moves[len(moves) // 2]

@@ -80,17 +80,35 @@ _DIVE_AT: list[Dive] = [Dive(0), *(Dive(n) for n in DIVERS)]  # _DIVE_AT[n] is `
 _TAKE = {code: Take(code) for code in CODES}
 
 OPTIONS = (
-    OptionSpec("open_baskets", bool, False,
-               "Open Baskets: diver discards face up and every fish pile visible in order."),
-    OptionSpec("no_fighting", bool, False,
-               "No Fighting: no Kiti; a tie catches nothing, the tied divers are out for the "
-               "round and the fish stay, piling up in their space."),
-    OptionSpec("taker_chooses_order", bool, False,
-               "With No Fighting: whoever wins a space holding several cards chooses the order "
-               "in which they join her pile (default: oldest first)."),
-    OptionSpec("kiti_start", int, 0,
-               "Seat on Kiti's right at the start: Kiti stands between this seat and the next "
-               "clockwise (the youngest player's seat in the rulebook).", minimum=0, maximum=5),
+    OptionSpec(
+        "open_baskets",
+        bool,
+        False,
+        "Open Baskets: diver discards face up and every fish pile visible in order.",
+    ),
+    OptionSpec(
+        "no_fighting",
+        bool,
+        False,
+        "No Fighting: no Kiti; a tie catches nothing, the tied divers are out for the "
+        "round and the fish stay, piling up in their space.",
+    ),
+    OptionSpec(
+        "taker_chooses_order",
+        bool,
+        False,
+        "With No Fighting: whoever wins a space holding several cards chooses the order "
+        "in which they join her pile (default: oldest first).",
+    ),
+    OptionSpec(
+        "kiti_start",
+        int,
+        0,
+        "Seat on Kiti's right at the start: Kiti stands between this seat and the next "
+        "clockwise (the youngest player's seat in the rulebook).",
+        minimum=0,
+        maximum=5,
+    ),
 )
 
 INFO = GameInfo(
@@ -170,19 +188,26 @@ def kiti_left(kiti: int, players: int) -> int:
 
 def depth_facts(kiti: int | None, players: int) -> tuple[V.Depth, ...]:
     """What each depth takes and how its ties are broken, for the view (rule facts)."""
-    return tuple(V.Depth(
-        space=space, name=SPACE_NAMES[space], takes=DEPTH_TAKES[space], rule=DEPTH_RULE[space],
-        tie_direction=None if kiti is None else tie_direction(space),
-        tie_from=None if kiti is None else tie_side(space),
-        tie_order=None if kiti is None else _kiti_order(kiti, players, space),
-    ) for space in (0, 1, 2))
+    return tuple(
+        V.Depth(
+            space=space,
+            name=SPACE_NAMES[space],
+            takes=DEPTH_TAKES[space],
+            rule=DEPTH_RULE[space],
+            tie_direction=None if kiti is None else tie_direction(space),
+            tie_from=None if kiti is None else tie_side(space),
+            tie_order=None if kiti is None else _kiti_order(kiti, players, space),
+        )
+        for space in (0, 1, 2)
+    )
 
 
 Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti chose among, if tied)
 
 
-def resolve_depths(dives: Sequence[int], players: int, kiti: int | None
-                   ) -> tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
+def resolve_depths(
+    dives: Sequence[int], players: int, kiti: int | None
+) -> tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
     """Decide the three depths from revealed dives: the one place this rule lives.
 
     Deepest: the highest diver; Deep: the highest remaining; Shallow: the lowest remaining.
@@ -262,8 +287,9 @@ def lantern_hides_next(cards: Sequence[str], rnd: int) -> bool:
     return rnd < ROUNDS and any(c[0] == "L" for c in cards)
 
 
-def remembered_piles(events: Iterable[Mapping[str, Any]], players: int,
-                     taker_chooses: bool) -> list[list[str]]:
+def remembered_piles(
+    events: Iterable[Mapping[str, Any]], players: int, taker_chooses: bool
+) -> list[list[str]]:
     """Every fish pile as a seat can rebuild it from the catches it saw (ruling 8: a
     player may remember what was revealed), applying the pile rules in order."""
     piles: list[list[str]] = [[] for _ in range(players)]
@@ -431,21 +457,27 @@ class MiauiState(State):
     def _not_to_act_reason(self, seat: int) -> str:
         if self.pending:
             taker, space, _ = self.pending
-            return (f"seat {seat} cannot act now: seat {taker} is choosing the order of "
-                    f"the {SPACE_NAMES[space]} catch")
+            return (
+                f"seat {seat} cannot act now: seat {taker} is choosing the order of "
+                f"the {SPACE_NAMES[space]} catch"
+            )
         if self.committed[seat]:
             return f"seat {seat} has already chosen a diver this round (one diver per seat per round)"
         return super()._not_to_act_reason(seat)
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
         if self.pending:
-            taker, space, cards = self.pending
+            _taker, space, cards = self.pending
             if not isinstance(move, Take):
-                return (f"seat {seat} must first choose which card of the {SPACE_NAMES[space]} "
-                        f"catch joins the pile next (take {' / take '.join(sorted(set(cards)))})")
+                return (
+                    f"seat {seat} must first choose which card of the {SPACE_NAMES[space]} "
+                    f"catch joins the pile next (take {' / take '.join(sorted(set(cards)))})"
+                )
             if move.card not in cards:
-                return (f"{_as_typed(move.card)} is not among the cards seat {seat} is taking "
-                        f"({', '.join(cards)})")
+                return (
+                    f"{_as_typed(move.card)} is not among the cards seat {seat} is taking "
+                    f"({', '.join(cards)})"
+                )
             return None
         if isinstance(move, Take):
             return "there is no catch to order now (take is only used by a No Fighting taker)"
@@ -574,7 +606,7 @@ class MiauiState(State):
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
-                self.takes = takes[i + 1:]
+                self.takes = takes[i + 1 :]
                 self.pending = [seat, space, cards]
                 self.acting = frozenset((seat,))
                 return
@@ -623,8 +655,12 @@ class MiauiState(State):
             self.over = True
             self.acting = frozenset()
             result = self.result()
-            EMIT.end(self.log, EVERYONE, scores=tuple(map(int, result.scores)),
-                      winners=tuple(result.winning_seats()))
+            EMIT.end(
+                self.log,
+                EVERYONE,
+                scores=tuple(map(int, result.scores)),
+                winners=tuple(result.winning_seats()),
+            )
             return
         self.round += 1
         self.round_start = len(self.history)
@@ -641,12 +677,23 @@ class MiauiState(State):
         return [pile_score(pile) for pile in self.piles]
 
     def check_invariants(self) -> None:
-        held = (len(self.deck) + sum(map(len, self.lagoon)) + sum(map(len, self.piles))
-                + len(self.box) + 1 + (len(self.pending[2]) if self.pending else 0))
+        held = (
+            len(self.deck)
+            + sum(map(len, self.lagoon))
+            + sum(map(len, self.piles))
+            + len(self.box)
+            + 1
+            + (len(self.pending[2]) if self.pending else 0)
+        )
         assert held == DECK_SIZE, f"{held} cards accounted for, not {DECK_SIZE}"
-        cards = Counter(self.deck + [self.burned] + self.box
-                        + [c for x in self.lagoon for c in x] + [c for p in self.piles for c in p]
-                        + (self.pending[2] if self.pending else []))
+        cards = Counter(
+            self.deck
+            + [self.burned]
+            + self.box
+            + [c for x in self.lagoon for c in x]
+            + [c for p in self.piles for c in p]
+            + (self.pending[2] if self.pending else [])
+        )
         assert cards == COUNT, "the cards in play are not the deck"
         for s, pile in enumerate(self.piles):
             assert sum(1 for c in pile if c[0] == "J") < 3, f"seat {s} holds three Jellyfish"
@@ -679,21 +726,38 @@ class MiauiState(State):
             shown = ref or open_b or s == viewer or self.over or len(pile) <= 1
             scores.append(pile_score(pile) if shown else None)
         hands: list[list[Any]] = [
-            list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)]
+            list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)
+        ]
         played = [[r[s] for r in self.reveals] for s in range(n)]  # the diver discard piles
         discards: list[list[Any]] = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
         committed: list[Any] = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
         ]
-        pending = None if not self.pending else V.PendingTake(
-            seat=self.pending[0], space=self.pending[1], cards=list(self.pending[2]))
+        pending = (
+            None
+            if not self.pending
+            else V.PendingTake(seat=self.pending[0], space=self.pending[1], cards=list(self.pending[2]))
+        )
         fields: dict[str, Any] = dict(
-            game="miaui", players=n, options=dict(self.options), viewer=viewer, over=self.over,
-            round=self.round, kiti=self.kiti,
-            tie_order=None if self.kiti is None else {
-                "deep": kiti_order(self.kiti, n, 0), "shallow": kiti_order(self.kiti, n, 2)},
-            lagoon=lagoon, piles=piles, scores=scores, winners=self.winners(), hands=hands,
-            committed=committed, discards=discards, to_act=sorted(self.acting), pending_take=pending,
+            game="miaui",
+            players=n,
+            options=dict(self.options),
+            viewer=viewer,
+            over=self.over,
+            round=self.round,
+            kiti=self.kiti,
+            tie_order=None
+            if self.kiti is None
+            else {"deep": kiti_order(self.kiti, n, 0), "shallow": kiti_order(self.kiti, n, 2)},
+            lagoon=lagoon,
+            piles=piles,
+            scores=scores,
+            winners=self.winners(),
+            hands=hands,
+            committed=committed,
+            discards=discards,
+            to_act=sorted(self.acting),
+            pending_take=pending,
             deck=list(reversed(self.deck)) if ref else len(self.deck),
             box=list(self.box) if ref else len(self.box),
             **self._rule_facts(viewer),
@@ -707,18 +771,21 @@ class MiauiState(State):
         depth takes and its ties, where Kiti stands and goes, what a tie does, and which
         face-down lagoon cards this viewer has peeked at."""
         n, kiti = self.players, self.kiti
-        return dict(
-            rounds=ROUNDS,
-            depths=depth_facts(kiti, n),
-            kiti_left=None if kiti is None else kiti_left(kiti, n),
-            kiti_next=None if kiti is None or self.round >= ROUNDS else (
-                kiti_after(kiti, n), kiti_left(kiti_after(kiti, n), n)),
-            kiti_moves=None if kiti is None else KITI_MOVES,
-            ties_carry_over=self.no_fighting,
-            tie_rule=NO_FIGHTING_TIE if kiti is None else KITI_TIE,
-            peeked=[[i in veil and (viewer == REFEREE or veil[i][0] == viewer) for i in range(len(cards))]
-                    for cards, veil in zip(self.lagoon, self.veil)],
-        )
+        return {
+            "rounds": ROUNDS,
+            "depths": depth_facts(kiti, n),
+            "kiti_left": None if kiti is None else kiti_left(kiti, n),
+            "kiti_next": None
+            if kiti is None or self.round >= ROUNDS
+            else (kiti_after(kiti, n), kiti_left(kiti_after(kiti, n), n)),
+            "kiti_moves": None if kiti is None else KITI_MOVES,
+            "ties_carry_over": self.no_fighting,
+            "tie_rule": NO_FIGHTING_TIE if kiti is None else KITI_TIE,
+            "peeked": [
+                [i in veil and (viewer == REFEREE or veil[i][0] == viewer) for i in range(len(cards))]
+                for cards, veil in zip(self.lagoon, self.veil)
+            ],
+        }
 
     def _end_view(self, viewer: Any) -> V.MiauiView:
         """The end shows every card in play to everyone; the burned card, the boxed cards and
@@ -746,8 +813,12 @@ class MiauiState(State):
         assert isinstance(new, MiauiState)
         # Cards this seat has not seen: the deck, the burned card, face-down lagoon cards of
         # others (none once the game is over: the end shows every card in play).
-        slots = sorted((space, i) for space, veil in enumerate(new.veil)
-                       for i, (seer, _) in veil.items() if seer != seat and not new.over)
+        slots = sorted(
+            (space, i)
+            for space, veil in enumerate(new.veil)
+            for i, (seer, _) in veil.items()
+            if seer != seat and not new.over
+        )
         # Sorted first, so that the draw depends only on what the seat knows (and on rng).
         pool = sorted(new.deck + [new.burned] + [new.lagoon[sp][i] for sp, i in slots])
         shuffle(rng, pool)
@@ -755,7 +826,7 @@ class MiauiState(State):
         new.deck = pool[:k]
         new.burned = pool[k]
         log = new.log
-        for (space, i), card in zip(slots, pool[k + 1:]):
+        for (space, i), card in zip(slots, pool[k + 1 :]):
             new.lagoon[space][i] = card
             at = new.veil[space][i][1]
             audience, kind, args, _ = log[at]
@@ -809,7 +880,8 @@ def _subsets(n: int) -> list[frozenset[int]]:
 
 #: acting set -> the set without each seat (a dive takes one seat out of a round's choice)
 _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
-    sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)}
+    sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)
+}
 
 
 class _Typed(str):
@@ -848,6 +920,7 @@ def _setup_deck(deck: Any) -> list[str]:
         if extra:
             more = f" and {len(extra) - 3} more" if len(extra) > 3 else ""
             parts.append("unexpected " + " ".join(quoted(c) for c in extra[:3]) + more)
-        raise SetupError(f"setup deck must hold the {DECK_SIZE} Miaui cards exactly once each "
-                         f"({'; '.join(parts)})")
+        raise SetupError(
+            f"setup deck must hold the {DECK_SIZE} Miaui cards exactly once each ({'; '.join(parts)})"
+        )
     return list(deck)

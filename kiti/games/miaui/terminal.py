@@ -26,8 +26,11 @@ from .words import SPACES, People, in_depth_order, name, round_events
 
 STYLE = {"K": "cyan", "T": "yellow", "E": "bold magenta", "L": "green", "J": "bold red", "S": "bold blue"}
 BACK = "▒▒"
-FLAGS = (("open_baskets", "Open Baskets"), ("no_fighting", "No Fighting"),
-         ("taker_chooses_order", "taker orders"))
+FLAGS = (
+    ("open_baskets", "Open Baskets"),
+    ("no_fighting", "No Fighting"),
+    ("taker_chooses_order", "taker orders"),
+)
 
 Piece = Text | str | tuple[str, str]
 
@@ -80,7 +83,6 @@ def _run(run: list[int]) -> str:
     return " ".join(map(str, run))
 
 
-
 # ------------------------------------------------------------------- cards
 def card(code: str) -> Text:
     """A card code in its kind's colour; a face-down card as a back."""
@@ -108,12 +110,16 @@ def cards_pieces(cards: Sequence[str], long: bool, joiner: str = " + ") -> list[
 def reveal_line(reveal: dict[str, Any], people: People, width: int) -> Text:
     """'Round 3 revealed: you:11 · Ann:11 · seat 2:7', or with seat numbers only."""
     r, dives = reveal["round"], reveal["dives"]
+
     def entry(s: int, d: int, sep: str, who: str) -> Text:
         return text(sep if s else "", (who, "bold" if s == people.viewer else ""), ":", (str(d), "bold"))
 
-    long = [(f"Round {r} revealed: ", "bold")] + [entry(s, d, " · ", people.who(s)) for s, d in enumerate(dives)]
+    long = [(f"Round {r} revealed: ", "bold")] + [
+        entry(s, d, " · ", people.who(s)) for s, d in enumerate(dives)
+    ]
     short = [(f"Round {r} revealed (seat:diver): ", "bold")] + [
-        entry(s, d, "  ", people.short(s)) for s, d in enumerate(dives)]
+        entry(s, d, "  ", people.short(s)) for s, d in enumerate(dives)
+    ]
     return fit(width, long, short)
 
 
@@ -138,31 +144,61 @@ def _story_lines(ev: dict[str, Any], reveal: dict[str, Any], people: People, wid
     if t == "tie":
         space, seats = SPACES[ev["space"]], ev["seats"]
         head = f"  {space}: tie of {dives[seats[0]]}s between "
-        return [fit(width, [(head, "italic"), (people.listing(seats), "italic"),
-                            (": nobody catches, the fish stay (No Fighting)", "italic")],
-                    [(head, "italic"), (people.listing(seats), "italic"), (": nobody catches", "italic")],
-                    [(head, "italic"), (" ".join(people.short(s) for s in seats), "italic"),
-                     (": nobody catches", "italic")])]
+        return [
+            fit(
+                width,
+                [
+                    (head, "italic"),
+                    (people.listing(seats), "italic"),
+                    (": nobody catches, the fish stay (No Fighting)", "italic"),
+                ],
+                [(head, "italic"), (people.listing(seats), "italic"), (": nobody catches", "italic")],
+                [
+                    (head, "italic"),
+                    (" ".join(people.short(s) for s in seats), "italic"),
+                    (": nobody catches", "italic"),
+                ],
+            )
+        ]
     if t == "no_diver":
         return [text((f"  {SPACES[ev['space']]}: no diver left, the fish stay", "italic"))]
     if t == "seagull":
         return [_seagull_line(ev, people, width)]
     if t == "jellyfish":
-        return [fit(width, [(f"    Three Jellyfish in {people.whose(ev['seat'])} pile "
-                             f"({' '.join(ev['cards'])}) leave the game together", "red")],
-                    [(f"    Three Jellyfish leave {people.whose(ev['seat'])} pile", "red")])]
+        return [
+            fit(
+                width,
+                [
+                    (
+                        f"    Three Jellyfish in {people.whose(ev['seat'])} pile "
+                        f"({' '.join(ev['cards'])}) leave the game together",
+                        "red",
+                    )
+                ],
+                [(f"    Three Jellyfish leave {people.whose(ev['seat'])} pile", "red")],
+            )
+        ]
     if t == "take":
         who = people.who(ev["seat"])
-        return [fit(width, [f"    {who[0].upper() + who[1:]} added {name(ev['card'])}"],
-                    [f"    {who[0].upper() + who[1:]} added {ev['card']}"])]
+        return [
+            fit(
+                width,
+                [f"    {who[0].upper() + who[1:]} added {name(ev['card'])}"],
+                [f"    {who[0].upper() + who[1:]} added {ev['card']}"],
+            )
+        ]
     return []
 
 
 def _catch_line(ev: dict[str, Any], dive: int, people: People, width: int) -> Text:
     head = text(f"  {SPACES[ev['space']]}: ", (people.who(ev["seat"]), "bold"), f" ({dive}) caught ")
     cards = ev["cards"]
-    return fit(width, [head, *cards_pieces(cards, True)], [head, *cards_pieces(cards, False)],
-               [head, *cards_pieces(cards, False, " ")])
+    return fit(
+        width,
+        [head, *cards_pieces(cards, True)],
+        [head, *cards_pieces(cards, False)],
+        [head, *cards_pieces(cards, False, " ")],
+    )
 
 
 def tie_line(ev: dict[str, Any], dive: int, kiti: int, players: int, people: People, width: int) -> Text:
@@ -171,9 +207,12 @@ def tie_line(ev: dict[str, Any], dive: int, kiti: int, players: int, people: Peo
     others = people.listing([s for s in ev["tied"] if s != seat])
     way = tie_direction(space)
     numbers = ">".join(map(str, kiti_order(kiti, players, space)))
-    return fit(width, [(f"    tied {dive}s with {others}: Kiti's {way} order ", "italic"), (numbers, "italic")],
-               [(f"    tied {dive}s: Kiti's {way} order ", "italic"), (numbers, "italic")],
-               [("    tied: Kiti's order ", "italic"), (numbers, "italic")])
+    return fit(
+        width,
+        [(f"    tied {dive}s with {others}: Kiti's {way} order ", "italic"), (numbers, "italic")],
+        [(f"    tied {dive}s: Kiti's {way} order ", "italic"), (numbers, "italic")],
+        [("    tied: Kiti's order ", "italic"), (numbers, "italic")],
+    )
 
 
 def _seagull_line(ev: dict[str, Any], people: People, width: int) -> Text:
@@ -181,12 +220,22 @@ def _seagull_line(ev: dict[str, Any], people: People, width: int) -> Text:
     if ate is None:
         whose = people.whose(ev["seat"])
         whose = whose[0].upper() + whose[1:]  # not capitalize(): a name keeps its letters
-        return fit(width, [(f"    Seagull! {whose} pile is empty: it flies off hungry", "blue")],
-                   [(f"    Seagull! {whose} pile is empty", "blue")],
-                   [("    Seagull! It flies off hungry", "blue")])
-    return fit(width, [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {name(ate)}; "
-                        f"both leave the game", "blue")],
-               [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {ate}", "blue")])
+        return fit(
+            width,
+            [(f"    Seagull! {whose} pile is empty: it flies off hungry", "blue")],
+            [(f"    Seagull! {whose} pile is empty", "blue")],
+            [("    Seagull! It flies off hungry", "blue")],
+        )
+    return fit(
+        width,
+        [
+            (
+                f"    Seagull! It ate {people.whose(ev['seat'])} top fish {name(ate)}; both leave the game",
+                "blue",
+            )
+        ],
+        [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {ate}", "blue")],
+    )
 
 
 def round_line(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> Text:
@@ -219,8 +268,9 @@ def _round_pieces(events: Sequence[dict[str, Any]], start: int, who: Any) -> lis
 class Sight:
     """One viewer's look at a view: the view, what the viewer saw happen, names, width."""
 
-    def __init__(self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None,
-                 people: People, width: int) -> None:
+    def __init__(
+        self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None, people: People, width: int
+    ) -> None:
         self.view = view
         self.events = list(events or [])
         self.people = people
@@ -249,9 +299,12 @@ def header(s: Sight) -> Text:
     else:
         who = short = "whole table" if s.referee else "spectator"
     plain = "whole table" if s.referee else "spectator" if s.me is None else f"seat {s.me}"
-    return fit(s.width, [("Miaui", "bold"), f" · {rnd} · ", (who, "bold"), *tail],
-               [("Miaui", "bold"), f" · {short_rnd} · ", (short, "bold"), *tail],
-               [("Miaui", "bold"), f" · {short_rnd} · ", (plain, "bold"), *tail])
+    return fit(
+        s.width,
+        [("Miaui", "bold"), f" · {rnd} · ", (who, "bold"), *tail],
+        [("Miaui", "bold"), f" · {short_rnd} · ", (short, "bold"), *tail],
+        [("Miaui", "bold"), f" · {short_rnd} · ", (plain, "bold"), *tail],
+    )
 
 
 def kiti_line(s: Sight) -> Text:
@@ -279,17 +332,38 @@ def kiti_line(s: Sight) -> Text:
         return f"seats {both}" if both == f"{left}|{right}" else both
 
     def between(mark: Any) -> list[Piece]:
-        return [kiti_word, f" between {pair(mark)} · Deepest/Deep ties → ", chain(mark, deep),
-                " · Shallow ties → ", chain(mark, shallow)]
+        return [
+            kiti_word,
+            f" between {pair(mark)} · Deepest/Deep ties → ",
+            chain(mark, deep),
+            " · Shallow ties → ",
+            chain(mark, shallow),
+        ]
 
     def compact(mark: Any, deep_word: str) -> list[Piece]:
-        return [kiti_word, f" {mark(left)}|{mark(right)} · {deep_word} ", chain(mark, deep),
-                " · Shallow ", chain(mark, shallow)]
+        return [
+            kiti_word,
+            f" {mark(left)}|{mark(right)} · {deep_word} ",
+            chain(mark, deep),
+            " · Shallow ",
+            chain(mark, shallow),
+        ]
 
-    return fit(s.width, between(p.mark), between(you),
-               [kiti_word, f" between {pair(you)} · ties: Deepest/Deep ", chain(you, deep),
-                " · Shallow ", chain(you, shallow)],
-               compact(you, "Deepest/Deep"), compact(str, "Deepest/Deep"), compact(str, "Deep"))
+    return fit(
+        s.width,
+        between(p.mark),
+        between(you),
+        [
+            kiti_word,
+            f" between {pair(you)} · ties: Deepest/Deep ",
+            chain(you, deep),
+            " · Shallow ",
+            chain(you, shallow),
+        ],
+        compact(you, "Deepest/Deep"),
+        compact(str, "Deepest/Deep"),
+        compact(str, "Deep"),
+    )
 
 
 # ----------------------------------------------------------------- lagoon
@@ -329,8 +403,13 @@ def face_down_marks(s: Sight, space: int) -> list[str]:
     cards = s.view["lagoon"][space]
     rnd = s.view["round"]
     peeked = {(e["round"], e["space"]): e.get("to") for e in s.events if e.get("type") == "peek"}
-    hidden = {(e["round"], sp) for e in s.events if e.get("type") == "stock"
-              for sp, c in enumerate(e["cards"]) if c == "?"}
+    hidden = {
+        (e["round"], sp)
+        for e in s.events
+        if e.get("type") == "stock"
+        for sp, c in enumerate(e["cards"])
+        if c == "?"
+    }
     out = []
     for i, c in enumerate(cards):
         stocked = (rnd - (len(cards) - 1 - i), space)
@@ -356,8 +435,7 @@ def peek_note(s: Sight, seers: list[int] | None) -> str:
 def seat_lines(s: Sight) -> list[Text]:
     """One line per seat: name, fish pile, score, this round's dive, divers played so far."""
     n = s.players
-    cols: list[tuple[str, list[Text], bool]] = [
-        ("Score", [score_cell(s, x) for x in range(n)], True)]
+    cols: list[tuple[str, list[Text], bool]] = [("Score", [score_cell(s, x) for x in range(n)], True)]
     if not s.over:  # at the end every diver has been played
         cols.append(("Dive", [dive_cell(s, x) for x in range(n)], False))
         played = remembered_dives(s.events, n)  # what this viewer saw revealed
@@ -449,8 +527,11 @@ def hand_line(s: Sight) -> Text | None:
         return fit(s.width, mine)
     order = f"order your {s.view['depths'][pending['space']]['name']} catch:"
     cards: list[Piece] = [(" " + c, "yellow") for c in pending["cards"]]  # a cut falls between cards
-    return fit(s.width, [*mine, (" · " + order, "yellow"), *cards],
-               [(order[0].upper() + order[1:], "yellow"), *cards])
+    return fit(
+        s.width,
+        [*mine, (" · " + order, "yellow"), *cards],
+        [(order[0].upper() + order[1:], "yellow"), *cards],
+    )
 
 
 # ---------------------------------------------------------------- history
@@ -464,17 +545,25 @@ def history_lines(s: Sight, room: int, log_rounds: int = 3) -> list[Text]:
     left = room - len(out)
     if len(lines) > left:
         cut = len(lines) - (left - 1)
-        lines = lines[:left - 1] + [Text(f"  … {cut} more line(s) of this reveal (log shows all)",
-                                         style="dim")] if left > 1 else lines[:left]
+        lines = (
+            [*lines[: left - 1], Text(f"  … {cut} more line(s) of this reveal (log shows all)", style="dim")]
+            if left > 1
+            else lines[:left]
+        )
     out += lines
     left = room - len(out)
     older = [round_line(s.events, i, s.people, s.width) for i in reveals[:-1][-log_rounds:]]
     return out + (older[-left:] if left > 0 else [])
 
 
-def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                width: int = 80, height: int = 21) -> RenderableType:
+def render_view(
+    view: dict[str, Any],
+    events: Sequence[dict[str, Any]] | None = None,
+    names: Sequence[str | None] | None = None,
+    labels: Sequence[str] | None = None,
+    width: int = 80,
+    height: int = 21,
+) -> RenderableType:
     """A Miaui view (a seat's, a spectator's or the referee's) as lines that fit
     ``width`` x ``height``.
 
@@ -492,4 +581,4 @@ def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = 
     if hand is not None:
         lines.append(hand)
     lines += history_lines(s, height - len(lines))
-    return Group(*lines[:max(height, 1)])
+    return Group(*lines[: max(height, 1)])

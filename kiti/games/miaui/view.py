@@ -14,10 +14,10 @@ diver the viewer may not see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from ...core.contract import Hidden, declare_events, doc
+from ...core.contract import Hidden, declare_events
 
 Direction = Literal["counterclockwise", "clockwise"]
 Side = Literal["right", "left"]
@@ -28,71 +28,108 @@ Viewer = int | Literal["referee"] | None
 class Depth:
     """One depth of the lagoon: who wins it and how Kiti breaks a tie there (rule facts)."""
 
-    space: int = doc("0 is Deepest (the bottom), 1 Deep, 2 Shallow (the top)")
-    name: str = doc("the depth's name: Deepest, Deep or Shallow")
-    takes: Literal["highest", "lowest"] = doc(
-        "which end of the divers still in wins it (Deep: the highest left after Deepest)")
-    rule: str = doc("who wins this depth, in words")
-    tie_direction: Direction | None = doc(
-        "which way Kiti looks along the table for a tie here; null without Kiti (No Fighting)")
-    tie_from: Side | None = doc("the side of Kiti where its tie order starts; null without Kiti")
-    tie_order: tuple[int, ...] | None = doc(
-        "the seats in the order Kiti favours them for a tie here this round; null without Kiti")
+    space: int = field(metadata={"doc": "0 is Deepest (the bottom), 1 Deep, 2 Shallow (the top)"})
+    name: str = field(metadata={"doc": "the depth's name: Deepest, Deep or Shallow"})
+    takes: Literal["highest", "lowest"] = field(
+        metadata={"doc": "which end of the divers still in wins it (Deep: the highest left after Deepest)"}
+    )
+    rule: str = field(metadata={"doc": "who wins this depth, in words"})
+    tie_direction: Direction | None = field(
+        metadata={
+            "doc": "which way Kiti looks along the table for a tie here; null without Kiti (No Fighting)"
+        }
+    )
+    tie_from: Side | None = field(
+        metadata={"doc": "the side of Kiti where its tie order starts; null without Kiti"}
+    )
+    tie_order: tuple[int, ...] | None = field(
+        metadata={
+            "doc": "the seats in the order Kiti favours them for a tie here this round; null without Kiti"
+        }
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class PendingTake:
     """A No Fighting taker ordering her catch (option taker_chooses_order)."""
 
-    seat: int = doc("the taker")
-    space: int = doc("the depth she caught")
-    cards: list[str] = doc("the cards still to join her pile")
+    seat: int = field(metadata={"doc": "the taker"})
+    space: int = field(metadata={"doc": "the depth she caught"})
+    cards: list[str] = field(metadata={"doc": "the cards still to join her pile"})
 
 
 @dataclass(frozen=True, slots=True)
 class MiauiView:
     """A Miaui table as one viewer sees it (a seat, a spectator, or anyone at the end)."""
 
-    game: Literal["miaui"] = doc("the game's id")
-    players: int = doc("how many seats (3 to 6)")
-    options: dict[str, bool | int] = doc("the game's options, by name")
-    viewer: Viewer = doc("the seat looking, null for a spectator, 'referee' for the whole table")
-    over: bool = doc("the game is over (the view then shows every card in play)")
-    round: int = doc("the round being played, 1 to rounds")
-    kiti: int | None = doc("the seat on Kiti's right (Kiti stands between it and the next seat "
-                           "clockwise); null without Kiti (No Fighting)")
-    tie_order: dict[str, list[int]] | None = doc(
-        "Kiti's tie orders this round: 'deep' (Deepest and Deep) and 'shallow'; null without Kiti")
-    lagoon: list[list[str | Hidden]] = doc("each depth's cards, oldest first (index: space)")
-    piles: list[list[str | Hidden]] = doc("each seat's fish pile, bottom to top")
-    scores: list[float | None] = doc("each seat's points, null where the viewer cannot know them")
-    winners: list[int] = doc("the winning seats once the game is over")
-    hands: list[list[int | Hidden]] = doc("each seat's divers left")
-    committed: list[int | Hidden | None] = doc("each seat's diver chosen this round (null: not yet)")
-    discards: list[list[int | Hidden]] = doc("each seat's diver discard pile, oldest first")
-    to_act: list[int] = doc("the seats to act now (every seat still to choose a diver)")
-    pending_take: PendingTake | None = doc("a catch its taker is ordering, if any")
-    deck: int | list[str] = doc("cards left in the deck (the referee: the cards, next first)")
-    box: int | list[str] = doc("cards out of the game (the referee: the cards)")
-    rounds: int = doc("how many rounds a game lasts")
-    depths: tuple[Depth, ...] = doc("the rule facts of each depth (index: space)")
-    kiti_left: int | None = doc("the seat on Kiti's left; null without Kiti")
-    kiti_next: tuple[int, int] | None = doc(
-        "the seats Kiti stands between after this round (on its right, on its left): it moves "
-        "on; null without Kiti or in the last round")
-    kiti_moves: Direction | None = doc("which way Kiti moves after each round; null without Kiti")
-    ties_carry_over: bool = doc("a tie catches nothing and its fish stay in the lagoon for the "
-                                "next round (No Fighting)")
-    tie_rule: str = doc("what a tie does, in words")
-    peeked: list[list[bool]] = doc(
-        "per lagoon card: it lies face down and this viewer has seen it (a Lantern's peek)")
+    game: Literal["miaui"] = field(metadata={"doc": "the game's id"})
+    players: int = field(metadata={"doc": "how many seats (3 to 6)"})
+    options: dict[str, bool | int] = field(metadata={"doc": "the game's options, by name"})
+    viewer: Viewer = field(
+        metadata={"doc": "the seat looking, null for a spectator, 'referee' for the whole table"}
+    )
+    over: bool = field(metadata={"doc": "the game is over (the view then shows every card in play)"})
+    round: int = field(metadata={"doc": "the round being played, 1 to rounds"})
+    kiti: int | None = field(
+        metadata={
+            "doc": "the seat on Kiti's right (Kiti stands between it and the next seat "
+            "clockwise); null without Kiti (No Fighting)"
+        }
+    )
+    tie_order: dict[str, list[int]] | None = field(
+        metadata={
+            "doc": "Kiti's tie orders this round: 'deep' (Deepest and Deep) and 'shallow'; null without Kiti"
+        }
+    )
+    lagoon: list[list[str | Hidden]] = field(
+        metadata={"doc": "each depth's cards, oldest first (index: space)"}
+    )
+    piles: list[list[str | Hidden]] = field(metadata={"doc": "each seat's fish pile, bottom to top"})
+    scores: list[float | None] = field(
+        metadata={"doc": "each seat's points, null where the viewer cannot know them"}
+    )
+    winners: list[int] = field(metadata={"doc": "the winning seats once the game is over"})
+    hands: list[list[int | Hidden]] = field(metadata={"doc": "each seat's divers left"})
+    committed: list[int | Hidden | None] = field(
+        metadata={"doc": "each seat's diver chosen this round (null: not yet)"}
+    )
+    discards: list[list[int | Hidden]] = field(
+        metadata={"doc": "each seat's diver discard pile, oldest first"}
+    )
+    to_act: list[int] = field(metadata={"doc": "the seats to act now (every seat still to choose a diver)"})
+    pending_take: PendingTake | None = field(metadata={"doc": "a catch its taker is ordering, if any"})
+    deck: int | list[str] = field(
+        metadata={"doc": "cards left in the deck (the referee: the cards, next first)"}
+    )
+    box: int | list[str] = field(metadata={"doc": "cards out of the game (the referee: the cards)"})
+    rounds: int = field(metadata={"doc": "how many rounds a game lasts"})
+    depths: tuple[Depth, ...] = field(metadata={"doc": "the rule facts of each depth (index: space)"})
+    kiti_left: int | None = field(metadata={"doc": "the seat on Kiti's left; null without Kiti"})
+    kiti_next: tuple[int, int] | None = field(
+        metadata={
+            "doc": "the seats Kiti stands between after this round (on its right, on its left): it moves "
+            "on; null without Kiti or in the last round"
+        }
+    )
+    kiti_moves: Direction | None = field(
+        metadata={"doc": "which way Kiti moves after each round; null without Kiti"}
+    )
+    ties_carry_over: bool = field(
+        metadata={
+            "doc": "a tie catches nothing and its fish stay in the lagoon for the next round (No Fighting)"
+        }
+    )
+    tie_rule: str = field(metadata={"doc": "what a tie does, in words"})
+    peeked: list[list[bool]] = field(
+        metadata={"doc": "per lagoon card: it lies face down and this viewer has seen it (a Lantern's peek)"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class RefereeView(MiauiView):
     """The whole table (the referee's view): every card, the burned one included."""
 
-    burned: str = doc("the card burned face down at the start, never in play")
+    burned: str = field(metadata={"doc": "the card burned face down at the start, never in play"})
 
 
 #: What ``INFO.view_type`` declares: a viewer gets one of the two.
@@ -209,5 +246,6 @@ class End:
     winners: tuple[int, ...]
 
 
-EVENT_TYPES = declare_events(Stock, SeagullReturned, Peek, Reveal, Catch, Tie, NoDiver, Take,
-                             Seagull, Jellyfish, End)
+EVENT_TYPES = declare_events(
+    Stock, SeagullReturned, Peek, Reveal, Catch, Tie, NoDiver, Take, Seagull, Jellyfish, End
+)

@@ -30,8 +30,12 @@ TAKE_HELP = "Shorthand: a card code alone (T7) means 'take T7'."
 class People:
     """How seats are named for one viewer: 'you', a player's name, or 'seat N'."""
 
-    def __init__(self, viewer: Any = None, names: Sequence[str | None] | None = None,
-                 labels: Sequence[str] | None = None) -> None:
+    def __init__(
+        self,
+        viewer: Any = None,
+        names: Sequence[str | None] | None = None,
+        labels: Sequence[str] | None = None,
+    ) -> None:
         self.viewer = viewer if isinstance(viewer, int) and not isinstance(viewer, bool) else None
         self.names = list(names or [])
         self.labels = list(labels or [])
@@ -61,7 +65,7 @@ class People:
         if seat == self.viewer:
             return "you"
         word = self.name(seat) or (self.labels[seat] if seat < len(self.labels) else "")
-        return word if len(word) <= width else word[:width - 1] + "…"
+        return word if len(word) <= width else word[: width - 1] + "…"
 
     def listing(self, seats: Sequence[int]) -> str:
         """'you and Ann' / 'seat 1, seat 2 and you'."""
@@ -88,7 +92,7 @@ def names(cards: Sequence[str]) -> str:
 def round_events(events: Sequence[dict[str, Any]], start: int) -> list[dict[str, Any]]:
     """What followed the reveal at ``events[start]``, up to the next stocking or reveal."""
     out = []
-    for ev in events[start + 1:]:
+    for ev in events[start + 1 :]:
         if ev.get("type") in BOUNDARIES:
             break
         out.append(ev)
@@ -136,8 +140,9 @@ SENTENCES: dict[str, str] = {
     "seagull_returned": "Round 1: a Seagull drawn for {space} went back into the deck.",
     "reveal": "Round {round}: the divers are revealed: {dives}.",
     "catch": "Round {round}: {who} caught {cards} in {space}{kiti_chose}.",
-    "tie": ("Round {round}: tie in {space} between {seats}: nobody catches there (No Fighting), "
-            "the fish stay."),
+    "tie": (
+        "Round {round}: tie in {space} between {seats}: nobody catches there (No Fighting), the fish stay."
+    ),
     "no_diver": "Round {round}: no diver left for {space}: its fish stay.",
     "take": "Round {round}: {who} added {card} to the pile.",
     "seagull": "Round {round}: the Seagull ate {whose} top fish, {ate}; both left the game.",
@@ -195,14 +200,16 @@ def sentence(event: Event, people: People) -> str | None:
 
 
 # -------------------------------------------------------- the words protocol
-def describe_event(event: dict[str, Any], viewer: Any = None,
-                   names: Sequence[str | None] | None = None) -> str | None:
+def describe_event(
+    event: dict[str, Any], viewer: Any = None, names: Sequence[str | None] | None = None
+) -> str | None:
     """One event in plain words for ``viewer`` (None for those not worth a line)."""
     return sentence(event, People(viewer, names))
 
 
-def describe_events(events: Sequence[dict[str, Any]], viewer: Any = None,
-                    names: Sequence[str | None] | None = None) -> list[str]:
+def describe_events(
+    events: Sequence[dict[str, Any]], viewer: Any = None, names: Sequence[str | None] | None = None
+) -> list[str]:
     """Every event worth telling, in the order a person reads them (depths in order)."""
     people = People(viewer, names)
     return [line for line in (sentence(e, people) for e in told_in_order(events)) if line]

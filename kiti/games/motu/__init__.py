@@ -9,14 +9,17 @@ events (``view``), drawing (``draw``), the game in plain words (``words``), the 
 from ...core.registry import GameParts, register
 from .rules import INFO, MotuState
 
-register(MotuState, GameParts(
-    words="kiti.games.motu.words",
-    terminal="kiti.games.motu.terminal",
-    heuristic="kiti.games.motu.heuristic:MotuHeuristic",
-    summary="summary.md",
-    catalog="kiti.games.motu.catalog:catalog",
-    cards="kiti.games.motu.draw:CARDS",
-    bench="kiti.sim.bench_motu:bench_extras",
-))
+register(
+    MotuState,
+    GameParts(
+        words="kiti.games.motu.words",
+        terminal="kiti.games.motu.terminal",
+        heuristic="kiti.games.motu.heuristic:MotuHeuristic",
+        summary="summary.md",
+        catalog="kiti.games.motu.catalog:catalog",
+        cards="kiti.games.motu.draw:CARDS",
+        bench="kiti.sim.bench_motu:bench_extras",
+    ),
+)
 
 __all__ = ["INFO", "MotuState"]

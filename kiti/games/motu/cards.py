@@ -30,8 +30,11 @@ PAIR_LEADERS = ("fisherman", "hunter", "canoe")
 COUNTS = {"islands": 58, "villages": 6, "travelers": 6, "destinies": 10}
 ID_FORMAT = {"islands": "I{:02d}", "villages": "V{}", "travelers": "T{}", "destinies": "D{:02d}"}
 #: Things a Traveler may score per, or a Destiny may ask for, beyond a single symbol kind.
-GROUPS = {"totem": "totems of every kind", "beach_card": "cards that show Beach",
-          "coconut": "coconuts (banked, plus a played Traveler's)"}
+GROUPS = {
+    "totem": "totems of every kind",
+    "beach_card": "cards that show Beach",
+    "coconut": "coconuts (banked, plus a played Traveler's)",
+}
 #: The coconuts that count for a player's points (the Coconut Source and bonus, a Destiny, the
 #: tie-break), in words: :meth:`.rules.MotuState.coconut_count` counts them.
 COCONUTS_COUNTED = "coconuts (banked, plus those printed on a played Traveler; not those left on row cards)"
@@ -117,8 +120,12 @@ def reading_order(pos: Pos) -> tuple[int, int]:
     return pos[1], pos[0]
 
 
-def make_card(card_id: str, rows: list[str] | tuple[str, ...],
-              symbols: Mapping[Pos, str] | None = None, village: bool = False) -> IslandCard:
+def make_card(
+    card_id: str,
+    rows: list[str] | tuple[str, ...],
+    symbols: Mapping[Pos, str] | None = None,
+    village: bool = False,
+) -> IslandCard:
     """An :class:`IslandCard` from rows of terrain letters and {(column, row): symbol kind}."""
     marks = tuple(sorted((symbols or {}).items(), key=lambda item: reading_order(item[0])))
     return IslandCard(card_id, tuple(rows), marks, village)
@@ -135,8 +142,7 @@ def beach_exits(rows: tuple[str, ...] | list[str], pos: Pos) -> list[Pos]:
     unless it is on an edge). The model takes a Beach cell on an edge to leave the card there, so
     the validator refuses a beach that runs along an edge (see :func:`along_edge`)."""
     c, r = pos
-    return [(dx, dy) for dx, dy in DIRECTIONS
-            if not (0 <= c + dx < len(rows[0]) and 0 <= r + dy < len(rows))]
+    return [(dx, dy) for dx, dy in DIRECTIONS if not (0 <= c + dx < len(rows[0]) and 0 <= r + dy < len(rows))]
 
 
 def along_edge(rows: tuple[str, ...] | list[str]) -> tuple[Pos, Pos, Pos] | None:
@@ -147,8 +153,9 @@ def along_edge(rows: tuple[str, ...] | list[str]) -> tuple[Pos, Pos, Pos] | None
     (:func:`beach_exits`) would take both cells to leave the card there and refuse any card laid
     against that side; a card whose beaches meet its edges only end-on has no such pair.
     """
-    cells = sorted(((c, r) for r, row in enumerate(rows) for c, t in enumerate(row) if t == "B"),
-                   key=reading_order)
+    cells = sorted(
+        ((c, r) for r, row in enumerate(rows) for c, t in enumerate(row) if t == "B"), key=reading_order
+    )
     for c, r in cells:
         for d in beach_exits(rows, (c, r)):
             nxt = (c + abs(d[1]), r + abs(d[0]))  # the next cell along that edge
@@ -208,8 +215,12 @@ def _check_symbol_kinds(cards: Mapping[str, Any]) -> set[str]:
     if kinds != needed:
         raise _fail("cards.json, symbols", f"the symbol kinds must be exactly {sorted(needed)}")
     for kind, info in cards["symbols"].items():
-        if not (isinstance(info.get("name"), str) and isinstance(info.get("mark"), str)
-                and len(info["mark"]) == 2 and isinstance(info.get("verified"), bool)):
+        if not (
+            isinstance(info.get("name"), str)
+            and isinstance(info.get("mark"), str)
+            and len(info["mark"]) == 2
+            and isinstance(info.get("verified"), bool)
+        ):
             raise _fail(f"cards.json, symbol {kind}", "needs a name, a two-letter mark and 'verified'")
     marks = [info["mark"] for info in cards["symbols"].values()]
     if len(set(marks)) != len(marks):
@@ -227,14 +238,17 @@ def _check_ids(file: str, group: str, items: list[Any]) -> None:
         raise _fail(f"{file}, {group}", f"card {wrong} is out of place: ids run {want[0]}..{want[-1]}")
     for item in items:
         if not isinstance(item.get("verified"), bool):
-            raise _fail(f"{file}, card {item['id']}", "needs \"verified\": true or false")
+            raise _fail(f"{file}, card {item['id']}", 'needs "verified": true or false')
 
 
 def _check_card(raw: Mapping[str, Any], kinds: set[str], village: bool) -> None:
     where = f"cards.json, card {raw['id']}"
     rows = raw.get("rows")
-    if (not isinstance(rows, list) or len(rows) != HEIGHT
-            or any(not isinstance(r, str) or len(r) != WIDTH for r in rows)):
+    if (
+        not isinstance(rows, list)
+        or len(rows) != HEIGHT
+        or any(not isinstance(r, str) or len(r) != WIDTH for r in rows)
+    ):
         raise _fail(where, f"'rows' must be {HEIGHT} rows of {WIDTH} terrain letters")
     bad = {t for row in rows for t in row} - set(TERRAIN_NAME)
     if bad:
@@ -249,11 +263,17 @@ def _check_card_symbols(where: str, symbols: Any, kinds: set[str], village: bool
     seen: set[Pos] = set()
     for mark in symbols:
         if not isinstance(mark, dict):
-            raise _fail(where, f"each symbol needs the form {{'at': [column, row], 'symbol': kind}}, "
-                               f"not {quoted(mark)}")
+            raise _fail(
+                where,
+                f"each symbol needs the form {{'at': [column, row], 'symbol': kind}}, not {quoted(mark)}",
+            )
         at, kind = mark.get("at"), mark.get("symbol")
-        if not (isinstance(at, list) and len(at) == 2 and _is_int(at[0], 0, WIDTH - 1)
-                and _is_int(at[1], 0, HEIGHT - 1)):
+        if not (
+            isinstance(at, list)
+            and len(at) == 2
+            and _is_int(at[0], 0, WIDTH - 1)
+            and _is_int(at[1], 0, HEIGHT - 1)
+        ):
             raise _fail(where, f"symbol {quoted(kind)} at {quoted(at)} is not a cell of the card")
         if not isinstance(kind, str) or kind not in kinds:
             raise _fail(where, f"unknown symbol kind {quoted(kind)} at {quoted(at)}")
@@ -279,9 +299,12 @@ def _check_terrain(where: str, rows: list[str]) -> None:
     along = along_edge(rows)
     if along is not None:
         p, q, d = along
-        raise _fail(where, f"the Beach at {list(p)} and {list(q)} runs along the card's {SIDE_NAME[d]} edge; "
-                           "a beach may meet an edge only end-on (Kiti takes a Beach cell on an edge to "
-                           "leave the card there)")
+        raise _fail(
+            where,
+            f"the Beach at {list(p)} and {list(q)} runs along the card's {SIDE_NAME[d]} edge; "
+            "a beach may meet an edge only end-on (Kiti takes a Beach cell on an edge to "
+            "leave the card there)",
+        )
     for beach in beaches(rows):
         if sum(len(beach_exits(rows, p)) for p in beach) < 2:
             first = min(beach, key=reading_order)
@@ -289,8 +312,12 @@ def _check_terrain(where: str, rows: list[str]) -> None:
 
 
 def _is_int(value: Any, low: int | None = None, high: int | None = None) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool)
-            and (low is None or value >= low) and (high is None or value <= high))
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and (low is None or value >= low)
+        and (high is None or value <= high)
+    )
 
 
 def _check_traveler(raw: Mapping[str, Any], kinds: set[str]) -> None:
@@ -300,8 +327,11 @@ def _check_traveler(raw: Mapping[str, Any], kinds: set[str]) -> None:
         raise _fail(where, "'adds' must map symbol kinds to counts")
     for kind, n in adds.items():
         if kind not in kinds - {"star", "volcano"} or not _is_int(n, 1):
-            raise _fail(where, f"cannot add {quoted(n)} x {quoted(kind)}: adds are symbol kinds (not star or "
-                               "volcano), 1 or more of each")
+            raise _fail(
+                where,
+                f"cannot add {quoted(n)} x {quoted(kind)}: adds are symbol kinds (not star or "
+                "volcano), 1 or more of each",
+            )
     if not _is_int(raw.get("coconuts"), 0) or not _is_int(raw.get("points"), 1):
         raise _fail(where, "'coconuts' must be 0 or more and 'points' 1 or more")
     if not isinstance(raw.get("per"), str) or raw["per"] not in (kinds - {"star"}) | {"totem", "beach_card"}:
@@ -314,13 +344,17 @@ def _check_destiny(raw: Mapping[str, Any], kinds: set[str]) -> None:
     where = f"destinies.json, destiny {raw['id']}"
     parts = raw.get("components")
     allowed = (kinds - {"star"}) | set(GROUPS)
-    if not (isinstance(parts, list) and 1 <= len(parts) <= 2
-            and all(isinstance(p, str) and p in allowed for p in parts)
-            and len(set(parts)) == len(parts)):
+    if not (
+        isinstance(parts, list)
+        and 1 <= len(parts) <= 2
+        and all(isinstance(p, str) and p in allowed for p in parts)
+        and len(set(parts)) == len(parts)
+    ):
         raise _fail(where, f"'components' must be one or two of {sorted(allowed)}, got {quoted(parts)}")
     if not _is_int(raw.get("price"), 1):
-        raise _fail(where, "'price' must be a whole number of coconuts, 1 or more, got "
-                           f"{quoted(raw.get('price'))}")
+        raise _fail(
+            where, f"'price' must be a whole number of coconuts, 1 or more, got {quoted(raw.get('price'))}"
+        )
     if not _is_int(raw.get("most"), 1) or not _is_int(raw.get("otherwise"), None, -1):
         raise _fail(where, "'most' must be positive and 'otherwise' negative")
     small = raw.get("most_of_one")
@@ -346,8 +380,11 @@ def _check_scoring(raw: Mapping[str, Any], kinds: set[str]) -> None:
         if not _is_int(raw[name].get("points"), 0) or not isinstance(raw[name].get("verified"), bool):
             raise _fail(f"scoring.json, {name}", "needs whole 'points' (0 or more) and 'verified'")
     solo = raw["solo"]
-    if not (_is_int(solo.get("opponent_volcano_points"), 0) and isinstance(solo.get("start_scores"), dict)
-            and all(_is_int(v, 0) for v in solo["start_scores"].values())):
+    if not (
+        _is_int(solo.get("opponent_volcano_points"), 0)
+        and isinstance(solo.get("start_scores"), dict)
+        and all(_is_int(v, 0) for v in solo["start_scores"].values())
+    ):
         raise _fail("scoring.json, solo", "needs whole 'opponent_volcano_points' and 'start_scores'")
 
 
@@ -358,8 +395,9 @@ def _check_ruler(bands: Any) -> None:
     if [b.get("points") for b in bands] != [1, 2, 3, 4, 5]:
         raise _fail(where, "the bands score 1, 2, 3, 4, 5 in order, nearest first")
     limits = [b.get("up_to") for b in bands]
-    if (not all(isinstance(u, int | float) and not isinstance(u, bool) and u > 0 for u in limits)
-            or limits != sorted(set(limits))):
+    if not all(
+        isinstance(u, int | float) and not isinstance(u, bool) and u > 0 for u in limits
+    ) or limits != sorted(set(limits)):
         raise _fail(where, f"band limits 'up_to' must be positive and rise strictly, got {quoted(limits)}")
 
 
@@ -384,20 +422,23 @@ TRAVELERS: dict[str, Traveler] = {
     for t in _RAW["travelers"]["travelers"]
 }
 DESTINIES: dict[str, Destiny] = {
-    d["id"]: Destiny(d["id"], tuple(d["components"]), d["price"], d["most"], d["otherwise"],
-                     d.get("most_of_one"))
+    d["id"]: Destiny(
+        d["id"], tuple(d["components"]), d["price"], d["most"], d["otherwise"], d.get("most_of_one")
+    )
     for d in _RAW["destinies"]["destinies"]
 }
 
 _SCORING = _RAW["scoring"]
 #: Pair Sources: leader symbol -> (partner symbol, points per leader).
-PAIRS: dict[str, tuple[str, int]] = {k: (_SCORING["pairs"][k]["partner"], _SCORING["pairs"][k]["each"])
-                                     for k in PAIR_LEADERS}
+PAIRS: dict[str, tuple[str, int]] = {
+    k: (_SCORING["pairs"][k]["partner"], _SCORING["pairs"][k]["each"]) for k in PAIR_LEADERS
+}
 #: Number of totem kinds that count -> points (0 kinds -> 0).
 TOTEM_POINTS: dict[int, int] = {0: 0, **{int(k): v for k, v in _SCORING["totem_table"]["points"].items()}}
 #: The volcanic ruler: (farthest distance of the band, points), nearest band first.
 RULER_BANDS: tuple[tuple[float, int], ...] = tuple(
-    (float(b["up_to"]), b["points"]) for b in _SCORING["volcanic_ruler"]["bands"])
+    (float(b["up_to"]), b["points"]) for b in _SCORING["volcanic_ruler"]["bands"]
+)
 COCONUT_EACH: int = _SCORING["coconut_each"]["points"]
 BEACH_BONUS: int = _SCORING["beach_bonus"]["points"]
 COCONUT_BONUS: int = _SCORING["coconut_bonus"]["points"]

@@ -40,40 +40,66 @@ def symbol_help(kind: str) -> str:
     partners = {partner: leader for leader, (partner, _) in PAIRS.items()}
     if kind in PAIRS:
         partner, each = PAIRS[kind]
-        text = (f"{name}: {each} points each in the {SOURCE_NAME[kind]} Source, "
-                f"0 if your island shows more {name} than {SYMBOL_NAME[partner]} symbols.")
+        text = (
+            f"{name}: {each} points each in the {SOURCE_NAME[kind]} Source, "
+            f"0 if your island shows more {name} than {SYMBOL_NAME[partner]} symbols."
+        )
     elif kind in partners:
         leader = partners[kind]
-        text = (f"{name}: the partner of the {SYMBOL_NAME[leader]} ({SOURCE_NAME[leader]} Source): "
-                f"{SYMBOL_NAME[leader]} symbols score only while they do not outnumber the {name} symbols.")
+        text = (
+            f"{name}: the partner of the {SYMBOL_NAME[leader]} ({SOURCE_NAME[leader]} Source): "
+            f"{SYMBOL_NAME[leader]} symbols score only while they do not outnumber the {name} symbols."
+        )
     elif kind in TOTEMS:
         table = " ".join(str(TOTEM_POINTS[n]) for n in range(1, len(TOTEMS) + 1))
-        text = (f"{name}, one of {len(TOTEMS)} totems: the {SOURCE_NAME['totem']} Source scores the kinds "
-                f"seen exactly once on your island ({table} points for 1-{len(TOTEMS)} kinds); "
-                "solo, every totem symbol counts.")
+        text = (
+            f"{name}, one of {len(TOTEMS)} totems: the {SOURCE_NAME['totem']} Source scores the kinds "
+            f"seen exactly once on your island ({table} points for 1-{len(TOTEMS)} kinds); "
+            "solo, every totem symbol counts."
+        )
     elif kind == "volcano":
         bands = ", ".join(f"up to {d:g} cells {p} point{'s' if p != 1 else ''}" for d, p in RULER_BANDS)
-        text = (f"{name}: scores by its distance from your village star ({SOURCE_NAME['volcano']} Source): "
-                f"{bands}, farther 0.")
+        text = (
+            f"{name}: scores by its distance from your village star ({SOURCE_NAME['volcano']} Source): "
+            f"{bands}, farther 0."
+        )
     else:
         text = f"{name}: the centre of your village; volcanoes are measured from it."
     return text + (" No card may cover it." if kind in PROTECTED else "")
 
 
 def catalog() -> dict[str, Any]:
-    cards = {cid: {"village": cid in VILLAGE_IDS,
-                   "rotations": {str(r): _turned(cid, r) for r in ROTATIONS}}
-             for cid in (*VILLAGE_IDS, *ISLAND_IDS)}
+    cards = {
+        cid: {"village": cid in VILLAGE_IDS, "rotations": {str(r): _turned(cid, r) for r in ROTATIONS}}
+        for cid in (*VILLAGE_IDS, *ISLAND_IDS)
+    }
     assert set(cards) == set(CARDS)
     return {
         "terrains": dict(TERRAIN_NAME),
-        "symbols": {k: {"name": SYMBOL_NAME[k], "mark": SYMBOL_MARK[k], "help": symbol_help(k)}
-                    for k in SYMBOL_NAME},
+        "symbols": {
+            k: {"name": SYMBOL_NAME[k], "mark": SYMBOL_MARK[k], "help": symbol_help(k)} for k in SYMBOL_NAME
+        },
         "cards": cards,
-        "travelers": {t: {"text": traveler_text(t).plain, "adds": dict(v.adds), "coconuts": v.coconuts,
-                          "points": v.points, "per": v.per} for t, v in TRAVELERS.items()},
-        "destinies": {d: {"text": destiny_text(d).plain, "components": list(v.components),
-                          "price": v.price, "most": v.most, "most_of_one": v.most_of_one,
-                          "otherwise": v.otherwise} for d, v in DESTINIES.items()},
+        "travelers": {
+            t: {
+                "text": traveler_text(t).plain,
+                "adds": dict(v.adds),
+                "coconuts": v.coconuts,
+                "points": v.points,
+                "per": v.per,
+            }
+            for t, v in TRAVELERS.items()
+        },
+        "destinies": {
+            d: {
+                "text": destiny_text(d).plain,
+                "components": list(v.components),
+                "price": v.price,
+                "most": v.most,
+                "most_of_one": v.most_of_one,
+                "otherwise": v.otherwise,
+            }
+            for d, v in DESTINIES.items()
+        },
         "sources": {s: SOURCE_NAME[s] for s in SOURCES},
     }

@@ -54,14 +54,20 @@ def draw_card(card: CardLike, rotation: int = 0) -> Text:
     """A card, turned ``rotation`` degrees clockwise, under a title line with its id."""
     turned = rotated(card, rotation)
     title = Text(turned.id + (f" turned {rotation}" if rotation else ""), style="bold")
-    rows = [Text().join(cell_text(terrain, turned.symbol_at.get((c, r))) for c, terrain in enumerate(row))
-            for r, row in enumerate(turned.rows)]
+    rows = [
+        Text().join(cell_text(terrain, turned.symbol_at.get((c, r))) for c, terrain in enumerate(row))
+        for r, row in enumerate(turned.rows)
+    ]
     return Text("\n").join([title, *rows])
 
 
-def island_window(island: Island, columns: int | None = None, rows: int | None = None,
-                  focus: tuple[int, int] | None = None, extra: Collection[tuple[int, int]] = ()
-                  ) -> tuple[int, int, int, int]:
+def island_window(
+    island: Island,
+    columns: int | None = None,
+    rows: int | None = None,
+    focus: tuple[int, int] | None = None,
+    extra: Collection[tuple[int, int]] = (),
+) -> tuple[int, int, int, int]:
     """The default window (left, top, columns, rows): the island (and the ``extra`` cells) plus one
     empty cell around, at most ``columns`` x ``rows`` (and as wide as fits the screen). A window
     smaller than the island is centred on ``focus`` (default: the island's top-left part); pass
@@ -73,8 +79,12 @@ def island_window(island: Island, columns: int | None = None, rows: int | None =
     widest = (SCREEN - LABEL) // CELL
     width = min(columns or widest, widest, x1 - x0 + 3)
     height = min(rows or (y1 - y0 + 3), y1 - y0 + 3)
-    return (_start(x0 - 1, x1 + 1, width, focus[0] if focus else None),
-            _start(y0 - 1, y1 + 1, height, focus[1] if focus else None), width, height)
+    return (
+        _start(x0 - 1, x1 + 1, width, focus[0] if focus else None),
+        _start(y0 - 1, y1 + 1, height, focus[1] if focus else None),
+        width,
+        height,
+    )
 
 
 def _start(low: int, high: int, size: int, focus: int | None) -> int:
@@ -84,16 +94,23 @@ def _start(low: int, high: int, size: int, focus: int | None) -> int:
     return max(low, min(focus - size // 2, high - size + 1))
 
 
-def ghost_cells(card: CardLike, rotation: int, x: int, y: int) -> dict[tuple[int, int], tuple[str, str | None]]:
+def ghost_cells(
+    card: CardLike, rotation: int, x: int, y: int
+) -> dict[tuple[int, int], tuple[str, str | None]]:
     """The grid cells a card would cover there: (terrain, symbol) by cell."""
     s = shape(as_card(card), rotation)
     return {(x + cx, y + cy): (spec.terrain, spec.symbol) for (cx, cy), spec in s.cells}
 
 
-def draw_island(island: Island, left: int | None = None, top: int | None = None,
-                columns: int | None = None, rows: int | None = None,
-                ghost: tuple[CardLike, int, int, int] | None = None,
-                marks: Collection[tuple[int, int]] = ()) -> Text:
+def draw_island(
+    island: Island,
+    left: int | None = None,
+    top: int | None = None,
+    columns: int | None = None,
+    rows: int | None = None,
+    ghost: tuple[CardLike, int, int, int] | None = None,
+    marks: Collection[tuple[int, int]] = (),
+) -> Text:
     """A window on the island's grid with x labels above and y labels on the left, with a
     ``ghost`` card (card, rotation, x, y) drawn over it and ``marks`` on some cells."""
     over = ghost_cells(*ghost) if ghost else {}
@@ -114,8 +131,9 @@ def draw_island(island: Island, left: int | None = None, top: int | None = None,
                 line.append_text(cell_text(*over[(x, y)], ghost=True, marked=marked))
                 continue
             cell = island.cells.get((x, y))
-            line.append_text(cell_text(cell.terrain if cell else None, cell.symbol if cell else None,
-                                       marked=marked))
+            line.append_text(
+                cell_text(cell.terrain if cell else None, cell.symbol if cell else None, marked=marked)
+            )
         lines.append(line)
     return Text("\n").join(lines)
 
@@ -130,8 +148,11 @@ def legend() -> Text:
 # ------------------------------------------------------------------ any card, for `kiti cards`
 def most_of(kind: str) -> str:
     """What a Destiny asks for, in words: a symbol kind or a group."""
-    return {"totem": "totems (all kinds together)", "beach_card": "cards showing Beach",
-            "coconut": COCONUTS_COUNTED}.get(kind) or f"{SYMBOL_NAME[kind]} symbols"
+    return {
+        "totem": "totems (all kinds together)",
+        "beach_card": "cards showing Beach",
+        "coconut": COCONUTS_COUNTED,
+    }.get(kind) or f"{SYMBOL_NAME[kind]} symbols"
 
 
 def per_one(kind: str) -> str:
@@ -142,16 +163,20 @@ def per_one(kind: str) -> str:
 def traveler_text(card_id: str) -> Text:
     t = TRAVELERS[card_id]
     adds = ", ".join(f"{n} {SYMBOL_NAME[k]}" for k, n in t.adds.items()) or "no symbols"
-    return Text(f"Traveler {card_id}: adds {adds} and {t.coconuts} coconut(s) to its owner; when played, "
-                f"scores {t.points} per {per_one(t.per)} in the row.")
+    return Text(
+        f"Traveler {card_id}: adds {adds} and {t.coconuts} coconut(s) to its owner; when played, "
+        f"scores {t.points} per {per_one(t.per)} in the row."
+    )
 
 
 def destiny_text(card_id: str) -> Text:
     d = DESTINIES[card_id]
     things = " and the most ".join(most_of(p) for p in d.components)
     one = f", {d.most_of_one:+} for the most of only one" if d.most_of_one is not None else ""
-    return Text(f"Destiny {card_id} (price {d.price}): {d.most:+} for the most {things}{one}, "
-                f"else {d.otherwise} (ties count as the most).")
+    return Text(
+        f"Destiny {card_id} (price {d.price}): {d.most:+} for the most {things}{one}, "
+        f"else {d.otherwise} (ties count as the most)."
+    )
 
 
 def draw_any(card_id: str) -> RenderableType:
@@ -185,7 +210,7 @@ class CardDrawer:
         for _ in range(5):
             grid.add_column(no_wrap=True)
         for i in range(0, len(ids), 5):
-            grid.add_row(*(draw_card(c) for c in ids[i:i + 5]))
+            grid.add_row(*(draw_card(c) for c in ids[i : i + 5]))
         texts: list[RenderableType] = [traveler_text(t) for t in TRAVELERS]
         texts += [destiny_text(d) for d in DESTINIES]
         return Group(grid, *texts, legend())

@@ -27,7 +27,9 @@ from .sources import SOURCE_NAME, SOURCES, longest_beach, ruler_points, symbol_c
 #: The symbol kinds whose counts make each Source (coconuts are counted apart).
 SOURCE_KINDS: dict[str, tuple[str, ...]] = {
     **{leader: (leader, partner) for leader, (partner, _) in PAIRS.items()},
-    "coconut": (), "totem": TOTEMS, "volcano": ("volcano",),
+    "coconut": (),
+    "totem": TOTEMS,
+    "volcano": ("volcano",),
 }
 
 
@@ -43,32 +45,51 @@ def explain(state: MotuState, seat: int, move: Move) -> str:
 # ------------------------------------------------------------------ each kind of move
 def _take(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, position, name, paid, gained = _event(before, after, "take")
-    cost = (f"it costs {paid} coconut(s), one put on each card to its left" if paid
-            else "it is free (no card lies to its left)")
+    cost = (
+        f"it costs {paid} coconut(s), one put on each card to its left"
+        if paid
+        else "it is free (no card lies to its left)"
+    )
     gain = f", and the {gained} coconut(s) on it come to seat {seat}" if gained else ""
-    return (f"take {name}, card {position + 1} of the row: {cost}{gain} ({_bank(before, after, seat)}); "
-            f"{_to_place(after, seat)}")
+    return (
+        f"take {name}, card {position + 1} of the row: {cost}{gain} ({_bank(before, after, seat)}); "
+        f"{_to_place(after, seat)}"
+    )
 
 
 def _solo_take(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, side, name, paid, gained = _event(before, after, "pick")
-    coconut = (f"{paid} coconut goes from seat {seat}'s bank to the Beach Hut" if paid else
-               f"{gained} coconut comes from the Beach Hut to seat {seat}'s bank" if gained else
-               "the Beach Hut is empty, so no coconut comes with it")
+    coconut = (
+        f"{paid} coconut goes from seat {seat}'s bank to the Beach Hut"
+        if paid
+        else f"{gained} coconut comes from the Beach Hut to seat {seat}'s bank"
+        if gained
+        else "the Beach Hut is empty, so no coconut comes with it"
+    )
     money = f"{_bank(before, after, seat)}, the Beach Hut {_change(before.hut, after.hut)}"
     other = before.shown[1] if side == "left" else before.shown[0]
-    return (f"take the {side} card, {name}: {coconut} ({money}); {_to_place(after, seat)}; "
-            f"{_other_card(after, seat, other)}")
+    return (
+        f"take the {side} card, {name}: {coconut} ({money}); {_to_place(after, seat)}; "
+        f"{_other_card(after, seat, other)}"
+    )
 
 
 def _scrap(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, name, gained = _event(before, after, "scrap")
     if before.solo:
-        return (f"neither card can be taken and placed: the left card, {name}, is discarded; "
-                f"{_other_card(after, seat, before.shown[1])}")
-    gain = f", and the {gained} coconut(s) on it go to seat {seat} ({_bank(before, after, seat)})" if gained else ""
-    return (f"no card seat {seat} can afford fits on seat {seat}'s island: the leftmost card of the "
-            f"row, {name}, is discarded{gain}; the row is refilled")
+        return (
+            f"neither card can be taken and placed: the left card, {name}, is discarded; "
+            f"{_other_card(after, seat, before.shown[1])}"
+        )
+    gain = (
+        f", and the {gained} coconut(s) on it go to seat {seat} ({_bank(before, after, seat)})"
+        if gained
+        else ""
+    )
+    return (
+        f"no card seat {seat} can afford fits on seat {seat}'s island: the leftmost card of the "
+        f"row, {name}, is discarded{gain}; the row is refilled"
+    )
 
 
 def _place(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
@@ -88,16 +109,20 @@ def _buy(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, destiny, price, onto = _event(before, after, "buy")
     cards = ", ".join(str(i + 1) for i in onto)
     now = after.destiny_value(seat, destiny)
-    return (f"buy Destiny {destiny} for {price} coconut(s), one on each row card from the right "
-            f"(cards {cards}): {_bank(before, after, seat)}; {destiny_text(destiny).plain.rstrip('.')}; "
-            f"if the game ended now it would give seat {seat} {now:+}")
+    return (
+        f"buy Destiny {destiny} for {price} coconut(s), one on each row card from the right "
+        f"(cards {cards}): {_bank(before, after, seat)}; {destiny_text(destiny).plain.rstrip('.')}; "
+        f"if the game ended now it would give seat {seat} {now:+}"
+    )
 
 
 def _travel(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, name, points, _ = _event(before, after, "travel")
     card = traveler_text(name).plain.rstrip(".")
-    return (f"play {card}: {points} point(s) now from the row; from then on "
-            f"{source_changes(before, after, seat)}; it ends seat {seat}'s turn")
+    return (
+        f"play {card}: {points} point(s) now from the row; from then on "
+        f"{source_changes(before, after, seat)}; it ends seat {seat}'s turn"
+    )
 
 
 def _score(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
@@ -106,8 +131,11 @@ def _score(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     chosen = _and(f"{SOURCE_NAME[s]} ({_points(points[s])} now)" for s in move.sources)
     left = [SOURCE_NAME[s] for s in SOURCES if s not in before.scored(seat) and s not in move.sources]
     later = f"; left for later interim totals: {', '.join(left)}" if left else ""
-    when = ("at once" if after.phase != "interim" else
-            "once every seat has chosen (the choice stays secret until then)")
+    when = (
+        "at once"
+        if after.phase != "interim"
+        else "once every seat has chosen (the choice stays secret until then)"
+    )
     return f"score {chosen}: {_points(sum(points.values()))} for seat {seat}, recorded for good {when}{later}"
 
 
@@ -116,21 +144,30 @@ def _done(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
 
 
 def _give(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
-    return (f"the other card, {before.other}, goes face down onto the Opponent's pile "
-            f"({_change(len(before.opponent), len(after.opponent))} cards)")
+    return (
+        f"the other card, {before.other}, goes face down onto the Opponent's pile "
+        f"({_change(len(before.opponent), len(after.opponent))} cards)"
+    )
 
 
 def _discard(before: MotuState, after: MotuState, seat: int, move: Move) -> str:
     _, name, paid = _event(before, after, "discard")
-    return (f"{paid} of seat {seat}'s coconuts go to the Beach Hut ({_bank(before, after, seat)}, the "
-            f"Beach Hut {_change(before.hut, after.hut)}) and the other card, {name}, is discarded: "
-            "the Opponent does not get it")
+    return (
+        f"{paid} of seat {seat}'s coconuts go to the Beach Hut ({_bank(before, after, seat)}, the "
+        f"Beach Hut {_change(before.hut, after.hut)}) and the other card, {name}, is discarded: "
+        "the Opponent does not get it"
+    )
 
 
 Told = Callable[[MotuState, MotuState, int, Move], str]
 _TOLD: dict[type, Told] = {Take: _take, SoloTake: _solo_take, Place: _place, Buy: _buy, Score: _score}
-_WORDS: dict[str, Told] = {"scrap": _scrap, "travel": _travel, "done": _done, "give": _give,
-                           "discard": _discard}
+_WORDS: dict[str, Told] = {
+    "scrap": _scrap,
+    "travel": _travel,
+    "done": _done,
+    "give": _give,
+    "discard": _discard,
+}
 
 
 # ------------------------------------------------------------------ what changes
@@ -168,23 +205,31 @@ def _symbols(before: MotuState, after: MotuState, seat: int, source: str) -> str
 
 def _new_volcanoes(old: Island, new: Island) -> str:
     """Each volcano the island shows now and did not: its distance from the star and its points."""
-    found = [p for p, k in sorted(new.symbols.items(), key=_reading) if k == "volcano" and p not in old.symbols]
-    return ", ".join(f"a Volcano at {p}, {volcano_distance(new, p):.1f} cells from the village star: "
-                     f"{_points(ruler_points(volcano_distance(new, p)))} on the volcanic ruler" for p in found)
+    found = [
+        p for p, k in sorted(new.symbols.items(), key=_reading) if k == "volcano" and p not in old.symbols
+    ]
+    return ", ".join(
+        f"a Volcano at {p}, {volcano_distance(new, p):.1f} cells from the village star: "
+        f"{_points(ruler_points(volcano_distance(new, p)))} on the volcanic ruler"
+        for p in found
+    )
 
 
 def then(before: MotuState, after: MotuState, seat: int) -> str:
     """What the move leads to: a pile emptied, an interim total, the end, whose turn is next."""
-    new = [entry[1] for entry in after.log[len(before.log):]]
+    new = [entry[1] for entry in after.log[len(before.log) :]]
     pile = PILES[before.pile]
     if after.truncated:
         return "the game then stops at its move limit"
     if after.over:
-        return ("then the Sources not yet scored are scored by themselves (the last interim total), the "
-                "game ends and the final scores are counted")
+        return (
+            "then the Sources not yet scored are scored by themselves (the last interim total), the "
+            "game ends and the final scores are counted"
+        )
     if after.phase == "interim" and before.phase != "interim":
-        return (f"pile {pile} is then empty: every seat chooses {PICKS[after.pile]} Source(s) to score, "
-                "in secret")
+        return (
+            f"pile {pile} is then empty: every seat chooses {PICKS[after.pile]} Source(s) to score, in secret"
+        )
     said = ""
     if "interim" in new:
         said = f"the interim total of pile {pile} is then recorded; "
@@ -202,7 +247,7 @@ def then(before: MotuState, after: MotuState, seat: int) -> str:
 # ------------------------------------------------------------------ helpers
 def _event(before: MotuState, after: MotuState, kind: str) -> tuple[Any, ...]:
     """The arguments of the first ``kind`` event the move logged."""
-    return next(args for _, k, args, _ in after.log[len(before.log):] if k == kind)
+    return next(args for _, k, args, _ in after.log[len(before.log) :] if k == kind)
 
 
 def _to_place(after: MotuState, seat: int) -> str:
@@ -217,10 +262,14 @@ def _other_card(after: MotuState, seat: int, name: str) -> str:
     if placed.phase == "place":
         placed._advance(seat, placed.legal_moves(seat)[0])  # legal: unchecked
     if placed.phase == "other":
-        return (f"the other card, {name}, then goes face down to the Opponent unless {SOLO_DISCARD} "
-                f"of seat {seat}'s coconuts pay to discard it")
-    return (f"the other card, {name}, then goes face down to the Opponent (seat {seat}'s "
-            f"coconuts cannot pay the {SOLO_DISCARD} to discard it)")
+        return (
+            f"the other card, {name}, then goes face down to the Opponent unless {SOLO_DISCARD} "
+            f"of seat {seat}'s coconuts pay to discard it"
+        )
+    return (
+        f"the other card, {name}, then goes face down to the Opponent (seat {seat}'s "
+        f"coconuts cannot pay the {SOLO_DISCARD} to discard it)"
+    )
 
 
 def _bank(before: MotuState, after: MotuState, seat: int) -> str:
@@ -254,7 +303,9 @@ def _a(name: str) -> str:
 
 def _and(items: Iterable[str]) -> str:
     items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else "nothing"
+    return (
+        items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else "nothing"
+    )
 
 
 def _reading(item: tuple[Pos, str]) -> tuple[int, int]:

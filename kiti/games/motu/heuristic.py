@@ -82,22 +82,65 @@ class MotuHeuristic:
     """The strategy (see the module docstring); its parameters are ``params``."""
 
     params = (
-        OptionSpec("coconut", float, 1.0, "points a banked coconut is worth", minimum=0.0, maximum=10.0,
-                   what=_PARAM),
-        OptionSpec("beach", float, 0.7, "points per card of the longest beach", minimum=0.0, maximum=10.0,
-                   what=_PARAM),
-        OptionSpec("potential", float, 0.4, "share of the points spare partners could still make",
-                   minimum=0.0, maximum=1.0, what=_PARAM),
-        OptionSpec("shortlist", int, 6, "placements laid for real and valued whole", minimum=1, maximum=100,
-                   what=_PARAM),
-        OptionSpec("destiny_margin", float, 1.0, "extra points a Destiny must promise over its price",
-                   minimum=-20.0, maximum=20.0, what=_PARAM),
-        OptionSpec("travel_at", float, 8.0, "play the Traveler when it is worth this many points",
-                   minimum=0.0, maximum=100.0, what=_PARAM),
+        OptionSpec(
+            "coconut", float, 1.0, "points a banked coconut is worth", minimum=0.0, maximum=10.0, what=_PARAM
+        ),
+        OptionSpec(
+            "beach",
+            float,
+            0.7,
+            "points per card of the longest beach",
+            minimum=0.0,
+            maximum=10.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "potential",
+            float,
+            0.4,
+            "share of the points spare partners could still make",
+            minimum=0.0,
+            maximum=1.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "shortlist",
+            int,
+            6,
+            "placements laid for real and valued whole",
+            minimum=1,
+            maximum=100,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "destiny_margin",
+            float,
+            1.0,
+            "extra points a Destiny must promise over its price",
+            minimum=-20.0,
+            maximum=20.0,
+            what=_PARAM,
+        ),
+        OptionSpec(
+            "travel_at",
+            float,
+            8.0,
+            "play the Traveler when it is worth this many points",
+            minimum=0.0,
+            maximum=100.0,
+            what=_PARAM,
+        ),
     )
 
-    def __init__(self, coconut: float = 1.0, beach: float = 0.7, potential: float = 0.4, shortlist: int = 6,
-                 destiny_margin: float = 1.0, travel_at: float = 8.0) -> None:
+    def __init__(
+        self,
+        coconut: float = 1.0,
+        beach: float = 0.7,
+        potential: float = 0.4,
+        shortlist: int = 6,
+        destiny_margin: float = 1.0,
+        travel_at: float = 8.0,
+    ) -> None:
         self.coconut = coconut
         self.beach = beach
         self.potential = potential
@@ -147,7 +190,7 @@ class MotuHeuristic:
         elif phase == "interim":
             values = {m: judge.interim_value(m) for m in state.legal_moves(view.seat)}
         else:
-            values = {m: 0.0 for m in state.legal_moves(view.seat)}
+            values = dict.fromkeys(state.legal_moves(view.seat), 0.0)
         if len(values) < 2:
             return {}
         pick = self.decide(state, view.seat, rng)
@@ -176,8 +219,10 @@ class MotuHeuristic:
         assert isinstance(state, MotuState)
         if state.over:
             return list(state.party_scores())
-        values = [state.interim_total(s) + Judge(self, state, s).island_worth(state.islands[s], state.banks[s])
-                  for s in range(state.players)]
+        values = [
+            state.interim_total(s) + Judge(self, state, s).island_worth(state.islands[s], state.banks[s])
+            for s in range(state.players)
+        ]
         if state.solo:
             values.append(float(state.opponent_score()))
         return values
@@ -245,8 +290,11 @@ class Judge:
         return placements_per_seat(self.state.players, self.state.options["solo_piles"]) - placed
 
     def volcano_now(self, island: Island) -> int:
-        return sum(ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
-                   for p, kind in island.symbols.items() if kind == "volcano")
+        return sum(
+            ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
+            for p, kind in island.symbols.items()
+            if kind == "volcano"
+        )
 
     def quick(self, name: str, rotation: int, x: int, y: int, bank_change: int = 0) -> float:
         """A placement's worth from what it covers and shows, without laying it (no beach)."""
@@ -271,7 +319,9 @@ class Judge:
         return self._vol
 
     def island_worth(self, island: Island, bank: int) -> float:
-        return self.worth(symbol_counts(island, self.extra), self.volcano_now(island), bank, longest_beach(island))
+        return self.worth(
+            symbol_counts(island, self.extra), self.volcano_now(island), bank, longest_beach(island)
+        )
 
     def best_placement(self, name: str, rng: random.Random, bank_change: int = 0) -> tuple[float, Place]:
         """The best legal placement of ``name``: quick values, then the shortlist laid and valued."""
@@ -308,8 +358,11 @@ class Judge:
     def discard_cost(self, change: int = 0) -> float:
         """What a solo discard costs: our coconuts' worth, and 3 points for the Opponent's Hut."""
         bank = self.bank + change
-        return (self.worth(self.counts, self._volcano, bank) - self.worth(self.counts, self._volcano, bank - SOLO_DISCARD)
-                + SOLO_DISCARD)
+        return (
+            self.worth(self.counts, self._volcano, bank)
+            - self.worth(self.counts, self._volcano, bank - SOLO_DISCARD)
+            + SOLO_DISCARD
+        )
 
     def opponent_gain(self, other: str, hut_change: int = 0) -> float:
         """What the Opponent would score more with ``other`` in its pile."""
@@ -330,10 +383,17 @@ class Judge:
         state = self.state
         chances = []
         for part in d.components:
-            mine = component_count(part, self.island, self.extra,
-                                   state.coconut_count(self.seat) - (d.price if part == "coconut" else 0))
-            others = [component_count(part, state.islands[s], state.extra(s), state.coconut_count(s))
-                      for s in range(state.players) if s != self.seat]
+            mine = component_count(
+                part,
+                self.island,
+                self.extra,
+                state.coconut_count(self.seat) - (d.price if part == "coconut" else 0),
+            )
+            others = [
+                component_count(part, state.islands[s], state.extra(s), state.coconut_count(s))
+                for s in range(state.players)
+                if s != self.seat
+            ]
             margin = mine - max(others, default=0)
             sure = 0.12 + 0.08 * (ROUNDS - self.cards_left())
             chances.append(min(0.95, max(0.05, 0.5 + sure * margin)) if mine else 0.05)

@@ -126,10 +126,17 @@ def shape(c: IslandCard, rotation: int) -> Shape:
     """The card at one rotation with each cell's beach directions and its rim worked out."""
     turned = rotated(c, rotation)
     rows, w, h = turned.rows, turned.width, turned.height
-    cells = tuple(((col, r), Spec(t, turned.symbol_at.get((col, r)), _ways(rows, (col, r))))
-                  for r, row in enumerate(rows) for col, t in enumerate(row))
-    rim = tuple((pos, d, spec) for pos, spec in cells for d in DIRECTIONS
-                if not (0 <= pos[0] + d[0] < w and 0 <= pos[1] + d[1] < h))
+    cells = tuple(
+        ((col, r), Spec(t, turned.symbol_at.get((col, r)), _ways(rows, (col, r))))
+        for r, row in enumerate(rows)
+        for col, t in enumerate(row)
+    )
+    rim = tuple(
+        (pos, d, spec)
+        for pos, spec in cells
+        for d in DIRECTIONS
+        if not (0 <= pos[0] + d[0] < w and 0 <= pos[1] + d[1] < h)
+    )
     return Shape(c, rotation, w, h, cells, rim)
 
 
@@ -138,8 +145,11 @@ def _ways(rows: tuple[str, ...], pos: Pos) -> tuple[Pos, ...]:
     c, r = pos
     if rows[r][c] != "B":
         return ()
-    inside = [(dx, dy) for dx, dy in DIRECTIONS
-              if 0 <= c + dx < len(rows[0]) and 0 <= r + dy < len(rows) and rows[r + dy][c + dx] == "B"]
+    inside = [
+        (dx, dy)
+        for dx, dy in DIRECTIONS
+        if 0 <= c + dx < len(rows[0]) and 0 <= r + dy < len(rows) and rows[r + dy][c + dx] == "B"
+    ]
     return tuple(inside + beach_exits(rows, pos))
 
 
@@ -161,7 +171,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         symbols.pop(pos, None)
         if spec.symbol:
             symbols[pos] = spec.symbol
-    return _island(island.placements + (Placement(c.id, rotation, x, y),), cells, symbols)
+    return _island((*island.placements, Placement(c.id, rotation, x, y)), cells, symbols)
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -241,15 +251,21 @@ def _words(fault: Fault) -> str:
         return f"it would cover the {SYMBOL_NAME[str(symbol)]} at {pos}; stars and volcanoes stay uncovered"
     if kind == "sea land":
         p, mine, q, theirs = rest
-        return (f"its {TERRAIN_NAME[str(mine)]} at {p} would touch {TERRAIN_NAME[str(theirs)]} at {q}; "
-                "Sea and Land must be kept apart by Beach")
+        return (
+            f"its {TERRAIN_NAME[str(mine)]} at {p} would touch {TERRAIN_NAME[str(theirs)]} at {q}; "
+            "Sea and Land must be kept apart by Beach"
+        )
     if kind == "new beach":
         p, q, theirs = rest
-        return (f"its beach at {p} would run into {TERRAIN_NAME[str(theirs)]} at {q}; a beach must "
-                "carry on into Beach or leave the island")
+        return (
+            f"its beach at {p} would run into {TERRAIN_NAME[str(theirs)]} at {q}; a beach must "
+            "carry on into Beach or leave the island"
+        )
     q, p, mine, owner = rest
-    return (f"the beach of {owner} at {q} would run into this card's {TERRAIN_NAME[str(mine)]} at {p}; "
-            "a beach must carry on into Beach or leave the island")
+    return (
+        f"the beach of {owner} at {q} would run into this card's {TERRAIN_NAME[str(mine)]} at {p}; "
+        "a beach must carry on into Beach or leave the island"
+    )
 
 
 def terrain_problem(island: Island) -> str | None:
@@ -309,8 +325,9 @@ def _covers_protected(island: Island, s: Shape, x: int, y: int) -> bool:
     return any(x <= px < x + s.width and y <= py < y + s.height for px, py in island.protected)
 
 
-def random_legal_placement(island: Island, c: CardLike, rng: random.Random,
-                           tries: int = 40) -> tuple[int, int, int] | None:
+def random_legal_placement(
+    island: Island, c: CardLike, rng: random.Random, tries: int = 40
+) -> tuple[int, int, int] | None:
     """A legal (rotation, x, y), or None if there is none. Fast, not uniform: it aims random
     card cells at random coverable symbols, and lists every placement only if that keeps missing."""
     c = as_card(c)

@@ -192,23 +192,58 @@ _SLASH = re.compile(r"\s*/\s*")
 
 # ------------------------------------------------------------------ declarations
 OPTIONS = (
-    OptionSpec("travelers", bool, True, "Deal each player a face-down Traveler, played once for points "
-               "from the row (the rulebook suggests leaving them out of a first game). Not used solo."),
-    OptionSpec("destinies", bool, True, "Lay out one Destiny card more than there are players, to buy "
-               "for coconuts (the rulebook suggests leaving them out of a first game). Not used solo."),
-    OptionSpec("difficulty", str, "easy", "Solo: the Opponent's starting score (easy 20, intermediate "
-               "28, difficult 35, legendary 42).", choices=DIFFICULTIES),
-    OptionSpec("solo_piles", str, "printed", "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
-               "short 8/6/4 (9 cards placed, as in the game for several players).",
-               choices=tuple(SOLO_PILE_SIZES)),
-    OptionSpec("zero_is_most", bool, True, "When nobody has any of something (a Destiny's component, "
-               "beach, banked coconuts), all tie for the most and score as such (ties count as the "
-               "most); false: a count of 0 is never the most (the Destiny's penalty applies, no bonus)."),
-    OptionSpec("solo_totems", str, "symbols", "Solo: how the player's totems count: symbols (every totem "
-               "symbol, repeats included) or kinds (every kind present once, as the Opponent's).",
-               choices=("symbols", "kinds")),
-    OptionSpec("solo_coconut_bonus", bool, True, "Solo: the player scores the Coconut bonus with at least "
-               "one banked coconut (the book takes it from the Opponent only); false: nobody scores it."),
+    OptionSpec(
+        "travelers",
+        bool,
+        True,
+        "Deal each player a face-down Traveler, played once for points "
+        "from the row (the rulebook suggests leaving them out of a first game). Not used solo.",
+    ),
+    OptionSpec(
+        "destinies",
+        bool,
+        True,
+        "Lay out one Destiny card more than there are players, to buy "
+        "for coconuts (the rulebook suggests leaving them out of a first game). Not used solo.",
+    ),
+    OptionSpec(
+        "difficulty",
+        str,
+        "easy",
+        "Solo: the Opponent's starting score (easy 20, intermediate 28, difficult 35, legendary 42).",
+        choices=DIFFICULTIES,
+    ),
+    OptionSpec(
+        "solo_piles",
+        str,
+        "printed",
+        "Solo: pile sizes, printed 16/12/8 (18 cards placed) or "
+        "short 8/6/4 (9 cards placed, as in the game for several players).",
+        choices=tuple(SOLO_PILE_SIZES),
+    ),
+    OptionSpec(
+        "zero_is_most",
+        bool,
+        True,
+        "When nobody has any of something (a Destiny's component, "
+        "beach, banked coconuts), all tie for the most and score as such (ties count as the "
+        "most); false: a count of 0 is never the most (the Destiny's penalty applies, no bonus).",
+    ),
+    OptionSpec(
+        "solo_totems",
+        str,
+        "symbols",
+        "Solo: how the player's totems count: symbols (every totem "
+        "symbol, repeats included) or kinds (every kind present once, as the Opponent's).",
+        choices=("symbols", "kinds"),
+    ),
+    OptionSpec(
+        "solo_coconut_bonus",
+        bool,
+        True,
+        "Solo: the player scores the Coconut bonus with at least "
+        "one banked coconut (the book takes it from the Opponent only); false: nobody scores it.",
+    ),
 )
 SOLO_OPTIONS = ("difficulty", "solo_piles", "solo_totems", "solo_coconut_bonus")
 
@@ -219,9 +254,11 @@ INFO = GameInfo(
     max_seats=6,
     version="1",
     options=OPTIONS,
-    notation=("take 1-4 (a row position) or scrap; place ROTATION X Y (place 90 2 -1); buy D03, "
-              "travel, done; score totem / score fisherman hunter; solo: take left/right, give, "
-              "discard"),
+    notation=(
+        "take 1-4 (a row position) or scrap; place ROTATION X Y (place 90 2 -1); buy D03, "
+        "travel, done; score totem / score fisherman hunter; solo: take left/right, give, "
+        "discard"
+    ),
     view_type=V.MotuView,
     event_types=V.EVENT_TYPES,
     move_types=(Take, SoloTake, Place, Buy, Score, Word),
@@ -229,9 +266,15 @@ INFO = GameInfo(
     margin_scale=30.0,
     # The rulebook's first game (no Travelers, no Destinies); and every solo ruling switched
     # to its alternative at once (ruling 8).
-    notable_options=({"travelers": False, "destinies": False},
-                     {"difficulty": "legendary", "solo_piles": "short", "solo_totems": "kinds",
-                      "solo_coconut_bonus": False}),
+    notable_options=(
+        {"travelers": False, "destinies": False},
+        {
+            "difficulty": "legendary",
+            "solo_piles": "short",
+            "solo_totems": "kinds",
+            "solo_coconut_bonus": False,
+        },
+    ),
 )
 EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 
@@ -292,8 +335,11 @@ def move_fields_problem(move: Move) -> str | None:
     kind = type(move)
     if kind is Take:
         p = move.position  # type: ignore[attr-defined]
-        return None if type(p) is int and 0 <= p < ROW else (
-            f"a take's position is a row position 0-{ROW - 1} (take 1 is 0), not {quoted(p)}")
+        return (
+            None
+            if type(p) is int and 0 <= p < ROW
+            else (f"a take's position is a row position 0-{ROW - 1} (take 1 is 0), not {quoted(p)}")
+        )
     if kind is Place:
         return _place_fields_problem(move)  # type: ignore[arg-type]
     if kind not in _TEXT_FIELDS:  # a subclass of a MOTU move is none
@@ -321,8 +367,10 @@ def out_of_reach(move: Place, bound: tuple[range, range]) -> str | None:
     or None: there it can cover no symbol."""
     for name, value, span in (("x", move.x, bound[0]), ("y", move.y, bound[1])):
         if value not in span:
-            return (f"it covers no symbol: no card of this game reaches that far from the village "
-                    f"({name} runs from {span.start} to {span.stop - 1}, not {quoted(value)})")
+            return (
+                f"it covers no symbol: no card of this game reaches that far from the village "
+                f"({name} runs from {span.start} to {span.stop - 1}, not {quoted(value)})"
+            )
     return None
 
 
@@ -350,13 +398,15 @@ def source_names(text: str) -> list[str]:
     found: list[str] = []
     i = 0
     while i < len(words):
-        two = " ".join(words[i:i + 2])
+        two = " ".join(words[i : i + 2])
         size = 2 if i + 1 < len(words) and two in _SOURCE_OF else 1
-        name = " ".join(words[i:i + size])
+        name = " ".join(words[i : i + size])
         if name not in _SOURCE_OF:
-            raise NotationError(f"{quoted(name)} is not a Source (the Sources: "
-                                f"{', '.join(SOURCE_NAME[s] for s in SOURCES)}; or one word each: "
-                                f"{', '.join(SOURCES)})")
+            raise NotationError(
+                f"{quoted(name)} is not a Source (the Sources: "
+                f"{', '.join(SOURCE_NAME[s] for s in SOURCES)}; or one word each: "
+                f"{', '.join(SOURCES)})"
+            )
         found.append(_SOURCE_OF[name])
         i += size
     return found
@@ -483,7 +533,9 @@ class Solo(Table):
         return name not in ("travelers", "destinies")
 
     def move_limit(self, players: int, options: Mapping[str, Any]) -> int:
-        return 3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10  # take, place, give/discard; interims
+        return (
+            3 * placements_per_seat(1, options["solo_piles"]) + 2 + 10
+        )  # take, place, give/discard; interims
 
     def turn_moves(self, options: Mapping[str, Any]) -> list[Move]:
         return [*SOLO_TAKES.values(), GIVE, DISCARD]
@@ -499,7 +551,9 @@ class Solo(Table):
         return state.shown
 
     def affordable(self, state: MotuState, bank: int) -> list[Move]:
-        return [SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, state.hut) >= 0]
+        return [
+            SOLO_TAKES[side] for side in ("left", "right") if bank + solo_take_price(side, state.hut) >= 0
+        ]
 
     def take_problem(self, state: MotuState, seat: int, move: Move) -> str:
         if type(move) is SoloTake and move.side in SOLO_TAKES:
@@ -612,8 +666,10 @@ class MotuState(State):
         setup = dict(setup or {})
         unknown = set(setup) - {"deck", "piles", "villages", "travelers", "destinies", "first"}
         if unknown:
-            raise SetupError(f"unknown MOTU setup key(s): {', '.join(sorted(unknown))} (known: deck, "
-                             "piles, villages, travelers, destinies, first)")
+            raise SetupError(
+                f"unknown MOTU setup key(s): {', '.join(sorted(unknown))} (known: deck, "
+                "piles, villages, travelers, destinies, first)"
+            )
         self.first = _setup_seat(setup.get("first", 0), n)
         villages = self._deal(setup.get("villages"), VILLAGE_IDS, n, "villages", "village")
         self.villages = villages
@@ -625,8 +681,15 @@ class MotuState(State):
         self.hut = self.variant.hut_start
         self.supply = COCONUTS - start * n - self.hut
         self._start_play()
-        EMIT.setup(self.log, EVERYONE, first=self.first, villages=tuple(villages), row=tuple(self.row),
-                  destinies=tuple(self.table_destinies), piles=tuple(len(p) for p in self.piles))
+        EMIT.setup(
+            self.log,
+            EVERYONE,
+            first=self.first,
+            villages=tuple(villages),
+            row=tuple(self.row),
+            destinies=tuple(self.table_destinies),
+            piles=tuple(len(p) for p in self.piles),
+        )
         for s, t in enumerate(self.travelers):
             if t is not None:
                 EMIT.traveler(self.log, seats(s), seat=s, card=t)
@@ -657,10 +720,13 @@ class MotuState(State):
             pool = list(ids)
             shuffle(self.rng, pool)
             return pool[:count]
-        if (not isinstance(given, list) or len(given) != count or len(set(map(str, given))) != count
-                or not all(isinstance(c, str) and c in ids for c in given)):
-            raise SetupError(f"setup {key} must list {count} different {what} ids out of "
-                             f"{', '.join(ids)}")
+        if (
+            not isinstance(given, list)
+            or len(given) != count
+            or len(set(map(str, given))) != count
+            or not all(isinstance(c, str) and c in ids for c in given)
+        ):
+            raise SetupError(f"setup {key} must list {count} different {what} ids out of {', '.join(ids)}")
         return list(given)
 
     def _lay_out_cards(self, setup: dict[str, Any]) -> None:
@@ -681,7 +747,7 @@ class MotuState(State):
         self.piles = []
         at = row_size
         for size in sizes:
-            self.piles.append(order[at:at + size][::-1])  # the top card is drawn first: it is last
+            self.piles.append(order[at : at + size][::-1])  # the top card is drawn first: it is last
             at += size
         self.box = sorted(order[at:])
 
@@ -700,7 +766,9 @@ class MotuState(State):
         self.traveler_points = [0] * n
         self.table_destinies = []
         if self.use_destinies:
-            self.table_destinies = self._deal(setup.get("destinies"), tuple(DESTINIES), n + 1, "destinies", "Destiny")
+            self.table_destinies = self._deal(
+                setup.get("destinies"), tuple(DESTINIES), n + 1, "destinies", "Destiny"
+            )
         self.destiny_box = sorted(set(DESTINIES) - set(self.table_destinies))
         self.owned = [[] for _ in range(n)]
 
@@ -725,8 +793,9 @@ class MotuState(State):
             return _parse_take(args[0], text)
         if word == "place":
             if len(args) != 3:
-                raise NotationError(f"{quoted(text)}: a placement is written 'place ROTATION X Y', "
-                                    "e.g. 'place 90 2 -1'")
+                raise NotationError(
+                    f"{quoted(text)}: a placement is written 'place ROTATION X Y', e.g. 'place 90 2 -1'"
+                )
             rotation = _parse_int(args[0], text, "the rotation")
             if rotation not in ROTATIONS:
                 raise NotationError(f"{quoted(text)}: the rotation is 0, 90, 180 or 270, not {rotation}")
@@ -738,8 +807,10 @@ class MotuState(State):
             return BUYS[code]
         if word == "score" and args:
             return _parse_score(rest, text)
-        raise NotationError(f"{quoted(text)} is not a MOTU move (e.g. 'take 2', 'place 90 2 -1', 'buy D03', "
-                            "'travel', 'done', 'score totem', 'scrap'; solo 'take left', 'give')")
+        raise NotationError(
+            f"{quoted(text)} is not a MOTU move (e.g. 'take 2', 'place 90 2 -1', 'buy D03', "
+            "'travel', 'done', 'score totem', 'scrap'; solo 'take left', 'give')"
+        )
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
@@ -835,7 +906,7 @@ class MotuState(State):
             out += [BUYS[d] for d in self.table_destinies if DESTINIES[d].price <= self.banks[seat]]
         if self.use_travelers and not self.played[seat]:
             out.append(TRAVEL)
-        return out + [DONE] if out else out
+        return [*out, DONE] if out else out
 
     def scored(self, seat: int) -> list[str]:
         """The Sources ``seat`` has recorded at earlier interims."""
@@ -856,10 +927,11 @@ class MotuState(State):
         phase = self.phase
         if phase == "place":
             if type(move) is not Place:
-                return (f"first place {self.holding} on your island: place ROTATION X Y "
-                        "(e.g. place 90 2 -1)")
+                return f"first place {self.holding} on your island: place ROTATION X Y (e.g. place 90 2 -1)"
             assert self.holding is not None
-            far = out_of_reach(move, placement_bound(placements_per_seat(self.players, self.options["solo_piles"])))
+            far = out_of_reach(
+                move, placement_bound(placements_per_seat(self.players, self.options["solo_piles"]))
+            )
             return far or placement_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
         if type(move) is Place:
             return f"there is no card to place now: {PHASE_WORDS[phase]}"
@@ -878,21 +950,27 @@ class MotuState(State):
         if move in legal:
             return None
         if move == SCRAP:
-            return (f"scrap is only for when no card you can afford can be placed; you can "
-                    f"{' or '.join(map(str, legal))}")
+            return (
+                f"scrap is only for when no card you can afford can be placed; you can "
+                f"{' or '.join(map(str, legal))}"
+            )
         return self.variant.take_problem(self, seat, move)
 
     def _row_problem(self, seat: int, position: int) -> str:
         name = self.row[position]
         if take_cost(position) > self.banks[seat]:
-            return (f"taking card {position + 1} ({name}) costs {take_cost(position)} coconut(s), one on "
-                    f"each card to its left, and you have {self.banks[seat]}")
+            return (
+                f"taking card {position + 1} ({name}) costs {take_cost(position)} coconut(s), one on "
+                f"each card to its left, and you have {self.banks[seat]}"
+            )
         return f"{name} has no legal place on your island (only cards you can place may be taken)"
 
     def _solo_take_problem(self, seat: int, side: str) -> str:
         name = self.shown[0 if side == "left" else 1]
         if side == "left" and self.banks[seat] < SOLO_LEFT_COST:
-            return f"the left card ({name}) costs {SOLO_LEFT_COST} coconut for the Beach Hut and you have none"
+            return (
+                f"the left card ({name}) costs {SOLO_LEFT_COST} coconut for the Beach Hut and you have none"
+            )
         return f"{name} has no legal place on your island (only cards you can place may be taken)"
 
     def _extras_problem(self, seat: int, move: Move) -> str | None:
@@ -901,8 +979,11 @@ class MotuState(State):
         if type(move) is Buy:
             return self._buy_problem(seat, move.destiny)
         if move == TRAVEL:
-            return ("this game has no Travelers" if not self.use_travelers
-                    else "your Traveler has already been played")
+            return (
+                "this game has no Travelers"
+                if not self.use_travelers
+                else "your Traveler has already been played"
+            )
         return f"{move} is not a move now: finish your turn (buy a Destiny, travel, or done)"
 
     def _buy_problem(self, seat: int, destiny: str) -> str:
@@ -918,8 +999,10 @@ class MotuState(State):
     def _score_problem(self, seat: int, move: Move) -> str | None:
         picks = PICKS[self.pile]
         if type(move) is not Score:
-            return (f"interim total (pile {PILES[self.pile]}): choose {picks} Source(s) to score, "
-                    f"e.g. {self._example(seat)}")
+            return (
+                f"interim total (pile {PILES[self.pile]}): choose {picks} Source(s) to score, "
+                f"e.g. {self._example(seat)}"
+            )
         chosen = move.sources
         if len(chosen) != picks:
             return f"this interim total (pile {PILES[self.pile]}) scores {picks} Source(s), not {len(chosen)}"
@@ -1069,7 +1152,9 @@ class MotuState(State):
         self.banks[seat] += change
         self.hut -= change
         self.shown = []
-        EMIT.pick(self.log, EVERYONE, seat=seat, side=side, card=name, paid=max(0, -change), gained=max(0, change))
+        EMIT.pick(
+            self.log, EVERYONE, seat=seat, side=side, card=name, paid=max(0, -change), gained=max(0, change)
+        )
         self.holding = name
         self.phase = "place"
 
@@ -1095,7 +1180,9 @@ class MotuState(State):
         self.emptied = False
         self.holding = None
         if self.pile == len(PILES) - 1:  # the last interim: the Sources left, by themselves
-            self.choices = [tuple(s for s in SOURCES if s not in self.scored(seat)) for seat in range(self.players)]
+            self.choices = [
+                tuple(s for s in SOURCES if s not in self.scored(seat)) for seat in range(self.players)
+            ]
             self._reveal()
             return
         self.phase = "interim"
@@ -1129,8 +1216,9 @@ class MotuState(State):
 
     def source_value(self, seat: int, source: str) -> int:
         """What ``source`` is worth to ``seat`` now (its Traveler's symbols once played)."""
-        return source_points(source, self.islands[seat], self.extra(seat), self.coconut_count(seat),
-                             totems=self.totem_rule)
+        return source_points(
+            source, self.islands[seat], self.extra(seat), self.coconut_count(seat), totems=self.totem_rule
+        )
 
     @property
     def totem_rule(self) -> str:
@@ -1161,19 +1249,27 @@ class MotuState(State):
         self.acting = frozenset()
         self.variant.finish(self)
         opponent = None if self.opponent_final is None else self.opponent_final["total"]
-        EMIT.end(self.log, EVERYONE, scores=tuple(self.scores()), winners=tuple(self.winners()), opponent=opponent)
+        EMIT.end(
+            self.log, EVERYONE, scores=tuple(self.scores()), winners=tuple(self.winners()), opponent=opponent
+        )
 
     def _finish_table(self) -> None:
         n = self.players
         zero = self.options["zero_is_most"]
         beach = beach_bonuses([longest_beach(isl) for isl in self.islands], zero)
         coconut = coconut_bonuses([self.coconut_count(s) for s in range(n)], zero)
-        counts = self.component_counts({p for owned in self.owned for d in owned for p in DESTINIES[d].components})
+        counts = self.component_counts(
+            {p for owned in self.owned for d in owned for p in DESTINIES[d].components}
+        )
         self.final = []
         for s in range(n):
-            row = {"interims": self.interim_total(s), "traveler": self.traveler_points[s],
-                   "destinies": sum(destiny_points(DESTINIES[d], s, counts, zero) for d in self.owned[s]),
-                   "beach": beach[s], "coconut": coconut[s]}
+            row = {
+                "interims": self.interim_total(s),
+                "traveler": self.traveler_points[s],
+                "destinies": sum(destiny_points(DESTINIES[d], s, counts, zero) for d in self.owned[s]),
+                "beach": beach[s],
+                "coconut": coconut[s],
+            }
             row["total"] = sum(row.values())
             self.final.append(row)
 
@@ -1199,8 +1295,13 @@ class MotuState(State):
     def component_counts(self, parts: Iterable[str]) -> dict[str, list[int]]:
         """Every seat's count of each Destiny component (:func:`.sources.component_count`; the
         coconuts that count: the bank and a played Traveler's)."""
-        return {p: [component_count(p, self.islands[s], self.extra(s), self.coconut_count(s))
-                    for s in range(self.players)] for p in parts}
+        return {
+            p: [
+                component_count(p, self.islands[s], self.extra(s), self.coconut_count(s))
+                for s in range(self.players)
+            ]
+            for p in parts
+        }
 
     def destiny_value(self, seat: int, destiny: str) -> int:
         """What ``destiny`` would give ``seat`` if the game ended now."""
@@ -1236,10 +1337,16 @@ class MotuState(State):
 
     # ------------------------------------------------------------- invariants
     def check_invariants(self) -> None:
-        held = (self.row + self.box + self.discards + self.shown + self.opponent
-                + [c for p in self.piles for c in p]
-                + [p.card for isl in self.islands for p in isl.placements[1:]]
-                + [c for c in (self.holding, self.other) if c is not None])
+        held = (
+            self.row
+            + self.box
+            + self.discards
+            + self.shown
+            + self.opponent
+            + [c for p in self.piles for c in p]
+            + [p.card for isl in self.islands for p in isl.placements[1:]]
+            + [c for c in (self.holding, self.other) if c is not None]
+        )
         assert sorted(held) == sorted(ISLAND_IDS), "an island card was created or lost"
         assert sorted(self.villages + [v for v in VILLAGE_IDS if v not in self.villages]) == list(VILLAGE_IDS)
         coconuts = sum(self.banks) + sum(self.row_coconuts) + self.hut + self.supply
@@ -1251,7 +1358,9 @@ class MotuState(State):
             assert isl.placements[0].card == self.villages[s]
             scored = self.scored(s)
             assert len(scored) == len(set(scored)), f"seat {s} scored a Source twice"
-        assert sorted(self.table_destinies + [d for o in self.owned for d in o] + self.destiny_box) == sorted(DESTINIES)
+        assert sorted(self.table_destinies + [d for o in self.owned for d in o] + self.destiny_box) == sorted(
+            DESTINIES
+        )
 
     # ------------------------------------------------------------- views
     def _view(self, viewer: Any) -> V.MotuView:
@@ -1261,48 +1370,80 @@ class MotuState(State):
         ref = viewer == REFEREE
         n = self.players
         return V.MotuView(
-            game="motu", players=n, options=dict(self.options), viewer=viewer, solo=self.solo,
-            over=self.over, phase=self.phase, turn=self.turn, round=self.round,
-            rounds=placements_per_seat(n, self.options["solo_piles"]), first=self.first,
-            to_act=tuple(sorted(self.acting)), scores=tuple(self.scores()), winners=tuple(self.winners()),
-            coconuts=tuple(self.banks), supply=self.supply,
-            row=tuple(V.RowCard(c, k, take_cost(i), str(TAKES[i]))
-                      for i, (c, k) in enumerate(zip(self.row, self.row_coconuts))),
-            pile=PILES[self.pile], picks=PICKS[self.pile],
+            game="motu",
+            players=n,
+            options=dict(self.options),
+            viewer=viewer,
+            solo=self.solo,
+            over=self.over,
+            phase=self.phase,
+            turn=self.turn,
+            round=self.round,
+            rounds=placements_per_seat(n, self.options["solo_piles"]),
+            first=self.first,
+            to_act=tuple(sorted(self.acting)),
+            scores=tuple(self.scores()),
+            winners=tuple(self.winners()),
+            coconuts=tuple(self.banks),
+            supply=self.supply,
+            row=tuple(
+                V.RowCard(c, k, take_cost(i), str(TAKES[i]))
+                for i, (c, k) in enumerate(zip(self.row, self.row_coconuts))
+            ),
+            pile=PILES[self.pile],
+            picks=PICKS[self.pile],
             piles={PILES[i]: tuple(p[::-1]) if ref else (HIDDEN,) * len(p) for i, p in enumerate(self.piles)},
-            holding=self.holding, placing=self._placing_view(), discards=tuple(self.discards),
+            holding=self.holding,
+            placing=self._placing_view(),
+            discards=tuple(self.discards),
             islands=tuple(island_view(isl) for isl in self.islands),
             sources=tuple({s: self.source_value(seat, s) for s in SOURCES} for seat in range(n)),
             beach=tuple(longest_beach(isl) for isl in self.islands),
             interims=tuple(self._interims_view(s, viewer, ref) for s in range(n)),
             choices=self._choices_view(viewer),
             travelers=tuple(self._traveler_view(s, viewer, ref) for s in range(n)),
-            destinies=V.Destinies(tuple(self.table_destinies), tuple(tuple(o) for o in self.owned),
-                                  {d: str(BUYS[d]) for d in self.table_destinies}),
+            destinies=V.Destinies(
+                tuple(self.table_destinies),
+                tuple(tuple(o) for o in self.owned),
+                {d: str(BUYS[d]) for d in self.table_destinies},
+            ),
             final=None if self.final is None else tuple(dict(row) for row in self.final),
             solo_table=self.variant.table_view(self, ref),
             ruler=tuple(V.Band(up_to, points) for up_to, points in RULER_BANDS),
-            box=V.Box(tuple(self.box), tuple(self.traveler_box), tuple(self.destiny_box),
-                      tuple(v for v in VILLAGE_IDS if v not in self.villages)) if ref else None)
+            box=V.Box(
+                tuple(self.box),
+                tuple(self.traveler_box),
+                tuple(self.destiny_box),
+                tuple(v for v in VILLAGE_IDS if v not in self.villages),
+            )
+            if ref
+            else None,
+        )
 
     def _placing_view(self) -> V.Placing | None:
         """The card in hand and its legal placements by rotation (public: the island and the
         card are face up)."""
         if self.phase != "place" or self.holding is None:
             return None
-        turned = [V.Turned(r, tuple(V.Spot(m.x, m.y) for m in self._placements() if m.rotation == r))
-                  for r in ROTATIONS]
+        turned = [
+            V.Turned(r, tuple(V.Spot(m.x, m.y) for m in self._placements() if m.rotation == r))
+            for r in ROTATIONS
+        ]
         return V.Placing(self.turn, self.holding, tuple(t for t in turned if t.spots), PLACE_NOTATION)
 
     def _choices_view(self, viewer: Any) -> tuple[V.Choice, ...]:
         """The viewer's Source choices while it is asked for them (else none)."""
         if self.phase != "interim" or viewer not in self.acting:
             return ()
-        return tuple(V.Choice(c, str(SCORES[c])) for c in interim_choices(self.scored(viewer), PICKS[self.pile]))
+        return tuple(
+            V.Choice(c, str(SCORES[c])) for c in interim_choices(self.scored(viewer), PICKS[self.pile])
+        )
 
     def _interims_view(self, seat: int, viewer: Any, ref: bool) -> tuple[V.Interim, ...]:
-        out = [V.Interim(pile, tuple(sources), tuple(points), sum(points))
-               for pile, sources, points in self.interims[seat]]
+        out = [
+            V.Interim(pile, tuple(sources), tuple(points), sum(points))
+            for pile, sources, points in self.interims[seat]
+        ]
         chosen = self.choices[seat]
         if self.phase == "interim" and chosen is not None:
             mine = ref or seat == viewer
@@ -1314,20 +1455,31 @@ class MotuState(State):
         if name is None:
             return None
         shown = ref or seat == viewer or self.played[seat]
-        return V.TravelerView(name if shown else HIDDEN, self.played[seat], self.traveler_points[seat],
-                              TRAVELERS[name].coconuts if shown else HIDDEN)
+        return V.TravelerView(
+            name if shown else HIDDEN,
+            self.played[seat],
+            self.traveler_points[seat],
+            TRAVELERS[name].coconuts if shown else HIDDEN,
+        )
 
     def _solo_view(self, ref: bool) -> V.SoloTable:
         shown = ref or self.over
-        offers = tuple(V.Offer(side, card, solo_take_price(side, self.hut), str(SOLO_TAKES[side]))
-                       for side, card in zip(("left", "right"), self.shown))
+        offers = tuple(
+            V.Offer(side, card, solo_take_price(side, self.hut), str(SOLO_TAKES[side]))
+            for side, card in zip(("left", "right"), self.shown)
+        )
         return V.SoloTable(
-            hut=self.hut, shown=tuple(self.shown), other=self.other, difficulty=self.options["difficulty"],
+            hut=self.hut,
+            shown=tuple(self.shown),
+            other=self.other,
+            difficulty=self.options["difficulty"],
             start=SOLO_START_SCORES[self.options["difficulty"]],
             opponent=tuple(self.opponent) if shown else (HIDDEN,) * len(self.opponent),
             opponent_score=self.opponent_score() if shown else HIDDEN,
             opponent_final=None if self.opponent_final is None else dict(self.opponent_final),
-            offers=offers, discard_price=SOLO_DISCARD)
+            offers=offers,
+            discard_price=SOLO_DISCARD,
+        )
 
     # ------------------------------------------------------------- copies
     def _copy_parts(self, new: State) -> None:
@@ -1369,8 +1521,11 @@ class MotuState(State):
         return new
 
     def _redraw_travelers(self, seat: int, rng: random.Random) -> None:
-        others = [s for s in range(self.players)
-                  if s != seat and self.travelers[s] is not None and not self.played[s]]
+        others = [
+            s
+            for s in range(self.players)
+            if s != seat and self.travelers[s] is not None and not self.played[s]
+        ]
         pool = sorted([str(self.travelers[s]) for s in others] + self.traveler_box)
         shuffle(rng, pool)
         for s in others:
@@ -1408,9 +1563,14 @@ class MotuState(State):
         return explain(self, seat, move)
 
 
-PHASE_WORDS = {"take": "take a card", "place": "place a card", "extras": "finish a turn",
-               "other": "say what becomes of the other card", "interim": "score an interim total",
-               "over": "nothing (the game is over)"}
+PHASE_WORDS = {
+    "take": "take a card",
+    "place": "place a card",
+    "extras": "finish a turn",
+    "other": "say what becomes of the other card",
+    "interim": "score an interim total",
+    "over": "nothing (the game is over)",
+}
 _SOLO_PARTIES = (Party("seat 0", (0,)), Party("Opponent", ()))
 _PLACES: dict[tuple[int, int, int], Place] = {}
 
@@ -1428,10 +1588,14 @@ def island_view(island: Island) -> V.IslandView:
     """An island for views: its cards in the order laid, its bounds and every visible cell."""
     x0, y0, x1, y1 = bounds(island)
     return V.IslandView(
-        origin=(0, 0), bounds=(x0, y0, x1, y1),
+        origin=(0, 0),
+        bounds=(x0, y0, x1, y1),
         placements=tuple((p.card, p.rotation, p.x, p.y) for p in island.placements),
-        cells=tuple(V.Cell(x, y, c.terrain, c.symbol, c.card)
-                    for (x, y), c in sorted(island.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))))
+        cells=tuple(
+            V.Cell(x, y, c.terrain, c.symbol, c.card)
+            for (x, y), c in sorted(island.cells.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+        ),
+    )
 
 
 def describe(state: MotuState, seat: int, move: Move) -> str:
@@ -1441,18 +1605,24 @@ def describe(state: MotuState, seat: int, move: Move) -> str:
         cost = take_cost(move.position)
         return f"take {name}" + (f" for {cost} coconut(s)" if cost else " (free)")
     if isinstance(move, SoloTake):
-        return f"take the {move.side} card" + (" (1 coconut to the Beach Hut)" if move.side == "left"
-                                               else " (gain 1 coconut from the Beach Hut)")
+        return f"take the {move.side} card" + (
+            " (1 coconut to the Beach Hut)" if move.side == "left" else " (gain 1 coconut from the Beach Hut)"
+        )
     if isinstance(move, Place):
         return f"lay {state.holding} turned {move.rotation}, its top-left cell on ({move.x}, {move.y})"
     if isinstance(move, Buy):
         return f"buy Destiny {move.destiny} for {DESTINIES[move.destiny].price} coconut(s)"
     if isinstance(move, Score):
-        return "score " + " and ".join(f"{SOURCE_NAME[s]} ({state.source_value(seat, s)})" for s in move.sources)
-    return {"scrap": "discard the leftmost card (no card can be taken and placed)",
-            "travel": "play your Traveler (points from the row now)", "done": "end your turn",
-            "give": "the other card goes face down to the Opponent",
-            "discard": f"pay {SOLO_DISCARD} coconuts to discard the other card"}.get(str(move), str(move))
+        return "score " + " and ".join(
+            f"{SOURCE_NAME[s]} ({state.source_value(seat, s)})" for s in move.sources
+        )
+    return {
+        "scrap": "discard the leftmost card (no card can be taken and placed)",
+        "travel": "play your Traveler (points from the row now)",
+        "done": "end your turn",
+        "give": "the other card goes face down to the Opponent",
+        "discard": f"pay {SOLO_DISCARD} coconuts to discard the other card",
+    }.get(str(move), str(move))
 
 
 # ------------------------------------------------------------------ helpers
@@ -1520,6 +1690,7 @@ def _parse_score(names: str, text: str) -> Score:
     if len(set(chosen)) != len(chosen):
         raise NotationError(f"{quoted(text)} names a Source twice")
     if len(chosen) > max(PICKS):
-        raise NotationError(f"{quoted(text)} names {len(chosen)} Sources; an interim total scores at most "
-                            f"{max(PICKS)}")
+        raise NotationError(
+            f"{quoted(text)} names {len(chosen)} Sources; an interim total scores at most {max(PICKS)}"
+        )
     return SCORES[tuple(s for s in SOURCES if s in chosen)]

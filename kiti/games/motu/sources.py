@@ -39,8 +39,14 @@ from .cards import (
 from .island import Island, star_position
 
 SOURCES = ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
-SOURCE_NAME = {"fisherman": "Fisherman/Fish", "hunter": "Hunter/Bird", "canoe": "Canoe/Palm Tree",
-               "coconut": "Coconut", "totem": "Totems", "volcano": "Volcano/Village"}
+SOURCE_NAME = {
+    "fisherman": "Fisherman/Fish",
+    "hunter": "Hunter/Bird",
+    "canoe": "Canoe/Palm Tree",
+    "coconut": "Coconut",
+    "totem": "Totems",
+    "volcano": "Volcano/Village",
+}
 
 
 def symbol_counts(island: Island, extra: Mapping[str, int] | None = None) -> Counter[str]:
@@ -101,12 +107,18 @@ def volcano_distance(island: Island, pos: Pos) -> float:
 
 def volcano_points(island: Island) -> int:
     """Every visible volcano measured with the ruler from the village star."""
-    return sum(ruler_points(volcano_distance(island, p)) for p, kind in island.symbols.items()
-               if kind == "volcano")
+    return sum(
+        ruler_points(volcano_distance(island, p)) for p, kind in island.symbols.items() if kind == "volcano"
+    )
 
 
-def source_points(source: str, island: Island, extra: Mapping[str, int] | None = None,
-                  coconuts: int = 0, totems: str = "once") -> int:
+def source_points(
+    source: str,
+    island: Island,
+    extra: Mapping[str, int] | None = None,
+    coconuts: int = 0,
+    totems: str = "once",
+) -> int:
     """One Source of harmony for this island, its Traveler's ``extra`` symbols and its bank
     (``totems``: how totems are counted, see :func:`totem_points`)."""
     if source == "coconut":
@@ -200,8 +212,9 @@ def component_count(component: str, island: Island, extra: Mapping[str, int] | N
     return counts.get(component, 0)
 
 
-def destiny_points(destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]],
-                   zero_counts: bool = True) -> int:
+def destiny_points(
+    destiny: Destiny, seat: int, counts: Mapping[str, Sequence[int]], zero_counts: bool = True
+) -> int:
     """What a Destiny gives its owner ``seat``: ``counts[component][s]`` is every seat's count.
     One component: ``most`` or the penalty; two: ``most`` for both, ``most_of_one`` for one."""
     wins = sum(1 for part in destiny.components if seat in most(counts[part], zero_counts))

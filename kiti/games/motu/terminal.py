@@ -41,8 +41,16 @@ from .words import is_int as _is_int
 
 SCREEN_LINES = 24
 #: Sources in the seats' table, where room is short (never "fish": that is a partner, not a Source).
-SHORT = {"fisherman": "fisher", "hunter": "hunt", "canoe": "canoe", "coconut": "coco", "totem": "totem",
-         "volcano": "volc"}
+SHORT = {
+    "fisherman": "fisher",
+    "hunter": "hunt",
+    "canoe": "canoe",
+    "coconut": "coco",
+    "totem": "totem",
+    "volcano": "volc",
+}
+
+
 @lru_cache(maxsize=256)
 def _island(placements: tuple[tuple[str, int, int, int], ...]) -> Island:
     island = EMPTY
@@ -75,8 +83,17 @@ def header(view: dict[str, Any], names: Names = None) -> Text:
     else:
         head.append(f" · {whose(view['turn'], view['viewer'], names)} turn")
     viewer = view["viewer"]
-    head.append(" · " + (f"you are seat {viewer}" if isinstance(viewer, int) else
-                         "whole table" if viewer == "referee" else "spectator"), style="bold")
+    head.append(
+        " · "
+        + (
+            f"you are seat {viewer}"
+            if isinstance(viewer, int)
+            else "whole table"
+            if viewer == "referee"
+            else "spectator"
+        ),
+        style="bold",
+    )
     return head
 
 
@@ -100,8 +117,11 @@ def solo_line(view: dict[str, Any]) -> Text:
     line = Text("")
     if solo["shown"]:
         left, right = solo["offers"]
-        line.append(f"Shown: left {left['card']} ({take_change(left['change'])}) · "
-                    f"right {right['card']} ({take_change(right['change'])}) · ", style="bold")
+        line.append(
+            f"Shown: left {left['card']} ({take_change(left['change'])}) · "
+            f"right {right['card']} ({take_change(right['change'])}) · ",
+            style="bold",
+        )
     elif solo["other"]:
         line.append(f"Other card: {solo['other']} · ", style="bold")
     line.append(f"Beach Hut {solo['hut']}●", style="dim")
@@ -117,14 +137,22 @@ def destiny_line(view: dict[str, Any]) -> Text | None:
         return None
     line = Text("Destinies: ", style="bold")
     few = len(table) <= 4
-    line.append("  ".join(f"{d} {DESTINIES[d].price}●" + (f" {short_destiny(d)}" if few else "")
-                          for d in table) or "none left")
+    line.append(
+        "  ".join(f"{d} {DESTINIES[d].price}●" + (f" {short_destiny(d)}" if few else "") for d in table)
+        or "none left"
+    )
     if not few:
         line.append("  (card Dxx tells)", style="dim")
     return line
 
 
-THING = {"fisherman": "fisher", "beach_card": "beach", "coconut": "coco", "volcano": "volc", "totem": "totems"}
+THING = {
+    "fisherman": "fisher",
+    "beach_card": "beach",
+    "coconut": "coco",
+    "volcano": "volc",
+    "totem": "totems",
+}
 
 
 def short_destiny(d: str) -> str:
@@ -132,8 +160,16 @@ def short_destiny(d: str) -> str:
     return "+".join(THING.get(p, p) for p in dest.components)
 
 
-COLUMNS = (("seat", "left"), ("●", "right"), ("cards", "right"), ("beach", "right"), ("scored", "left"),
-           ("travel", "left"), ("destinies", "left"), ("score", "right"))
+COLUMNS = (
+    ("seat", "left"),
+    ("●", "right"),
+    ("cards", "right"),
+    ("beach", "right"),
+    ("scored", "left"),
+    ("travel", "left"),
+    ("destinies", "left"),
+    ("score", "right"),
+)
 SOLO_COLUMNS = ("seat", "●", "cards", "beach", "scored", "score")  # no Travelers, no Destinies
 
 
@@ -149,8 +185,14 @@ def seat_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
     if view["solo"]:
         solo = view["solo_table"]
         score = solo["opponent_score"]
-        grid.add_row("Opponent", str(solo["hut"]), str(len(solo["opponent"])), "", "",
-                     f"? (from {solo['start']})" if score == "?" else str(score))
+        grid.add_row(
+            "Opponent",
+            str(solo["hut"]),
+            str(len(solo["opponent"])),
+            "",
+            "",
+            f"? (from {solo['start']})" if score == "?" else str(score),
+        )
     return grid
 
 
@@ -162,12 +204,28 @@ def seat_cells(view: dict[str, Any], s: int, labels: Sequence[str] | None) -> li
         name.append(" ◀", style="bold yellow")
     scored = scored_text(view, s)
     t = view["travelers"][s]
-    travel = "" if t is None else (f"{t['card']} +{t['points']}" if t["played"] else
-                                   f"{t['card']} down" if t["card"] != "?" else "down")
+    travel = (
+        ""
+        if t is None
+        else (
+            f"{t['card']} +{t['points']}"
+            if t["played"]
+            else f"{t['card']} down"
+            if t["card"] != "?"
+            else "down"
+        )
+    )
     score = view["scores"][s]
-    return [name, str(view["coconuts"][s]), str(len(view["islands"][s]["placements"]) - 1),
-            str(view["beach"][s]), scored, travel, " ".join(view["destinies"]["owned"][s]),
-            Text(f"{score:g}", style="bold")]
+    return [
+        name,
+        str(view["coconuts"][s]),
+        str(len(view["islands"][s]["placements"]) - 1),
+        str(view["beach"][s]),
+        scored,
+        travel,
+        " ".join(view["destinies"]["owned"][s]),
+        Text(f"{score:g}", style="bold"),
+    ]
 
 
 def sources_line(view: dict[str, Any], seat: int) -> Text:
@@ -175,12 +233,20 @@ def sources_line(view: dict[str, Any], seat: int) -> Text:
     done = {x for i in view["interims"][seat] if i["sources"] != "?" for x in i["sources"]}
     line = Text("Sources now: ", style="bold")
     for source in SOURCES:
-        line.append(f"{source} {view['sources'][seat][source]}  ", style="dim strike" if source in done else "")
+        line.append(
+            f"{source} {view['sources'][seat][source]}  ", style="dim strike" if source in done else ""
+        )
     return line
 
 
-FINAL_HEADS = {"interims": "interims", "traveler": "travel", "destinies": "destiny", "beach": "beach",
-               "coconut": "coco", "total": "total"}
+FINAL_HEADS = {
+    "interims": "interims",
+    "traveler": "travel",
+    "destinies": "destiny",
+    "beach": "beach",
+    "coconut": "coco",
+    "total": "total",
+}
 
 
 def final_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
@@ -191,12 +257,18 @@ def final_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
     for name in (*keys, "total"):
         grid.add_column(FINAL_HEADS[name], justify="right", no_wrap=True)
     for s, row in enumerate(view["final"]):
-        grid.add_row(seat_cells(view, s, labels)[0], *(str(row[k]) for k in keys),
-                     Text(str(row["total"]), style="bold"))
+        grid.add_row(
+            seat_cells(view, s, labels)[0],
+            *(str(row[k]) for k in keys),
+            Text(str(row["total"]), style="bold"),
+        )
     opp = view["solo_table"] and view["solo_table"]["opponent_final"]
     if opp:
-        grid.add_row("Opponent", *(str(opp["beach"]) if k == "beach" else "" for k in keys),
-                     Text(str(opp["total"]), style="bold"))
+        grid.add_row(
+            "Opponent",
+            *(str(opp["beach"]) if k == "beach" else "" for k in keys),
+            Text(str(opp["total"]), style="bold"),
+        )
     return grid
 
 
@@ -208,8 +280,10 @@ def opponent_line(view: dict[str, Any]) -> Text | None:
 
 
 def scored_text(view: dict[str, Any], s: int) -> str:
-    return " ".join(f"{'+'.join(SHORT[x] for x in i['sources'])} {i['total']}" if i["sources"] != "?"
-                    else "?" for i in view["interims"][s])
+    return " ".join(
+        f"{'+'.join(SHORT[x] for x in i['sources'])} {i['total']}" if i["sources"] != "?" else "?"
+        for i in view["interims"][s]
+    )
 
 
 def result_line(view: dict[str, Any], names: Names = None) -> Text:
@@ -220,8 +294,9 @@ def result_line(view: dict[str, Any], names: Names = None) -> Text:
             text = "Seat 0 beats the Opponent." if win else "The Opponent wins."
         return Text(f"Game over: {text}", style="bold yellow")
     winners = " and ".join(who(s, view["viewer"], names) for s in win)
-    return Text(f"Game over: {winners} win{'s' if len(win) == 1 and winners != 'you' else ''}.",
-                style="bold yellow")
+    return Text(
+        f"Game over: {winners} win{'s' if len(win) == 1 and winners != 'you' else ''}.", style="bold yellow"
+    )
 
 
 # ------------------------------------------------------------------ the island panel
@@ -233,8 +308,11 @@ def island_panel(view: dict[str, Any], rows: int) -> RenderableType:
     side = side_cards(view, seat)
     columns = (SCREEN - LABEL - (side[1] if side else 0)) // 4
     focus = last_cell(view, seat)
-    title = Text(f"{whose(seat, view['viewer']).capitalize()} island "
-                 f"(village {view['islands'][seat]['placements'][0][0]})", style="bold")
+    title = Text(
+        f"{whose(seat, view['viewer']).capitalize()} island "
+        f"(village {view['islands'][seat]['placements'][0][0]})",
+        style="bold",
+    )
     left, top, width, height = island_window(island, columns, max(2, rows - 2), focus)
     x0, y0, x1, y1 = bounds(island)
     if left > x0 - 1 or top > y0 - 1 or left + width < x1 + 2 or top + height < y1 + 2:
@@ -263,19 +341,24 @@ def side_cards(view: dict[str, Any], seat: int) -> tuple[RenderableType, int] | 
         grid.add_column(no_wrap=True)
     drawn = [draw_card(c) for c in offered]
     for i in range(0, len(drawn), 2):
-        grid.add_row(*drawn[i:i + 2])
+        grid.add_row(*drawn[i : i + 2])
     return grid, 28
 
 
 def last_cell(view: dict[str, Any], seat: int) -> tuple[int, int]:
-    name, _, x, y = view["islands"][seat]["placements"][-1]
+    _name, _, x, y = view["islands"][seat]["placements"][-1]
     return x + 1, y + 1
 
 
 # ------------------------------------------------------------------ the whole view
-def render_view(view: dict[str, Any], events: Sequence[dict[str, Any]] | None = None,
-                names: Sequence[str | None] | None = None, labels: Sequence[str] | None = None,
-                width: int = 80, height: int = SCREEN_LINES - 3) -> RenderableType:
+def render_view(
+    view: dict[str, Any],
+    events: Sequence[dict[str, Any]] | None = None,
+    names: Sequence[str | None] | None = None,
+    labels: Sequence[str] | None = None,
+    width: int = 80,
+    height: int = SCREEN_LINES - 3,
+) -> RenderableType:
     """A MOTU view (a seat's, a spectator's or the referee's) in ``width`` x ``height``."""
     return _render(view, events, names, _shown(names, labels), height)
 
@@ -285,12 +368,20 @@ def _shown(names: Sequence[str | None] | None, labels: Sequence[str] | None) -> 
     if not names and not labels:
         return None
     count = max(len(names or ()), len(labels or ()))
-    return [(names[s] if names and s < len(names) and names[s] else None)
-            or (labels[s] if labels and s < len(labels) else f"seat {s}") for s in range(count)]
+    return [
+        (names[s] if names and s < len(names) and names[s] else None)
+        or (labels[s] if labels and s < len(labels) else f"seat {s}")
+        for s in range(count)
+    ]
 
 
-def _render(view: dict[str, Any], events: Sequence[dict[str, Any]] | None, names: Names,
-            labels: Sequence[str] | None, lines: int) -> RenderableType:
+def _render(
+    view: dict[str, Any],
+    events: Sequence[dict[str, Any]] | None,
+    names: Names,
+    labels: Sequence[str] | None,
+    lines: int,
+) -> RenderableType:
     parts: list[RenderableType] = [header(view, names), row_line(view)]
     line = destiny_line(view)
     if line is not None and not view["over"]:
@@ -357,8 +448,11 @@ def rotation_answer(turn: Any, rotation: int) -> RenderableType:
         return Text("A rotation is 0, 90, 180 or 270 (degrees clockwise).", style="red")
     spots = {_cell(step.token) for step in turn.steps((f"place {rotation}",))}
     island = island_of(view, turn.seat)
-    note = Text(f"{view['holding']} turned {rotation}: {len(spots)} place(s) for its top-left corner, "
-                "marked +. Type ROT X Y to place it, aim ROT X Y to see it first.", style="bold")
+    note = Text(
+        f"{view['holding']} turned {rotation}: {len(spots)} place(s) for its top-left corner, "
+        "marked +. Type ROT X Y to place it, aim ROT X Y to see it first.",
+        style="bold",
+    )
     if not spots:
         note = Text(f"{view['holding']} turned {rotation} fits nowhere: try another rotation.", style="bold")
     return Group(draw_card(view["holding"], rotation), note, draw_island(island, marks=spots, rows=18))
@@ -375,11 +469,17 @@ def aim_answer(turn: Any, words: list[str]) -> RenderableType:
     rotation, x, y = (int(w) for w in words)
     view = turn.view
     reason = turn.why(f"place {rotation} {x} {y}")
-    verdict = (Text(f"Allowed: type {rotation} {x} {y} to place it there.", style="bold green") if reason is None
-               else Text(f"Not allowed: {reason}.", style="bold red"))
+    verdict = (
+        Text(f"Allowed: type {rotation} {x} {y} to place it there.", style="bold green")
+        if reason is None
+        else Text(f"Not allowed: {reason}.", style="bold red")
+    )
     ghost = (view["holding"], rotation, x, y)
-    return Group(draw_island(island_of(view, turn.seat), ghost=ghost, rows=18),
-                 Text("The card is drawn in lower case (l b s).", style="dim"), verdict)
+    return Group(
+        draw_island(island_of(view, turn.seat), ghost=ghost, rows=18),
+        Text("The card is drawn in lower case (l b s).", style="dim"),
+        verdict,
+    )
 
 
 def map_answer(view: dict[str, Any], words: list[str]) -> RenderableType:
@@ -391,15 +491,20 @@ def map_answer(view: dict[str, Any], words: list[str]) -> RenderableType:
     if not 0 <= seat < view["players"]:
         return Text(f"There is no seat {seat}.", style="red")
     island = island_of(view, seat)
-    left, top, columns, rows = island_window(island, rows=18,
-                                             focus=(nums[0], nums[1]) if nums else last_cell(view, seat))
-    return Group(Text(f"{whose(seat, view['viewer']).capitalize()} island:", style="bold"),
-                 draw_island(island, left, top, columns, rows))
+    left, top, columns, rows = island_window(
+        island, rows=18, focus=(nums[0], nums[1]) if nums else last_cell(view, seat)
+    )
+    return Group(
+        Text(f"{whose(seat, view['viewer']).capitalize()} island:", style="bold"),
+        draw_island(island, left, top, columns, rows),
+    )
 
 
 def card_answer(card_id: str) -> RenderableType:
     try:
         return draw_any(card_id)
     except KeyError:
-        return Text(f"No MOTU card {card_id} (islands I01-I58, villages V1-V6, Travelers T1-T6, "
-                    "Destinies D01-D10).", style="red")
+        return Text(
+            f"No MOTU card {card_id} (islands I01-I58, villages V1-V6, Travelers T1-T6, Destinies D01-D10).",
+            style="red",
+        )

@@ -58,7 +58,9 @@ class IslandView:
 
     origin: tuple[int, int]
     bounds: tuple[int, int, int, int] = field(metadata={"doc": "x0, y0, x1, y1 of the visible cells"})
-    placements: tuple[tuple[str, int, int, int], ...] = field(metadata={"doc": "[card, rotation, x, y] in the order laid"})
+    placements: tuple[tuple[str, int, int, int], ...] = field(
+        metadata={"doc": "[card, rotation, x, y] in the order laid"}
+    )
     cells: tuple[Cell, ...]
 
 
@@ -97,8 +99,12 @@ class Offer:
 
     side: str = field(metadata={"doc": "left or right"})
     card: str
-    change: int = field(metadata={"doc": "coconuts taking it changes in the bank, from or to the Beach Hut "
-                      "(left -1; right +1, 0 once the Hut is empty)"})
+    change: int = field(
+        metadata={
+            "doc": "coconuts taking it changes in the bank, from or to the Beach Hut "
+            "(left -1; right +1, 0 once the Hut is empty)"
+        }
+    )
     move: str = field(metadata={"doc": "the notation of the move that takes it"})
 
 
@@ -107,14 +113,22 @@ class SoloTable:
     """Solo: the Beach Hut, the two cards shown, the other card and the Opponent."""
 
     hut: int = field(metadata={"doc": "coconuts on the Beach Hut (the Opponent's bank)"})
-    shown: tuple[str, ...] = field(metadata={"doc": "the two cards shown, left first (empty once one is taken)"})
+    shown: tuple[str, ...] = field(
+        metadata={"doc": "the two cards shown, left first (empty once one is taken)"}
+    )
     other: str | None = field(metadata={"doc": "the card not taken, whose fate is to be said"})
     difficulty: str
     start: int = field(metadata={"doc": "the Opponent's starting score"})
-    opponent: tuple[str | Hidden, ...] = field(metadata={"doc": "the Opponent's pile ('?' each until the end)"})
+    opponent: tuple[str | Hidden, ...] = field(
+        metadata={"doc": "the Opponent's pile ('?' each until the end)"}
+    )
     opponent_score: int | Hidden
-    opponent_final: dict[str, int] | None = field(metadata={"doc": "the Opponent's score by Source, once over"})
-    offers: tuple[Offer, ...] = field(metadata={"doc": "the cards shown with what taking each costs or gains"})
+    opponent_final: dict[str, int] | None = field(
+        metadata={"doc": "the Opponent's score by Source, once over"}
+    )
+    offers: tuple[Offer, ...] = field(
+        metadata={"doc": "the cards shown with what taking each costs or gains"}
+    )
     discard_price: int = field(metadata={"doc": "coconuts paid (to the Beach Hut) to discard the other card"})
 
 
@@ -183,7 +197,9 @@ class MotuView:
     phase: str = field(metadata={"doc": "take, place, extras, other (solo), interim or over"})
     turn: int = field(metadata={"doc": "the seat whose turn it is"})
     round: int = field(metadata={"doc": "the round (solo: the turn), from 1"})
-    rounds: int = field(metadata={"doc": "rounds in this game: the cards each seat adds to its island (solo: its turns)"})
+    rounds: int = field(
+        metadata={"doc": "rounds in this game: the cards each seat adds to its island (solo: its turns)"}
+    )
     first: int
     to_act: tuple[int, ...]
     scores: tuple[float, ...]
@@ -193,7 +209,9 @@ class MotuView:
     row: tuple[RowCard, ...]
     pile: str = field(metadata={"doc": "the pile being played: A, B or C"})
     picks: int = field(metadata={"doc": "how many Sources the interim total of this pile scores"})
-    piles: dict[str, tuple[str | Hidden, ...]] = field(metadata={"doc": "the cards left in each pile, next first"})
+    piles: dict[str, tuple[str | Hidden, ...]] = field(
+        metadata={"doc": "the cards left in each pile, next first"}
+    )
     holding: str | None = field(metadata={"doc": "the card taken and being placed"})
     placing: Placing | None
     discards: tuple[str, ...]
@@ -201,10 +219,14 @@ class MotuView:
     sources: tuple[dict[str, int], ...] = field(metadata={"doc": "per seat, each Source's value now"})
     beach: tuple[int, ...] = field(metadata={"doc": "per seat, its longest beach in cards"})
     interims: tuple[tuple[Interim, ...], ...]
-    choices: tuple[Choice, ...] = field(metadata={"doc": "the viewer's Source choices while it is asked for them"})
+    choices: tuple[Choice, ...] = field(
+        metadata={"doc": "the viewer's Source choices while it is asked for them"}
+    )
     travelers: tuple[TravelerView | None, ...]
     destinies: Destinies
-    final: tuple[dict[str, int], ...] | None = field(metadata={"doc": "once over: per seat its score by part and total"})
+    final: tuple[dict[str, int], ...] | None = field(
+        metadata={"doc": "once over: per seat its score by part and total"}
+    )
     solo_table: SoloTable | None
     ruler: tuple[Band, ...] = field(metadata={"doc": "the volcanic ruler's bands, nearest first"})
     box: Box | None = field(metadata={"doc": "referee only"})
@@ -366,5 +388,22 @@ class End:
     opponent: int | None = field(metadata={"doc": "solo: the Opponent's final score"})
 
 
-EVENT_TYPES = declare_events(Setup, Traveler, Turn, Take, Pick, Scrap, Place, Refill, Shown, PileEmpty, Buy,
-                             Travel, Give, Discard, Chose, InterimTotal, End)
+EVENT_TYPES = declare_events(
+    Setup,
+    Traveler,
+    Turn,
+    Take,
+    Pick,
+    Scrap,
+    Place,
+    Refill,
+    Shown,
+    PileEmpty,
+    Buy,
+    Travel,
+    Give,
+    Discard,
+    Chose,
+    InterimTotal,
+    End,
+)

@@ -21,9 +21,11 @@ from .cards import DESTINIES
 from .rules import source_names
 from .sources import SOURCE_NAME
 
-INPUT_HELP = ("Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
-              "Placing: 90 marks where the card turned 90 fits (+), 90 2 -1 places it, aim 90 2 -1 "
-              "shows it there first. Anytime: map [SEAT] [X Y] shows an island, card ID draws a card.")
+INPUT_HELP = (
+    "Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
+    "Placing: 90 marks where the card turned 90 fits (+), 90 2 -1 places it, aim 90 2 -1 "
+    "shows it there first. Anytime: map [SEAT] [X Y] shows an island, card ID draws a card."
+)
 
 #: One sentence per event kind (kinds not here are not worth a line). ``{field}`` is the event's
 #: field; a capitalised or worded name is a piece of :data:`PIECES`.
@@ -52,8 +54,9 @@ PIECES: dict[str, Piece] = {
     "number": lambda e, viewer, names: e["position"] + 1,
     "paying": lambda e, viewer, names: f", paying {e['paid']}" if e["paid"] else "",
     "gaining": lambda e, viewer, names: f", gaining {e['gained']}" if e["gained"] else "",
-    "printed": lambda e, viewer, names: (f"; its {e['coconuts']} coconut(s) count from now on"
-                                         if e["coconuts"] else ""),
+    "printed": lambda e, viewer, names: (
+        f"; its {e['coconuts']} coconut(s) count from now on" if e["coconuts"] else ""
+    ),
     "named": lambda e, viewer, names: " and ".join(SOURCE_NAME[x] for x in e["sources"]),
     "story": lambda e, viewer, names: interim_story(e, viewer, names),
 }
@@ -78,8 +81,10 @@ def describe_event(event: dict[str, Any], viewer: Any = None, names: Names = Non
 
 def interim_story(event: Mapping[str, Any], viewer: Any, names: Names = None) -> str:
     """Every seat's Sources (named as the rulebook names them) and points at an interim total."""
-    return ", ".join(f"{who(s, viewer, names)}: {' + '.join(SOURCE_NAME[x] for x in src)} {sum(pts)}"
-                     for s, (src, pts) in enumerate(zip(event["sources"], event["points"])))
+    return ", ".join(
+        f"{who(s, viewer, names)}: {' + '.join(SOURCE_NAME[x] for x in src)} {sum(pts)}"
+        for s, (src, pts) in enumerate(zip(event["sources"], event["points"]))
+    )
 
 
 # ------------------------------------------------------------------ what is asked
@@ -103,19 +108,26 @@ def asked(view: dict[str, Any]) -> str:
         return f"Take a card: left ({left} to the Beach Hut) or right ({right}); scrap if neither fits"
     if phase == "take":
         costs = " ".join(str(c["cost"]) for c in view["row"])
-        return (f"Take a card: take 1-{len(view['row'])} (costs {costs} coconuts: "
-                "one on each card to its left)")
+        return (
+            f"Take a card: take 1-{len(view['row'])} (costs {costs} coconuts: one on each card to its left)"
+        )
     if phase == "place":
-        return (f"Place {view['holding']}: a rotation (0 90 180 270) marks where it fits; "
-                "ROT X Y places it; aim ROT X Y previews")
+        return (
+            f"Place {view['holding']}: a rotation (0 90 180 270) marks where it fits; "
+            "ROT X Y places it; aim ROT X Y previews"
+        )
     if phase == "extras":
         return "Optional: buy a Destiny (buy Dxx), travel (play your Traveler), or done"
     if phase == "other":
         solo = view["solo_table"]
-        return (f"The other card, {solo['other']}: give (face down to the Opponent) or discard "
-                f"(pay {solo['discard_price']})")
-    return (f"Interim total, pile {view['pile']}: score {view['picks']} Source(s) you have not scored "
-            "(score totem)")
+        return (
+            f"The other card, {solo['other']}: give (face down to the Opponent) or discard "
+            f"(pay {solo['discard_price']})"
+        )
+    return (
+        f"Interim total, pile {view['pile']}: score {view['picks']} Source(s) you have not scored "
+        "(score totem)"
+    )
 
 
 def input_help(view: dict[str, Any]) -> str:

@@ -36,8 +36,9 @@ def upgrade() -> None:
     op.create_index("ix_kiti_tables_status", "kiti_tables", ["status"])
     op.create_table(
         "kiti_seats",
-        sa.Column("table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("kind", sa.String(200), nullable=False),
         sa.Column("name", sa.String(64), nullable=False),
@@ -46,8 +47,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "kiti_moves",
-        sa.Column("table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("idx", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Integer, nullable=False),
         sa.Column("move", sa.String(200), nullable=False),

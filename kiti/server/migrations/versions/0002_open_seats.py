@@ -21,8 +21,10 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("kiti_seats") as batch:
         batch.add_column(sa.Column("open", sa.Boolean, nullable=False, server_default=sa.false()))
-    op.execute("UPDATE kiti_seats SET open = "
-               "(kind = 'human' AND NOT claimed AND name = 'seat ' || CAST(seat AS VARCHAR(8)))")
+    op.execute(
+        "UPDATE kiti_seats SET open = "
+        "(kind = 'human' AND NOT claimed AND name = 'seat ' || CAST(seat AS VARCHAR(8)))"
+    )
 
 
 def downgrade() -> None:

@@ -18,8 +18,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "kiti_clocks",
-        sa.Column("table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("seat", sa.Integer, primary_key=True),
         sa.Column("bank", sa.Float, nullable=False),
         sa.Column("stand_ins", sa.Integer, nullable=False),

@@ -18,8 +18,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "kiti_chat",
-        sa.Column("table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("idx", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Integer, nullable=True),
         sa.Column("name", sa.String(64), nullable=False),
@@ -28,8 +29,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "kiti_chat_rules",
-        sa.Column("table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"),
-                  primary_key=True),
+        sa.Column(
+            "table_id", sa.String(16), sa.ForeignKey("kiti_tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("spectators", sa.Boolean, nullable=False),
     )
 
