@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import select
 import subprocess
 import sys
 import time
@@ -92,6 +93,18 @@ def waiting_for_input(pid: int) -> bool:
 class Terminal(pexpect.spawn):
     """A pseudo-terminal whose ``expect`` also fails once the program has waited for input for
     ``waits.IDLE`` seconds with nothing new on the screen (its prompt is not the one expected)."""
+
+    def sendintr(self) -> None:
+        """Ctrl-C, as a person presses it: again if the first one is lost.  CPython's readline
+        waits in select() and checks for signals only when select() returns, so a Ctrl-C that
+        lands just before select() starts is noticed only at the next key (on a busy machine
+        this happens); a person then presses Ctrl-C again, and so does this."""
+        super().sendintr()
+        for _ in range(2):
+            answered, _, _ = select.select([self.child_fd], [], [], 1.0)  # output waiting: not read here
+            if answered or not self.isalive() or not waiting_for_input(self.pid):
+                return
+            super().sendintr()
 
     def expect(
         self,
