@@ -177,8 +177,7 @@ def client_source(name: str) -> Traversable | None:
         if has_part(cls, "client"):
             declared: Traversable = game_part(cls, "client")
             return declared
-        legacy = CLIENTS / f"{name}.js"  # the built-in games' modules, until they declare them
-        return legacy if legacy.is_file() else CLIENTS / "generic.js"
+        return CLIENTS / "generic.js"
     file = CLIENTS / f"{name}.js"
     return file if CLIENT_NAME.fullmatch(name) and file.is_file() else None
 
