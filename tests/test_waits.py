@@ -78,12 +78,15 @@ def test_a_busy_or_slow_program_is_waited_for(monkeypatch: pytest.MonkeyPatch) -
 
 
 def fake_tools(folder: Path, fail: str) -> dict[str, str]:
-    """A PATH where python3 only logs its arguments (failing for ``fail``: pip, pytest...),
-    and where initdb and chromium exist, so that .ci/run installs nothing."""
+    """A PATH where python3, npm and npx only log their arguments (failing for the step whose
+    command line holds ``fail``), and where initdb and chromium exist, so that .ci/run
+    installs nothing."""
     folder.mkdir()
-    (folder / "python3").write_text(
-        f'#!/bin/sh\necho "$@" >> "{folder}/calls"\n[ "$2" = "{fail}" ] && exit 3\nexit 0\n'
-    )
+    for tool in ("python3", "npm", "npx"):
+        (folder / tool).write_text(
+            f'#!/bin/sh\necho "{tool} $*" >> "{folder}/calls"\n'
+            f'case "{tool} $*" in *"{fail}"*) exit 3;; esac\nexit 0\n'
+        )
     for name in ("initdb", "chromium"):
         (folder / name).write_text("#!/bin/sh\nexit 0\n")
     for tool in folder.iterdir():
@@ -91,7 +94,18 @@ def fake_tools(folder: Path, fail: str) -> dict[str, str]:
     return dict(os.environ, PATH=f"{folder}:/usr/bin:/bin")
 
 
-@pytest.mark.parametrize("fail", ["nothing", "pip", "pytest", "ruff", "mypy"])
+STEPS = [
+    "python3 -m ruff check .",
+    "python3 -m ruff format --check .",
+    "python3 -m mypy",
+    "npm ci --no-audit --no-fund",
+    "npx --no-install eslint",
+]
+
+
+@pytest.mark.parametrize(
+    "fail", ["nothing", "pip install", "pytest", "ruff check", "ruff format", "mypy", "eslint"]
+)
 def test_ci_runs_the_readme_command_and_fails_when_any_step_fails(tmp_path: Path, fail: str) -> None:
     command = "python3 -m pip install -e '.[test]' && python3 -m pytest"
     assert command in (ROOT / "README.md").read_text()
@@ -101,6 +115,9 @@ def test_ci_runs_the_readme_command_and_fails_when_any_step_fails(tmp_path: Path
         ["bash", str(ROOT / ".ci" / "run")], env=env, capture_output=True, text=True, timeout=waits.COMMAND
     )
     calls = (tmp_path / "bin" / "calls").read_text().splitlines()
-    assert calls[0] == "-m pip install -e .[test]" and calls[-2:] == ["-m ruff check .", "-m mypy kiti"]
-    assert ("-m pytest" in calls) == (fail != "pip")  # no tests without their packages
+    assert calls[0] == "python3 -m pip install -e .[test]"
+    assert calls[-len(STEPS) :] == STEPS, (
+        calls
+    )  # lint, format, strict types and the JS linter: every one runs
+    assert ("python3 -m pytest" in calls) == (fail != "pip install")  # no tests without their packages
     assert (run.returncode == 0) == (fail == "nothing"), run.stderr
