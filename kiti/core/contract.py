@@ -47,16 +47,44 @@ def _names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
+_PLAIN = frozenset({int, str, float, bool, type(None)})  # JSON as they are
+_CONVERT: dict[type, Any] = {}  # a converter per type met (see _converter)
+
+
 def to_json(value: Any) -> JSON:
     """``value`` as JSON-ready data: a dataclass becomes an object of its fields (in their
     declared order), tuples and lists become lists, mappings objects with string keys."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: to_json(getattr(value, name)) for name in _names(type(value))}
-    if isinstance(value, (tuple, list)):
-        return [to_json(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): to_json(v) for k, v in value.items()}
-    return value
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    convert = _CONVERT.get(kind)
+    if convert is None:
+        convert = _CONVERT[kind] = _converter(kind)
+    return convert(value)
+
+
+def _converter(kind: type) -> Any:
+    """How to turn a value of ``kind`` into JSON, made once per type (views are turned into
+    JSON for every message a server sends: plain values inside are not converted again)."""
+    plain = _PLAIN
+    if dataclasses.is_dataclass(kind):
+        names = _names(kind)
+
+        def record(value: Any) -> dict[str, Any]:
+            out = {}
+            for name in names:
+                item = getattr(value, name)
+                out[name] = item if type(item) in plain else to_json(item)
+            return out
+
+        return record
+    if issubclass(kind, (tuple, list)):
+        return lambda value: [item if type(item) in plain else to_json(item) for item in value]
+    if issubclass(kind, Mapping):
+        return lambda value: {
+            str(k): item if type(item) in plain else to_json(item) for k, item in value.items()
+        }
+    return lambda value: value
 
 
 # -------------------------------------------------------------- schema
