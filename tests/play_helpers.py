@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import platform
 import re
-import select
 import subprocess
 import sys
 import time
@@ -101,9 +100,19 @@ class Terminal(pexpect.spawn):
         this happens); a person then presses Ctrl-C again, and so does this."""
         super().sendintr()
         for _ in range(2):
-            answered, _, _ = select.select([self.child_fd], [], [], 1.0)  # output waiting: not read here
-            if answered or not self.isalive() or not waiting_for_input(self.pid):
-                return
+            shown = ""
+            deadline = time.monotonic() + 1.0
+            while time.monotonic() < deadline:
+                try:
+                    data = self.read_nonblocking(65536, timeout=0.1)
+                except pexpect.TIMEOUT:
+                    continue
+                except pexpect.EOF:
+                    return
+                self.buffer += data  # given back: expect() reads it next
+                shown += data
+            if shown.replace("^C", "").strip() or not self.isalive() or not waiting_for_input(self.pid):
+                return  # the program answered (more than the terminal's own echo of ^C), or is busy
             super().sendintr()
 
     def expect(
