@@ -71,10 +71,11 @@ def state_message(
     A cursor beyond the viewer's event count (its move was taken back) resends all its
     events with ``reset`` true.
     """
-    reset = since > state.event_count(viewer)
+    events = state.events(viewer, since)  # one pass over the log (a count only when nothing is new)
+    reset = not events and since > state.event_count(viewer)
     if reset:
         since = 0
-    events = state.events(viewer, since)
+        events = state.events(viewer, since)
     view = state.observation(viewer)
     to_act = sorted(state.to_act())
     turn = table["status"] == "playing" and viewer in to_act and not table["seats"][viewer]["bot_plays"]
