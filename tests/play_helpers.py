@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -63,7 +64,15 @@ def spawn(*args: str, cwd: Path, code: str | None = None, **extra: str) -> pexpe
         dimensions=(24, 80),
         encoding="utf-8",
         timeout=waits.SCREEN,
+        preexec_fn=default_ctrl_c,
     )
+
+
+def default_ctrl_c() -> None:
+    """In the child before it starts: Ctrl-C does what it does in a person's terminal.  A
+    process started while SIGINT is ignored keeps ignoring it, and Python then never raises
+    KeyboardInterrupt; some tests' servers leave the pytest worker ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 # System calls by which a program blocks on its terminal: read(fd, ...), and (p)select(nfds, ...)
@@ -92,28 +101,6 @@ def waiting_for_input(pid: int) -> bool:
 class Terminal(pexpect.spawn):
     """A pseudo-terminal whose ``expect`` also fails once the program has waited for input for
     ``waits.IDLE`` seconds with nothing new on the screen (its prompt is not the one expected)."""
-
-    def sendintr(self) -> None:
-        """Ctrl-C, as a person presses it: again if the first one is lost.  CPython's readline
-        waits in select() and checks for signals only when select() returns, so a Ctrl-C that
-        lands just before select() starts is noticed only at the next key (on a busy machine
-        this happens); a person then presses Ctrl-C again, and so does this."""
-        super().sendintr()
-        for _ in range(2):
-            shown = ""
-            deadline = time.monotonic() + 1.0
-            while time.monotonic() < deadline:
-                try:
-                    data = self.read_nonblocking(65536, timeout=0.1)
-                except pexpect.TIMEOUT:
-                    continue
-                except pexpect.EOF:
-                    return
-                self.buffer += data  # given back: expect() reads it next
-                shown += data
-            if shown.replace("^C", "").strip() or not self.isalive() or not waiting_for_input(self.pid):
-                return  # the program answered (more than the terminal's own echo of ^C), or is busy
-            super().sendintr()
 
     def expect(
         self,
