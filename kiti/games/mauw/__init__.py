@@ -10,7 +10,7 @@ register(
         terminal="kiti.games.mauw.terminal",
         heuristic="kiti.games.mauw.heuristic:MauwHeuristic",
         summary="summary.md",
-    client="client.js",  # the web client's module (served at /js/games/mauw.js)
+        client="client.js",  # the web client's module (served at /js/games/mauw.js)
         catalog="kiti.games.mauw.cards:catalog",
     ),
 )

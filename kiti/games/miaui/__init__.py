@@ -10,7 +10,7 @@ register(
         terminal="kiti.games.miaui.terminal",
         heuristic="kiti.games.miaui.heuristic:MiauiHeuristic",
         summary="summary.md",
-    client="client.js",  # the web client's module (served at /js/games/miaui.js)
+        client="client.js",  # the web client's module (served at /js/games/miaui.js)
         catalog="kiti.games.miaui.cards:catalog",
     ),
 )

@@ -16,7 +16,7 @@ register(
         terminal="kiti.games.motu.terminal",
         heuristic="kiti.games.motu.heuristic:MotuHeuristic",
         summary="summary.md",
-    client="client.js",  # the web client's module (served at /js/games/motu.js)
+        client="client.js",  # the web client's module (served at /js/games/motu.js)
         catalog="kiti.games.motu.catalog:catalog",
         cards="kiti.games.motu.draw:CARDS",
         bench="kiti.sim.bench_motu:bench_extras",
