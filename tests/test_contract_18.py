@@ -13,7 +13,7 @@ from kiti.core.contract import (
     ContractError,
     Hidden,
     declare_events,
-    event_args,
+    emitters,
     event_fields,
     events_schema,
     json_schema,
@@ -80,13 +80,16 @@ def test_events_are_declared_given_by_keyword_and_checked() -> None:
     kinds = declare_events(Catch)
     fields = event_fields(kinds)
     assert fields == {"catch": ("round", "seat")}
-    assert event_args("catch", fields, {"seat": 2, "round": 1}) == (1, 2)
-    with pytest.raises(ContractError, match="missing"):
-        event_args("catch", fields, {"round": 1})
-    with pytest.raises(ContractError, match="unknown"):
-        event_args("catch", fields, {"round": 1, "seat": 2, "sea": 3})
-    with pytest.raises(ContractError, match="no event kind"):
-        event_args("cath", fields, {})
+    emit, log = emitters(kinds), []
+    emit.catch(log, -1, seat=2, round=1)
+    assert log == [(-1, "catch", (1, 2), None)]  # stored in the declared order
+    with pytest.raises(TypeError, match="missing"):
+        emit.catch(log, -1, round=1)
+    with pytest.raises(TypeError, match="unexpected"):
+        emit.catch(log, -1, round=1, seat=2, sea=3)
+    with pytest.raises(AttributeError):
+        emit.cath(log, -1)
+    assert len(log) == 1  # a refused event logs nothing
     schema = events_schema(kinds)
     jsonschema.validate({"type": "catch", "round": 1, "seat": 2}, schema)
     jsonschema.validate({"type": "catch", "round": 1, "seat": 2, "card": "T9", "to": [2]}, schema)

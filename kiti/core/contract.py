@@ -6,7 +6,7 @@ A game declares, in one module of its package (``kiti/games/<id>/view.py``):
   front ends need: what a depth takes, a card's cost, what a column accepts), built by its
   one ``_view(viewer)``;
 - its **events**: one small frozen dataclass per event kind, each with a ``kind`` class
-  attribute; the game logs them with :meth:`kiti.core.game.State.emit`, by keyword.
+  attribute; the game logs them by keyword through the functions :func:`emitters` generates.
 
 From the same declarations this module makes the JSON a front end receives
 (:func:`to_json`, the one place views become JSON) and a JSON Schema
@@ -211,22 +211,6 @@ def declare_events(*kinds: type) -> dict[str, type]:
 def event_fields(kinds: Mapping[str, type]) -> dict[str, tuple[str, ...]]:
     """Each kind's field names, in the order of a log entry's ``args``."""
     return {kind: _names(cls) for kind, cls in kinds.items()}
-
-
-def event_args(
-    kind: str, fields: Mapping[str, tuple[str, ...]], values: Mapping[str, Any]
-) -> tuple[Any, ...]:
-    """The stored ``args`` of an event given by keyword, checked against its declaration."""
-    names = fields.get(kind)
-    if names is not None and tuple(values) == names:  # the fast path: given in declared order
-        return tuple(values.values())
-    if names is None:
-        raise ContractError(f"no event kind is named {kind!r}")
-    if len(values) != len(names) or not all(n in values for n in names):
-        missing = [n for n in names if n not in values]
-        extra = [n for n in values if n not in names]
-        raise ContractError(f"event {kind!r}: missing {missing}, unknown {extra}")
-    return tuple(values[n] for n in names)
 
 
 def game_schema(

@@ -30,7 +30,8 @@ and simulations only use the public names below, so they work for every game.
   ``result``, ``winners``, ``returns``.
 - *Copies and records*: ``clone``, ``resample``, ``record``, ``undo``, ``undo_refusal``;
   replaying a record is :func:`kiti.core.records.replay`.
-- *For the rules*: ``rng``, ``setup``, ``emit``, ``check_invariants``.
+- *For the rules*: ``rng``, ``setup``, ``check_invariants`` (events are logged through the
+  game's generated emitters, :func:`kiti.core.contract.emitters`).
 
 **Declared attributes.**  A state's attributes are declared as class annotations (the
 core's below, a game's in its class body); :meth:`State.clone` and :meth:`State.undo`
@@ -69,7 +70,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from .contract import event_args, event_fields, to_json
+from .contract import event_fields, to_json
 from .errors import (
     GameOverError,
     IllegalMoveError,
@@ -520,13 +521,6 @@ class State(ABC):
             view["viewer"] = viewer
             return view
         return dataclasses.replace(view, viewer=viewer)
-
-    def emit(
-        self, kind: str, to: int, referee: tuple[tuple[str, Any], ...] | None = None, **fields: Any
-    ) -> None:
-        """Log an event of ``kind`` for the audience ``to`` (:mod:`kiti.core.events`), its
-        fields by keyword, checked against the game's declaration of that kind."""
-        self.log.append((to, kind, event_args(kind, self.info.events, fields), referee))
 
     def events(self, viewer: Viewer = None, since: int = 0) -> list[dict[str, Any]]:
         """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""

@@ -1,7 +1,7 @@
 """MOTU's typed contract: the view a viewer gets and the events it sees (:mod:`kiti.core.contract`).
 
 Every class here is a declaration only: :meth:`.rules.MotuState._view` fills the view, and the
-rules module logs the events with ``emit``.  The view carries the **rule facts** a front end
+rules module logs the events by keyword with the generated ``EMIT`` functions.  The view carries the **rule facts** a front end
 shows, each worked out by the rule function that applies it (so no front end restates one):
 
 - ``rounds``: the cards a seat adds to its island in this game (9; solo 18 or 9), with ``round``;
