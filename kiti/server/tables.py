@@ -177,13 +177,19 @@ class Table:
         conn.send(message)
         return message, cursor
 
-    def changed(self, origin: Conn | None = None, re: Any = None) -> None:
-        """After any change: set the clock, tell everybody, start the bots."""
+    def changed(self, origin: Conn | None = None, re: Any = None, moved: bool = True) -> None:
+        """After any change: set the clock, tell everybody, start the bots.  ``moved`` False:
+        only ``origin`` connected (nothing in the game changed), so it alone gets a state and
+        the others a ``presence``."""
         if self.playing():
             self.clock.update()
         else:
             self.clock.cancel()
-        self.broadcast(origin, re)
+        if moved or origin is None:
+            self.broadcast(origin, re)
+        else:
+            self.send_state(origin, self.public(), self.clock.left(), re)
+            self.presence(but=origin)
         self.bots.schedule()
 
     def notify(self, seat: int, code: str, message: str, **extra: Any) -> None:
@@ -334,17 +340,8 @@ class Table:
             status = self.row.status
             await self._sit(seat, conn)
             played = await self._forced_moves()
-            if played or self.row.status != status:  # the game started or moved: everybody's state
-                self.changed()
-                self.tell_forced(played)
-            else:  # nothing moved: the seat's own state, and who is here to the others
-                if self.playing():
-                    self.clock.update()
-                else:
-                    self.clock.cancel()
-                self.send_state(conn, self.public(), self.clock.left())
-                self.presence(but=conn)
-                self.bots.schedule()
+            self.changed(conn, moved=bool(played) or self.row.status != status)  # started or moved
+            self.tell_forced(played)
 
     async def _sit(self, seat: int, conn: Conn) -> None:
         s = self.seats[seat]
