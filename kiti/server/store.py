@@ -223,7 +223,7 @@ class Store:
                 for item in batch:
                     self._commit([item])
                 return
-            _resolve(batch[0], error=exc)
+            _resolve_all(batch, error=exc)
             return
         _resolve_all(batch)
         took = time.perf_counter() - start
@@ -260,9 +260,10 @@ class Rows:
         conn.execute(insert(self.table), self.rows)
 
 
-def _resolve_all(batch: list[Any]) -> None:
-    """Tell every waiter of a committed batch, with one wake-up of each loop (not one per
-    change: from the writer thread each wake-up is a write to the loop's pipe)."""
+def _resolve_all(batch: list[Any], error: BaseException | None = None) -> None:
+    """Tell every waiter of a batch that it is committed (or failed with ``error``), with one
+    wake-up of each loop (not one per change: from the writer thread each wake-up is a write
+    to the loop's pipe)."""
     loops: dict[Any, list[Any]] = {}
     for _, loop, future in batch:
         loops.setdefault(loop, []).append(future)
@@ -270,23 +271,12 @@ def _resolve_all(batch: list[Any]) -> None:
 
         def done(futures: list[Any] = futures) -> None:
             for future in futures:
-                if not future.done():
+                if future.done():
+                    continue
+                if error is None:
                     future.set_result(None)
+                else:
+                    future.set_exception(error)
 
         with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
             loop.call_soon_threadsafe(done)
-
-
-def _resolve(item: Any, error: BaseException | None = None) -> None:
-    _, loop, future = item
-
-    def done() -> None:
-        if future.done():
-            return
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
-
-    with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-        loop.call_soon_threadsafe(done)
