@@ -139,6 +139,8 @@ def test_the_page_at_the_root_is_a_client_of_the_protocol(tmp_path) -> None:
     nothing comes from another site."""
     import re
 
+    from kiti.core.registry import game_ids
+
     with client(tmp_path) as c:
         page = c.get("/")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
@@ -154,7 +156,7 @@ def test_the_page_at_the_root_is_a_client_of_the_protocol(tmp_path) -> None:
             seen[path] = r.text
             folder = path.rsplit("/", 1)[0]
             if "`./games/${" in r.text:  # a game's module, loaded by its id
-                todo += [f"js/games/{g}.js" for g in ("miaui", "mauw", "motu")]
+                todo += [f"js/games/{g}.js" for g in game_ids()]
             for target in re.findall(r'["`](\.\.?/[\w/.-]+\.js)["`]', r.text):
                 todo.append(_join(folder, target))
         assert c.get("/kiti.css").status_code == 200
