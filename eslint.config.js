@@ -7,7 +7,7 @@ import globals from "globals";
 export default [
   {ignores: [".venv/", "build/", "dist/", "results/", "tests/artifacts/"]},
   {
-    files: ["kiti/server/static/js/**/*.js", "kiti/games/*/client.js"],
+    files: ["kiti/server/static/js/**/*.js", "kiti/games/*/*.js"],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",

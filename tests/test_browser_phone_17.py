@@ -107,8 +107,8 @@ def test_on_a_phone_motu_card_to_place_and_island_are_on_the_first_screen(
 # ------------------------------------------------------------------ card help
 DRAW = """async ({what}) => {
   const {catalog} = await import("/js/api.js");
-  const fish = await import("/js/cards/fish.js");
-  const mauw = await import("/js/cards/mauw.js");
+  const fish = await import("/js/games/miaui/cards.js");
+  const mauw = await import("/js/games/mauw/cards.js");
   const cat = {miaui: await catalog("miaui"), mauw: await catalog("mauw")};
   const app = document.getElementById("app");
   app.replaceChildren();

@@ -182,6 +182,41 @@ def client_source(name: str) -> Traversable | None:
     return file if CLIENT_NAME.fullmatch(name) and file.is_file() else None
 
 
+async def client_file(request: Request) -> Response:
+    """A JavaScript file beside a game's declared client module (its card drawer, say), at
+    ``/js/games/{id}/{file}.js``; 404 for a game without a client of its own, an unknown
+    file, or a name that is not a plain file name (no ``..``, no ``/``)."""
+    game, name = request.path_params["game"], request.path_params["file"]
+    source = client_neighbour(game, name)
+    if source is None:
+        return PlainTextResponse(
+            f"Not Found: no file {quoted(name + '.js')} beside the client of game {quoted(game)}",
+            status_code=404,
+        )
+    return Response(
+        source.read_bytes(),
+        media_type="text/javascript; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+def client_neighbour(game: str, name: str) -> Traversable | None:
+    """The file ``{name}.js`` in the folder of game ``game``'s declared client module, if the
+    game declares one and the file is there (the client module itself is served only at
+    ``/js/games/{id}.js``, where its relative imports resolve)."""
+    if not CLIENT_NAME.fullmatch(name) or game not in game_ids():
+        return None
+    cls = get_game(game)
+    if not has_part(cls, "client"):
+        return None
+    declared: Traversable = game_part(cls, "client")
+    folder = getattr(declared, "parent", None)
+    if not isinstance(folder, Traversable):
+        return None
+    file = folder / f"{name}.js"
+    return file if file.name != declared.name and file.is_file() else None
+
+
 LIST_STATUSES = ("open", "waiting", "playing", "over", "all")
 MAX_PAGE = 200  # tables in one page of a list
 MAX_IDS = 100  # tables asked for by id in one list
@@ -301,5 +336,6 @@ ROUTES = [
     Route("/api/tables/{table}/replay", api(replay), methods=["GET"]),
     Route("/api/health", api(health)),
     Route("/js/games/{game}.js", client_module),
+    Route("/js/games/{game}/{file}.js", client_file),
     WebSocketRoute("/ws", websocket),
 ]

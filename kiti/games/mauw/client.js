@@ -8,7 +8,7 @@
 // comes from the view.
 
 import {add, h, listing} from "../dom.js";
-import {mauwBack, mauwCard} from "../cards/mauw.js";
+import {mauwBack, mauwCard} from "./mauw/cards.js";
 
 const NUMBER = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 

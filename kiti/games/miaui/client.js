@@ -5,7 +5,7 @@
 // server's steps (a diver's number, a card's code), never written or read as notation here.
 
 import {add, h, listing, s, sleep} from "../dom.js";
-import {diverCard, fishBack, fishCard, peekedFish} from "../cards/fish.js";
+import {diverCard, fishBack, fishCard, peekedFish} from "./miaui/cards.js";
 
 function seatOf(ctx) {
   return typeof ctx.you === "number" ? ctx.you : null;

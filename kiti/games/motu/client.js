@@ -10,7 +10,7 @@
 // writes move notation of its own.
 
 import {add, h, listing, s} from "../dom.js";
-import {cellGroup, islandCard} from "../cards/island.js";
+import {cellGroup, islandCard} from "./motu/cards.js";
 
 const CELL = 30;
 

@@ -1,9 +1,11 @@
 // Miaui's cards drawn by Kiti: the fish (Kittenfish, Tigerfish, Emperor Tuna, Lantern-of-the-Sea,
 // Jellyfish, Seagull), their back, and the divers 1-12.  Names and values come from the game's
 // catalog (the server's card data), never from this file.
+// Served at /js/games/miaui/cards.js (a file beside the game's client module): the shared client
+// (dom.js, cards/) is two folders up.
 
-import {s} from "../dom.js";
-import {cardSvg, corners, text, waves} from "./common.js";
+import {s} from "../../dom.js";
+import {cardSvg, corners, text, waves} from "../../cards/common.js";
 
 const LOOK = {
   K: {bg: "#ffe3c2", body: "#f28c28", ink: "#7a3b00"},

@@ -1,9 +1,11 @@
 // MOTU's island cards drawn by Kiti: cells of Land, Beach and Sea with their symbols
 // (fisherman, fish, hunter, bird, canoe, palm tree, volcano, the seven totems, the village star).
 // Card layouts (already turned by the server's island model) come from the game's catalog.
+// Served at /js/games/motu/cards.js (a file beside the game's client module): the shared client
+// (dom.js, cards/) is two folders up.
 
-import {s} from "../dom.js";
-import "./help.js";
+import {s} from "../../dom.js";
+import "../../cards/help.js";
 
 export const TERRAIN = {L: "#7fb24a", B: "#f1d98a", S: "#3d8fcf"};
 export const TERRAIN_EDGE = {L: "#5c8a31", B: "#d2b35c", S: "#2a6ea3"};

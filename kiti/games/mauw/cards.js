@@ -1,9 +1,11 @@
 // Mauw's cards drawn by Kiti: Warriors by colour and value, the Joker, the Spirit, the expert
 // animals (Kiwi, Ninox, Tuatura) and the common back printed "9 ×2" (every nine in a column).
 // Names, colours and values come from the game's catalog.
+// Served at /js/games/mauw/cards.js (a file beside the game's client module): the shared client
+// (dom.js, cards/) is two folders up.
 
-import {s} from "../dom.js";
-import {cardSvg, corners, text} from "./common.js";
+import {s} from "../../dom.js";
+import {cardSvg, corners, text} from "../../cards/common.js";
 
 export const COLOURS = {R: "#c8102e", Y: "#e0a800", G: "#2b9348", B: "#1d5fa8"};
 
