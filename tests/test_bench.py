@@ -1,13 +1,28 @@
-"""`kiti bench`: the figures it reports, and the reference it names."""
+"""`kiti bench`: the figures it reports, how it measures them, and the reference it names."""
 
 from __future__ import annotations
 
 import json
+import random
 from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from kiti.cli.main import app
+from kiti.core.registry import game_ids, get_game
+from kiti.core.turns import play_random_actions, play_random_game
+from kiti.sim import bench
+
+SPREADS = (
+    "games_per_s_spread",
+    "actions_games_per_s_spread",
+    "int_over_object",
+    "reference_games_per_s_spread",
+    "ratio_spread",
+    "actions_ratio_spread",
+)
 
 
 def _installed_open_spiel() -> str | None:
@@ -20,6 +35,26 @@ def _installed_open_spiel() -> str | None:
         return None
 
 
+def _fake_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stand-in for OpenSpiel: exactly 10,000 games a second, version "9.9"."""
+
+    def runner(players: int) -> bench.Runner:
+        return lambda first, games: (games / 10_000, 0)
+
+    monkeypatch.setattr(bench, "goofspiel_runner", runner)
+    monkeypatch.setattr(bench, "reference_version", lambda: "9.9")
+
+
+def _check_spreads(row: dict[str, Any]) -> None:
+    for key in SPREADS:
+        figure = row[key]
+        if figure is not None:
+            assert figure["low"] <= figure["median"] <= figure["high"], (key, figure)
+    for key in ("games_per_s", "actions_games_per_s", "reference_games_per_s", "ratio", "actions_ratio"):
+        spread = row[f"{key}_spread"]
+        assert row[key] == (None if spread is None else spread["median"]), key
+
+
 def test_bench_json_names_the_reference_and_its_version() -> None:
     out = CliRunner().invoke(app, ["bench", "miaui", "--json", "--seconds", "0.02"])
     assert out.exit_code == 0, out.output
@@ -29,12 +64,25 @@ def test_bench_json_names_the_reference_and_its_version() -> None:
     assert rows[1]["ismcts_iterations_per_s"] > 0  # the middle row holds ISMCTS
     expected = _installed_open_spiel()
     for r in rows:
+        assert r["rounds"] >= 3 and r["int_over_object"]["median"] > 0
+        _check_spreads(r)
         # A ratio means nothing without the reference's version (1.5 is ~1.5x slower than 2.0).
         assert r["reference_version"] == expected
         if expected is None:
             assert r["ratio"] is None and r["reference_games_per_s"] is None
-        else:
-            assert abs(r["ratio"] - r["games_per_s"] / r["reference_games_per_s"]) < 0.01
+            assert r["ratio_spread"] is None and r["reference_games_per_s_spread"] is None
+
+
+def test_the_ratios_are_same_round_medians_with_their_spread(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_reference(monkeypatch)
+    rows = bench.run_bench(get_game("miaui"), seconds=0.02, progress=False, ismcts=False, rounds=5)
+    for r in rows:
+        assert r["rounds"] == 5 and r["reference_version"] == "9.9"
+        assert r["reference_games_per_s"] == pytest.approx(10_000, rel=1e-6)
+        _check_spreads(r)
+        # Against a steady reference the median ratio is the median rate's ratio.
+        assert r["ratio"] == pytest.approx(r["games_per_s"] / 10_000, abs=0.001)
+        assert r["actions_ratio"] == pytest.approx(r["actions_games_per_s"] / 10_000, abs=0.001)
 
 
 def test_bench_table_says_which_open_spiel_it_measured() -> None:
@@ -45,3 +93,51 @@ def test_bench_table_says_which_open_spiel_it_measured() -> None:
         assert "pip install 'kiti[bench]'" in out.output
     else:
         assert f"open-spiel {expected}" in out.output
+
+
+def test_bench_table_shows_int_over_object_and_explains_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _fake_reference(monkeypatch)
+    rows = bench.run_bench(get_game("miaui"), seconds=0.02, ismcts=False, rounds=3)
+    out = capsys.readouterr().out
+    assert "int/object" in out and "open-spiel 9.9" in out
+    assert "Medians of 3 rounds" in out and "interquartile" in out
+    assert "int/object: the int path's games/s over the object path's" in out
+    ratio = rows[0]["int_over_object"]
+    assert f"{ratio['median']:.2f} ±" in out  # the ratio column, with its spread
+
+
+def test_rounds_alternate_the_paths_and_give_equal_paths_the_same_games() -> None:
+    calls: list[tuple[str, int, int]] = []
+
+    def runner(name: str) -> bench.Runner:
+        def run(first: int, games: int) -> tuple[float, int]:
+            calls.append((name, first, games))
+            return 0.001 * games, 10 * games
+
+        return run
+
+    rates = bench.interleaved({"a": (runner("a"), 4), "b": (runner("b"), 4), "c": (runner("c"), 2)}, 3)
+    firsts = [calls[k * 3][0] for k in range(3)]
+    assert firsts == ["a", "b", "c"]  # a different path opens each round
+    for k in range(3):
+        round_calls = {name: first for name, first, _ in calls[k * 3 : k * 3 + 3]}
+        assert round_calls["a"] == round_calls["b"]  # the same games for the same count
+    assert rates["a"] == [(1000.0, 10000.0)] * 3
+
+
+def test_spread_is_the_median_and_interquartile_range() -> None:
+    assert bench.spread([5.0, 1.0, 3.0, 2.0, 4.0]) == {"median": 3.0, "low": 2.0, "high": 4.0}
+    assert bench.spread([7.0]) == {"median": 7.0, "low": 7.0, "high": 7.0}
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_both_paths_play_the_same_games(game: str) -> None:
+    """The integer path draws as the object path does, so the bench compares equal work."""
+    cls = get_game(game)
+    for players in bench.bench_seat_counts(cls):
+        for seed in range(3):
+            a = play_random_game(cls.new(players, None, seed), random.Random(seed))
+            b = play_random_actions(cls.new(players, None, seed), random.Random(seed))
+            assert a.history == b.history, (players, seed)

@@ -6,21 +6,29 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
   (:func:`kiti.core.turns.play_random_game`: ``to_act`` -> ``random_move`` -> the core's
   unchecked Move path, a simultaneous choice applied at once as OpenSpiel's loop uses
   ``apply_actions``), each game a fresh ``State.new`` with its own seed;
-- ``actions_games_per_s``: the same through the integer fast path (``random_action``,
-  ``step``), the path reinforcement-learning adapters use;
-- ``moves_per_s`` and ``actions_moves_per_s``: the moves of those games per second (the
-  two paths play different random games, so compare these per-move figures);
+- ``actions_games_per_s``: the same games through the integer fast path (``random_action``,
+  ``step``), the path reinforcement-learning adapters use: same seeds, same generator, and
+  ``random_action`` draws what ``random_move`` draws, so both paths play the very same games;
+- ``moves_per_s`` and ``actions_moves_per_s``: the moves of those games per second;
 - ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its
   goofspiel (12 cards, the same seat count, imp_info, random points order: a 12-round game
   of simultaneous secret bids, like Miaui) driven by the usual Python loop over ``pyspiel``
-  (chance outcomes, ``legal_actions(p)`` per player, ``apply_actions``), measured back to
-  back in the same process;
-- ``ratio``: ``games_per_s / reference_games_per_s`` (``actions_ratio`` for the integer
+  (chance outcomes, ``legal_actions(p)`` per player, ``apply_actions``), in the same process;
+- ``int_over_object``: the integer path's games per second over the object path's;
+  ``ratio``: ``games_per_s / reference_games_per_s`` (``actions_ratio`` for the integer
   path).  Above 1, Kiti plays random games faster than OpenSpiel's C++ goofspiel driven
   from Python; the ratio cancels most of the machine's speed and load, not OpenSpiel's
   version: ``reference_version`` names it (a goofspiel game through open-spiel 1.5's
   bindings costs about 1.5 times the machine instructions of one through 1.6 or 2.0, so
   the same Kiti measures a ratio about 1.5 times higher against 1.5).
+
+The paths are measured in interleaved rounds (:func:`interleaved`): each round runs every
+path once for about ``seconds / rounds`` (the object and integer paths on the same games),
+starting with a different one each round, so a busy moment of a shared machine falls on one
+round of each path instead of on one path.  Every figure is the median over the rounds, and
+every ratio the median of the ratios taken within each round; the ``..._spread`` keys and
+``int_over_object`` hold ``{"median", "low", "high"}`` with ``low`` and ``high`` the first and
+third quartiles of the rounds' figures (see :func:`spread`).
 
 It also measures ISMCTS iterations per second for the game (one core, first decision of a
 fresh game, random rollouts), see :func:`ismcts_iterations_per_second`, and any extra figures
@@ -31,6 +39,7 @@ e.g. MOTU's legal-placement enumeration), kept under ``extras`` in the middle ro
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +49,10 @@ from ..core.registry import game_part, has_part
 from ..core.turns import play_random_actions, play_random_game
 
 REFERENCE = "open_spiel goofspiel(num_cards=12, imp_info, points_order=random), Python loop"
+#: About how long one round of one path takes (``--seconds`` is split into such rounds).
+ROUND_SECONDS = 0.25
+#: The first game's seed (and the first round's generator's).
+SEED = 12345
 
 
 def bench_seat_counts(cls: type[State]) -> list[int]:
@@ -47,39 +60,67 @@ def bench_seat_counts(cls: type[State]) -> list[int]:
     return sorted({lo, min(max(4, lo), hi), hi})
 
 
-def _rates(play_one: Callable[[], int], seconds: float) -> tuple[float, float]:
-    """Games and moves per second of ``play_one`` (which returns its game's move count)
-    over about ``seconds``, after a short warm-up."""
-    for _ in range(10):
-        play_one()
-    games = moves = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(20):
-            moves += play_one()
-        games += 20
-        now = time.perf_counter()
-        if now >= deadline:
-            return games / (now - start), moves / (now - start)
+Runner = Callable[[int, int], tuple[float, int]]
+"""Plays ``games`` games from seed ``first`` on; returns the seconds they took and their moves."""
 
 
-def kiti_rates(
-    cls: type[State],
-    players: int,
-    seconds: float,
-    options: dict[str, Any] | None = None,
-    actions: bool = False,
-) -> tuple[float, float]:
-    """Random games and moves per second: the object path, or the integer path (``actions``)."""
-    rng = random.Random(12345)
-    seeds = iter(range(10**12))
+def kiti_runner(
+    cls: type[State], players: int, options: dict[str, Any] | None = None, actions: bool = False
+) -> Runner:
+    """Random games of ``cls``: the object path, or the integer path (``actions``).  Both
+    draw from ``random.Random(first)`` and play seeds ``first, first + 1, ...``, so for the
+    same arguments they play the same games (see :func:`~kiti.core.turns.play_random_actions`)."""
     play = play_random_actions if actions else play_random_game
+    new = cls.new
 
-    def play_one() -> int:
-        return len(play(cls.new(players, options, next(seeds)), rng).history)
+    def run(first: int, games: int) -> tuple[float, int]:
+        rng = random.Random(first)
+        moves = 0
+        start = time.perf_counter()
+        for seed in range(first, first + games):
+            moves += len(play(new(players, options, seed), rng).history)
+        return time.perf_counter() - start, moves
 
-    return _rates(play_one, seconds)
+    return run
+
+
+def _games_per_round(run: Runner, seconds: float) -> int:
+    """How many games of ``run`` take about ``seconds`` (playing a few first: the warm-up)."""
+    games, took = 1, 0.0
+    while True:
+        took = run(SEED, games)[0]
+        if took >= min(seconds, 0.05) / 2 or games >= 1 << 20:
+            return max(1, round(games * seconds / max(took, 1e-9)))
+        games *= 2
+
+
+def interleaved(runners: dict[str, tuple[Runner, int]], rounds: int) -> dict[str, list[tuple[float, float]]]:
+    """Per runner, (games/s, moves/s) of each of ``rounds`` rounds of its number of games.
+
+    Round ``k`` runs every runner once, starting with a different one each round (so none
+    always goes first), each on the games of seeds ``SEED + k * games`` on: runners given
+    the same number of games play the same games in each round, and a slow moment of the
+    machine falls on one round of each, not on one runner."""
+    names = list(runners)
+    rates: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    for k in range(rounds):
+        shift = k % len(names)
+        for name in names[shift:] + names[:shift]:
+            run, games = runners[name]
+            took, moves = run(SEED + k * games, games)
+            rates[name].append((games / took, moves / took))
+    return rates
+
+
+def spread(values: list[float], digits: int = 1) -> dict[str, float]:
+    """``median`` and the interquartile range (``low``: first quartile, ``high``: third) of
+    per-round figures, rounded to ``digits``; ``low <= median <= high``."""
+    ordered = sorted(values)
+    if len(ordered) < 2:
+        low = mid = high = ordered[0]
+    else:
+        low, mid, high = statistics.quantiles(ordered, n=4, method="inclusive")
+    return {"median": round(mid, digits), "low": round(low, digits), "high": round(high, digits)}
 
 
 def reference_version() -> str | None:
@@ -92,8 +133,9 @@ def reference_version() -> str | None:
         return None
 
 
-def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
-    """OpenSpiel goofspiel through a Python loop over pyspiel; None without open-spiel."""
+def goofspiel_runner(players: int) -> Runner | None:
+    """OpenSpiel goofspiel through a Python loop over pyspiel (no moves counted: 0); None
+    without open-spiel."""
     try:
         import pyspiel
     except ImportError:
@@ -102,22 +144,23 @@ def goofspiel_games_per_second(players: int, seconds: float) -> float | None:
         "goofspiel",
         {"num_cards": 12, "players": players, "imp_info": True, "points_order": "random"},
     )
-    rng = random.Random(12345)
-    choice = rng.choice
     everyone = range(players)
 
-    def play_one() -> int:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(choice(state.chance_outcomes())[0])
-            elif state.is_simultaneous_node():
-                state.apply_actions([choice(state.legal_actions(p)) for p in everyone])
-            else:
-                state.apply_action(choice(state.legal_actions()))
-        return 0
+    def run(first: int, games: int) -> tuple[float, int]:
+        choice = random.Random(first).choice
+        start = time.perf_counter()
+        for _ in range(games):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply_action(choice(state.chance_outcomes())[0])
+                elif state.is_simultaneous_node():
+                    state.apply_actions([choice(state.legal_actions(p)) for p in everyone])
+                else:
+                    state.apply_action(choice(state.legal_actions()))
+        return time.perf_counter() - start, 0
 
-    return _rates(play_one, seconds)[0]
+    return run
 
 
 def ismcts_iterations_per_second(
@@ -148,33 +191,19 @@ def ismcts_iterations_per_second(
 
 
 def run_bench(
-    cls: type[State], seconds: float = 2.0, progress: bool = True, ismcts: bool = True
+    cls: type[State],
+    seconds: float = 2.0,
+    progress: bool = True,
+    ismcts: bool = True,
+    rounds: int | None = None,
 ) -> list[dict[str, Any]]:
-    """Measure every bench seat count; print a table when ``progress``; return one row per
-    seat count (the row of the middle count also holds ``ismcts_iterations_per_s``)."""
-    rows: list[dict[str, Any]] = []
+    """Measure every bench seat count, each path for about ``seconds`` in ``rounds``
+    interleaved rounds (default: one per :data:`ROUND_SECONDS`, at least 3); print a table
+    when ``progress``; return one row per seat count (the row of the middle count also
+    holds ``ismcts_iterations_per_s``)."""
+    count = rounds or max(3, round(seconds / ROUND_SECONDS))
     version = reference_version()
-    for players in bench_seat_counts(cls):
-        ref = goofspiel_games_per_second(players, seconds)
-        ours, moves = kiti_rates(cls, players, seconds)
-        ints, steps = kiti_rates(cls, players, seconds, actions=True)
-        rows.append(
-            {
-                "game": cls.info.id,
-                "players": players,
-                "games_per_s": round(ours, 1),
-                "actions_games_per_s": round(ints, 1),
-                "moves_per_s": round(moves),
-                "actions_moves_per_s": round(steps),
-                "reference": REFERENCE,
-                "reference_version": None if ref is None else version,
-                "reference_games_per_s": None if ref is None else round(ref, 1),
-                "ratio": None if ref is None else round(ours / ref, 3),
-                "actions_ratio": None if ref is None else round(ints / ref, 3),
-                "ismcts_iterations_per_s": None,
-                "extras": None,
-            }
-        )
+    rows = [_measure(cls, players, seconds / count, count, version) for players in bench_seat_counts(cls)]
     row = rows[len(rows) // 2]
     if ismcts:
         row["ismcts_iterations_per_s"] = round(ismcts_iterations_per_second(cls, row["players"], seconds), 1)
@@ -185,23 +214,70 @@ def run_bench(
     return rows
 
 
+def _measure(
+    cls: type[State], players: int, per_round: float, rounds: int, version: str | None
+) -> dict[str, Any]:
+    """One row: the object and integer paths on the same games, and the reference, in
+    interleaved rounds of about ``per_round`` seconds each; medians, spreads, ratios."""
+    objects, ints = kiti_runner(cls, players), kiti_runner(cls, players, actions=True)
+    games = _games_per_round(objects, per_round)
+    ints(SEED, min(games, 20))  # the integer path's warm-up
+    runners = {"object": (objects, games), "int": (ints, games)}
+    reference = goofspiel_runner(players)
+    if reference is not None:
+        runners["reference"] = (reference, _games_per_round(reference, per_round))
+    rates = interleaved(runners, rounds)
+    obj, ins = rates["object"], rates["int"]
+    row: dict[str, Any] = {
+        "game": cls.info.id,
+        "players": players,
+        "rounds": rounds,
+        "games_per_s": 0.0,
+        "games_per_s_spread": spread([g for g, _ in obj]),
+        "actions_games_per_s": 0.0,
+        "actions_games_per_s_spread": spread([g for g, _ in ins]),
+        "moves_per_s": round(statistics.median(m for _, m in obj)),
+        "actions_moves_per_s": round(statistics.median(m for _, m in ins)),
+        "int_over_object": spread([i[0] / o[0] for o, i in zip(obj, ins)], 3),
+        "reference": REFERENCE,
+        "reference_version": None,
+        "reference_games_per_s": None,
+        "reference_games_per_s_spread": None,
+        "ratio": None,
+        "ratio_spread": None,
+        "actions_ratio": None,
+        "actions_ratio_spread": None,
+        "ismcts_iterations_per_s": None,
+        "extras": None,
+    }
+    if "reference" in rates:
+        ref = rates["reference"]
+        row["reference_version"] = version
+        row["reference_games_per_s_spread"] = spread([g for g, _ in ref])
+        row["ratio_spread"] = spread([o[0] / r[0] for o, r in zip(obj, ref)], 3)
+        row["actions_ratio_spread"] = spread([i[0] / r[0] for i, r in zip(ins, ref)], 3)
+    for key in ("games_per_s", "actions_games_per_s", "reference_games_per_s", "ratio", "actions_ratio"):
+        if row[f"{key}_spread"] is not None:
+            row[key] = row[f"{key}_spread"]["median"]
+    return row
+
+
 def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
     table = Table(title=f"{cls.info.name}: random full games per second", title_justify="left")
-    for col in ("players", "games/s", "int path", "moves/s", "int path", "goofspiel", "ratio"):
+    for col in ("seats", "games/s", "int path", "int/object", "moves/s", "goofspiel", "ratio"):
         table.add_column(col, justify="right")
     for r in rows:
-        ref = r["reference_games_per_s"]
         table.add_row(
             str(r["players"]),
-            f"{r['games_per_s']:,.0f}",
-            f"{r['actions_games_per_s']:,.0f}",
+            _rate(r["games_per_s_spread"]),
+            _rate(r["actions_games_per_s_spread"]),
+            _ratio(r["int_over_object"]),
             f"{r['moves_per_s']:,.0f}",
-            f"{r['actions_moves_per_s']:,.0f}",
-            "n/a" if ref is None else f"{ref:,.0f}",
-            "n/a" if r["ratio"] is None else f"{r['ratio']:.2f}",
+            _rate(r["reference_games_per_s_spread"]),
+            _ratio(r["ratio_spread"]),
         )
     console = Console(highlight=False)
     console.print(table)
@@ -209,15 +285,26 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
         console.print(
             "goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False
         )
+    paths = "object, int and goofspiel" if rows[0]["reference_games_per_s"] is not None else "object and int"
     console.print(
-        "int path: the same random games through the integer action codec "
-        "(random_action and step), as RL adapters play.",
+        f"Medians of {rows[0]['rounds']} rounds, each running the {paths} paths in turn (a "
+        "different one first each round); ±: half the interquartile range of the rounds' figures.",
+        markup=False,
+    )
+    console.print(
+        "int path: the same random games (same seeds, same draws) through the integer action "
+        "codec (random_action and step), as RL adapters play.",
+        markup=False,
+    )
+    console.print(
+        "int/object: the int path's games/s over the object path's on the same games in the "
+        "same round; 1.00 means as fast, below 1 the int path is slower.",
         markup=False,
     )
     version = rows[0]["reference_version"]
     console.print(
         "ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
-        "driven from Python), same run; 1.0 means as fast"
+        "driven from Python), round by round; 1.0 means as fast"
         + (f" (open-spiel {version}: compare ratios measured with the same version)." if version else "."),
         markup=False,
     )
@@ -231,3 +318,18 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
             value = extra["value"]
             shown = f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"
             console.print(f"{extra['name']}: {shown} {extra['unit']}")
+
+
+def _rate(figure: dict[str, float] | None) -> str:
+    """``9,526±2%``: a median rate and half its interquartile range, relative."""
+    if figure is None:
+        return "n/a"
+    half = (figure["high"] - figure["low"]) / 2 / figure["median"] if figure["median"] else 0.0
+    return f"{figure['median']:,.0f}±{half:.0%}"
+
+
+def _ratio(figure: dict[str, float] | None) -> str:
+    """``1.02 ±0.03``: a median ratio and half its interquartile range."""
+    if figure is None:
+        return "n/a"
+    return f"{figure['median']:.2f} ±{(figure['high'] - figure['low']) / 2:.2f}"
