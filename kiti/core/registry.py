@@ -44,7 +44,10 @@ before anything starts.
 - ``client``: the web client's module that draws the game's table (an ES module exporting
   ``render``; see ``kiti/server/static/js/games/generic.js``), a file of the game package
   (``"client.js"``) or of another package (``"package:path/in/it.js"``); ``kiti serve``
-  serves it at ``/js/games/{id}.js``, and the generic module to a game without one.
+  serves it at ``/js/games/{id}.js``, and the generic module to a game without one;
+- ``tensors``: the game's tensor encoder for reinforcement learning, a subclass of
+  :class:`kiti.rl.tensors.Encoder` (built for one ``kiti.load(...)`` game; its module may
+  import numpy, so only :func:`kiti.rl.tensors.encoder_for` imports it).
 
 ``summary`` and ``client`` name files: ``game_part`` returns the summary's text and the client
 module's file (an :class:`importlib.resources.abc.Traversable`).
@@ -83,6 +86,7 @@ class GameParts:
     catalog: str | None = None
     bench: str | None = None
     client: str | None = None
+    tensors: str | None = None
 
 
 _GAMES: dict[str, type[State]] = {}
