@@ -12,6 +12,7 @@ register(
         summary="summary.md",
         client="client.js",  # the web client's module (served at /js/games/miaui.js)
         catalog="kiti.games.miaui.cards:catalog",
+        tensors="kiti.games.miaui.tensors:MiauiEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
     ),
 )
 

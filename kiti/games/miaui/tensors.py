@@ -1,0 +1,235 @@
+"""Miaui's tensors (the ``tensors`` part; see :mod:`kiti.rl.tensors` and ``docs/rl.md``).
+
+Only what a seat's view holds goes in (:meth:`.rules.MiauiState._view` decides what that is;
+this module reads the same state fields under the same conditions, and the conformance
+suite checks every resample for the seat gives the identical tensors):
+
+- its own divers left and the diver it chose this round; of the others, only whether they
+  have chosen;
+- the lagoon, oldest card first per depth, a face-down card as "hidden" unless this seat
+  peeked at it (then its code and "peeked");
+- every pile's size and top card; a pile's cards and points where the view shows them (the
+  seat's own, Open Baskets, the end, piles of one card);
+- the diver discards only with Open Baskets or at the end (otherwise they are remembered
+  from the reveals, in the information state);
+- round, Kiti's seat, the seats to act, a catch being ordered, deck and box sizes, options.
+
+Seats are ego-centric: row 0 is the viewer, row k the seat k places after it clockwise.
+Cards are indexed in :data:`.rules.CODES` order (the action codec's order for ``take``).
+
+The information state adds, per round, every seat's revealed diver (the seat's own past
+dives included), who caught each depth and which cards, the depths left unwon (a No
+Fighting tie, no diver left), the ties Kiti broke, and the cards sent to the box.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.events import Entry
+from ...core.load import Game
+from ...rl.tensors import Encoder, Layout, Spec
+from .cards import COUNT, DECK_SIZE, VALUE
+from .rules import CODES, INFO, ROUNDS, MiauiState, pile_score
+
+C = len(CODES)  # distinct card codes
+CODE = {code: i for i, code in enumerate(CODES)}
+#: Per lagoon slot: the card's code (C values), face down and unseen, face down and peeked.
+SLOT = C + 2
+_MOST = [float(COUNT[c]) for c in CODES]  # how many of each code the deck holds
+#: The lowest and highest points a pile can hold (at most two Jellyfish stay in a pile).
+_LOW = float(sum(sorted(v for c, v in VALUE.items() for _ in range(COUNT[c]) if v < 0)[:2]))
+_HIGH = float(sum(v * COUNT[c] for c, v in VALUE.items() if v > 0))
+_F = {kind: {name: i for i, name in enumerate(names)} for kind, names in INFO.events.items()}
+# Where each field lies in a logged event's arguments (the kinds declared in view.py).
+_ROUND = 0
+assert all(names[0] == "round" for kind, names in INFO.events.items() if kind != "end")
+_DIVES = _F["reveal"]["dives"]
+_SPACE, _SEAT, _CARDS, _TIED = (_F["catch"][f] for f in ("space", "seat", "cards", "tied"))
+_TIE_SPACE = _F["tie"]["space"]
+_NO_DIVER_SPACE = _F["no_diver"]["space"]
+_ATE = _F["seagull"]["ate"]
+_JELLIES = _F["jellyfish"]["cards"]
+
+
+def observation_specs(n: int, slots: int) -> list[Spec]:
+    """The observation's segments for ``n`` seats and ``slots`` lagoon cards per depth."""
+    return [
+        ("options", 3, "open_baskets, no_fighting, taker_chooses_order (1: on)", 0, 1),
+        ("round", ROUNDS, "the round being played (one-hot, round 1 first)", 0, 1),
+        ("over", 1, "the game is over (the end shows every card in play)", 0, 1),
+        ("kiti", n, "the seat on Kiti's right (one-hot; zeros without Kiti)", 0, 1),
+        ("hand", ROUNDS, "my divers left (diver 1 first)", 0, 1),
+        ("my_dive", ROUNDS, "the diver I chose this round (one-hot; zeros: not yet)", 0, 1),
+        ("committed", n, "each seat has chosen its diver this round", 0, 1),
+        ("to_act", n, "each seat is to act now", 0, 1),
+        (
+            "lagoon",
+            (3, slots, SLOT),
+            f"per depth (Deepest, Deep, Shallow), per card oldest first: its code ({C}), "
+            "face down unseen, face down peeked by me",
+            0,
+            1,
+        ),
+        ("pile_cards", (n, C), "each pile's cards I can see, counted by code", 0, _MOST * n),
+        ("pile_top", (n, C), "each pile's top card (one-hot)", 0, 1),
+        ("pile_size", n, "cards in each pile", 0, DECK_SIZE),
+        ("score", n, "each pile's points, where I can know them (else 0)", _LOW, _HIGH),
+        ("score_known", n, "I can know the pile's points", 0, 1),
+        ("discards", (n, ROUNDS), "each seat's past divers (Open Baskets or the end only)", 0, 1),
+        ("pending_seat", n, "the seat ordering a No Fighting catch (one-hot)", 0, 1),
+        ("pending_space", 3, "the depth of that catch (one-hot)", 0, 1),
+        ("pending_cards", C, "its cards still to join the pile, counted by code", 0, _MOST),
+        ("deck", 1, "cards left in the deck", 0, DECK_SIZE),
+        ("box", 1, "cards out of the game", 0, DECK_SIZE),
+    ]
+
+
+def history_specs(n: int) -> list[Spec]:
+    """What the information state adds after the observation, for ``n`` seats."""
+    return [
+        ("dives", (ROUNDS, n, ROUNDS), "per round, each seat's revealed diver (one-hot)", 0, 1),
+        ("catcher", (ROUNDS, 3, n), "per round and depth, the seat that caught it (one-hot)", 0, 1),
+        ("caught", (ROUNDS, 3, C), "per round and depth, the cards caught, by code", 0, _MOST * ROUNDS * 3),
+        ("kiti_tie", (ROUNDS, 3), "per round and depth, Kiti broke a tie for it", 0, 1),
+        ("unwon", (ROUNDS, 3, 2), "per round and depth: a No Fighting tie; no diver left", 0, 1),
+        ("boxed", C, "the cards sent to the box so far, by code", 0, _MOST),
+    ]
+
+
+class MiauiEncoder(Encoder):
+    """Miaui's observation and information-state tensors for one game (seats, options)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = self.players
+        self.open_baskets = bool(self.options["open_baskets"])
+        self.slots = ROUNDS if self.options["no_fighting"] else 1  # a depth holds one card otherwise
+        self.observation_layout = Layout.of(observation_specs(n, self.slots))
+        self.history_layout = Layout.of(history_specs(n))
+        at = {s.name: s.offset for s in self.observation_layout}
+        self._at = at
+        self._hat = {s.name: s.offset for s in self.history_layout}
+        flags = ("open_baskets", "no_fighting", "taker_chooses_order")
+        self._fixed = [at["options"] + i for i, f in enumerate(flags) if self.options[f]]
+        #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
+        self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+
+    def _observe(self, state: MiauiState, seat: int, out: np.ndarray) -> None:
+        at = self._at
+        rel = self._rel[seat]
+        over = state.over
+        ones = [*self._fixed, at["round"] + state.round - 1]
+        if over:
+            ones.append(at["over"])
+        if state.kiti is not None:
+            ones.append(at["kiti"] + rel[state.kiti])
+        hand = at["hand"] - 1
+        ones += [hand + d for d in state.hands[seat]]
+        committed = state.committed
+        if committed[seat]:
+            ones.append(at["my_dive"] + committed[seat] - 1)
+        base = at["committed"]
+        ones += [base + rel[s] for s, c in enumerate(committed) if c]
+        base = at["to_act"]
+        ones += [base + rel[s] for s in state.acting]
+        self._lagoon(state, seat, ones)
+        where: list[int] = [at["deck"], at["box"]]
+        values: list[float] = [len(state.deck), len(state.box)]
+        self._piles(state, seat, ones, where, values)
+        if over or self.open_baskets:
+            width = ROUNDS
+            for s in range(self.players):
+                row = at["discards"] + rel[s] * width - 1
+                ones += [row + dives[s] for dives in state.reveals]
+        if state.pending:
+            taker, space, cards = state.pending
+            ones += [at["pending_seat"] + rel[taker], at["pending_space"] + space]
+            _count(at["pending_cards"], cards, where, values)
+        out[ones] = 1.0
+        out[where] = values
+
+    def _lagoon(self, state: MiauiState, seat: int, ones: list[int]) -> None:
+        """Each depth's cards, oldest first: the code where this seat may see it (face up,
+        peeked by it, or the end), else "face down unseen"."""
+        base = self._at["lagoon"]
+        over = state.over
+        for space, (cards, veil) in enumerate(zip(state.lagoon, state.veil)):
+            at = base + space * self.slots * SLOT
+            if not veil:
+                ones += [at + i * SLOT + CODE[c] for i, c in enumerate(cards)]
+                continue
+            for i, c in enumerate(cards):
+                slot = at + i * SLOT
+                seer = veil[i][0] if i in veil else None
+                if seer is None or seer == seat or over:
+                    ones.append(slot + CODE[c])
+                if seer == seat:
+                    ones.append(slot + C + 1)  # peeked (kept at the end, as the view's ``peeked``)
+                elif seer is not None and not over:
+                    ones.append(slot + C)
+
+    def _piles(
+        self, state: MiauiState, seat: int, ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """Every pile's size and top card; its cards and points where the view shows them."""
+        at = self._at
+        rel = self._rel[seat]
+        shown_all = state.over or self.open_baskets
+        for s, pile in enumerate(state.piles):
+            r = rel[s]
+            if shown_all or s == seat or len(pile) <= 1:
+                ones.append(at["score_known"] + r)
+                if pile:
+                    _count(at["pile_cards"] + r * C, pile, where, values)
+                    where.append(at["score"] + r)
+                    values.append(pile_score(pile))
+            elif pile:
+                ones.append(at["pile_cards"] + r * C + CODE[pile[-1]])
+            if pile:
+                ones.append(at["pile_top"] + r * C + CODE[pile[-1]])
+                where.append(at["pile_size"] + r)
+                values.append(len(pile))
+
+    def _read_events(
+        self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
+    ) -> None:
+        """Reveals, catches, unwon depths and boxed cards, as the seat saw them."""
+        at = self._hat
+        rel = self._rel[seat]
+        n = self.players
+        for _, kind, args, _ in entries:
+            if kind == "reveal":
+                row = at["dives"] + (args[_ROUND] - 1) * n * ROUNDS - 1
+                for s, dive in enumerate(args[_DIVES]):
+                    history[row + rel[s] * ROUNDS + dive] = 1.0
+            elif kind == "catch":
+                depth = (args[_ROUND] - 1) * 3 + args[_SPACE]
+                history[at["catcher"] + depth * n + rel[args[_SEAT]]] = 1.0
+                for card in args[_CARDS]:
+                    history[at["caught"] + depth * C + CODE[card]] += 1.0
+                if args[_TIED]:
+                    history[at["kiti_tie"] + depth] = 1.0
+            elif kind == "tie":
+                history[at["unwon"] + ((args[_ROUND] - 1) * 3 + args[_TIE_SPACE]) * 2] = 1.0
+            elif kind == "no_diver":
+                history[at["unwon"] + ((args[_ROUND] - 1) * 3 + args[_NO_DIVER_SPACE]) * 2 + 1] = 1.0
+            elif kind == "seagull":
+                history[at["boxed"] + CODE["S"]] += 1.0
+                if args[_ATE] is not None:
+                    history[at["boxed"] + CODE[args[_ATE]]] += 1.0
+            elif kind == "jellyfish":
+                for card in args[_JELLIES]:
+                    history[at["boxed"] + CODE[card]] += 1.0
+
+
+def _count(base: int, cards: list[str], where: list[int], values: list[float]) -> None:
+    """Count ``cards`` by code into the segment row starting at ``base``."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        k = base + CODE[c]
+        counts[k] = counts.get(k, 0) + 1
+    where += counts
+    values += counts.values()
