@@ -8,9 +8,10 @@ every promise the engine, the bots and the front ends rely on (``docs/testing.md
 A *case* is a game, a seat count, its options and a seed (:class:`Case`).  Options are
 covered pairwise by default (every value and every pair of values of two options, plus the
 game's ``GameInfo.notable_options``); ``options="full"`` checks every combination instead.
-Each check is also a public function of :mod:`kiti.testing.checks` or
-:mod:`kiti.testing.fronts`, taking one case (:data:`CASE_CHECKS`) or one game class
-(:data:`GAME_CHECKS`), so a test runner can name each (tests/conformance does).
+Each check is also a public function of :mod:`kiti.testing.checks`,
+:mod:`kiti.testing.fronts` or :mod:`kiti.testing.tensors`, taking one case
+(:data:`CASE_CHECKS`) or one game class (:data:`GAME_CHECKS`), so a test runner can name
+each (tests/conformance does).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.game import State
-from . import checks, fronts
+from . import checks, fronts, tensors
 from .cases import MODES, Case, cases, game_class, option_combinations, pairwise
 from .support import Skipped
 
@@ -40,6 +41,7 @@ CASE_CHECKS: tuple[CaseCheck, ...] = (
     checks.move_steps_rebuild_the_legal_moves,
     fronts.views_and_events_match_the_schema,
     fronts.front_ends_restate_no_rule,
+    *tensors.TENSOR_CHECKS,  # skipped for a game without a tensors part, or without numpy
 )
 #: Every check of a game as a whole.
 GAME_CHECKS: tuple[GameCheck, ...] = (fronts.declares_view_and_events, fronts.words_import_no_rich)
@@ -112,4 +114,5 @@ __all__ = [
     "fronts",
     "option_combinations",
     "pairwise",
+    "tensors",
 ]

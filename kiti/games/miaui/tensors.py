@@ -148,7 +148,8 @@ class MiauiEncoder(Encoder):
             taker, space, cards = state.pending
             ones += [at["pending_seat"] + rel[taker], at["pending_space"] + space]
             _count(at["pending_cards"], cards, where, values)
-        out[ones] = 1.0
+        where += ones  # one numpy call writes everything (no index is in both lists)
+        values += [1.0] * len(ones)
         out[where] = values
 
     def _lagoon(self, state: MiauiState, seat: int, ones: list[int]) -> None:

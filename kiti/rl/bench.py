@@ -1,0 +1,94 @@
+"""What a game's tensors cost: :func:`tensor_rates` (for ``kiti bench GAME --rl``).
+
+It plays random games and times, over their states, every seat's observation into a
+preallocated buffer, a fresh information state (from the first event), and the
+incremental tracker following each game move by move.  Figures are the median over
+states of the time of one call (each state's call repeated, as :mod:`timeit` does)."""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..core.game import State
+from ..core.load import load
+from .tensors import encoder_for
+
+
+def _states(game_id: str, players: int, options: Mapping[str, Any], count: int, seed: int) -> list[State]:
+    """Copies of every state of random games, at least ``count`` of them."""
+    game = load(game_id, players=players, **options)
+    rng = random.Random(seed)
+    states: list[State] = []
+    while len(states) < count:
+        state = game.new_state(seed=rng.randrange(1 << 30))
+        states.append(state.clone())
+        while not state.over:
+            seat = rng.choice(sorted(state.to_act()))
+            state.apply(seat, state.random_move(seat, rng))
+            states.append(state.clone())
+    return states
+
+
+def _per_call(call: Callable[[], Any], repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        call()
+    return (time.perf_counter() - start) / repeat
+
+
+def tensor_rates(
+    game_id: str, players: int, options: Mapping[str, Any] | None = None, seconds: float = 2.0
+) -> dict[str, Any]:
+    """The cost of ``game_id``'s tensors for ``players`` seats and ``options``, measured for
+    about ``seconds``: a dict of ``observation_us`` (median µs per call over states and
+    seats), ``info_state_fresh_us`` (a new tracker per call, reading the whole log),
+    ``tracker_us`` (one tracker per seat following whole games state by state: mean µs
+    per call, median over games), sizes of both tensors, and how many states were timed."""
+    options = dict(options or {})
+    encoder = encoder_for(game_id, players, **options)
+    states = _states(game_id, players, options, 200, seed=1)
+    obs = encoder.observation_layout.zeros()
+    info = encoder.info_state_layout.zeros()
+    half = time.perf_counter() + seconds / 2
+    budget = half + seconds / 2
+    observation: list[float] = []
+    fresh: list[float] = []
+    rng = random.Random(2)
+    while time.perf_counter() < half or not observation:
+        state = rng.choice(states)
+        seat = rng.randrange(players)
+        observation.append(_per_call(functools.partial(encoder.observation, state, seat, obs), 20))
+        fresh.append(_per_call(functools.partial(encoder.info_state, state, seat, info), 5))
+    game_costs: list[float] = []
+    while time.perf_counter() < budget or not game_costs:
+        trackers = [encoder.info_state_tracker(s) for s in range(players)]
+        game = _game_states(states, rng)
+        start = time.perf_counter()
+        for state in game:
+            for tracker in trackers:
+                tracker(state, info)
+        game_costs.append((time.perf_counter() - start) / len(game) / players)
+    return {
+        "game": game_id,
+        "players": players,
+        "options": options,
+        "observation_size": encoder.observation_layout.size,
+        "info_state_size": encoder.info_state_layout.size,
+        "observation_us": statistics.median(observation) * 1e6,
+        "info_state_fresh_us": statistics.median(fresh) * 1e6,
+        "tracker_us": statistics.median(game_costs) * 1e6,
+        "states": len(observation),
+    }
+
+
+def _game_states(states: list[State], rng: random.Random) -> list[State]:
+    """The states of one whole game among ``states`` (they are stored game after game)."""
+    starts = [i for i, s in enumerate(states) if not s.history]
+    k = rng.randrange(len(starts))
+    end = starts[k + 1] if k + 1 < len(starts) else len(states)
+    return states[starts[k] : end]
