@@ -265,7 +265,13 @@ class Encoder:
     def observation(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """The table now as ``seat`` sees it, written into ``out`` (float32, the observation
         layout's shape; None: a new array), which is returned."""
-        if type(state) is not self.rules or type(seat) is not int or not 0 <= seat < self.players:
+        if (
+            type(state) is not self.rules
+            or state.players != self.players
+            or state.options != self.options
+            or type(seat) is not int
+            or not 0 <= seat < self.players
+        ):
             self.check_state(state, seat)
         out = self.new_buffer(self.observation_layout, out)
         self._observe(state, seat, out)
@@ -316,7 +322,7 @@ class InfoStateTracker:
 
     def __call__(self, state: State, out: np.ndarray | None = None) -> np.ndarray:
         enc = self.encoder
-        if type(state) is not enc.rules:
+        if type(state) is not enc.rules or state.players != enc.players or state.options != enc.options:
             enc.check_state(state, self.seat)
         log = state.log
         pos = self._pos
