@@ -1,8 +1,9 @@
 """How a Miaui table looks in a terminal (rich): Miaui's ``terminal`` part.
 
 The generic terminal front end (``kiti.cli``) calls :func:`render_view` (see the protocol
-in ``kiti/cli/render.py``); the game's words (event sentences, prompt, shorthand) are in
-:mod:`.words`.  This module never imports ``kiti.cli``; it reads views and events only,
+in ``kiti/cli/render.py``); the game's words (event sentences, the story's wordings, prompt,
+shorthand) are in :mod:`.words`: this module styles them, and :data:`STORY_LINES` says, per
+event kind, how its story is drawn.  This module never imports ``kiti.cli``; it reads views and events only,
 never the state, and takes the rule facts from the view (rounds, what each depth takes,
 Kiti's seats and tie orders, what a tie does) or from :mod:`.rules`' functions.
 
@@ -14,15 +15,26 @@ given, so the header never scrolls off an 80x24 terminal.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import string
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
 
 from .cards import card_name
-from .rules import kiti_order, remembered_dives, tie_direction
-from .words import SPACES, People, in_depth_order, name, round_events
+from .rules import remembered_dives
+from .words import (
+    ROUND,
+    ROUND_HEAD,
+    STORY,
+    STORY_WORDS,
+    Event,
+    People,
+    in_depth_order,
+    round_events,
+    told_as,
+)
 
 STYLE = {"K": "cyan", "T": "yellow", "E": "bold magenta", "L": "green", "J": "bold red", "S": "bold blue"}
 BACK = "▒▒"
@@ -33,6 +45,7 @@ FLAGS = (
 )
 
 Piece = Text | str | tuple[str, str]
+Drawn = dict[str, str | Text | list[Piece]]  # placeholders the terminal draws itself
 
 
 # ------------------------------------------------------------------ layout
@@ -107,160 +120,144 @@ def cards_pieces(cards: Sequence[str], long: bool, joiner: str = " + ") -> list[
 
 
 # ------------------------------------------------------------ the last round
-def reveal_line(reveal: dict[str, Any], people: People, width: int) -> Text:
+#: How each kind's words are styled (the words are the game's: :data:`.words.STORY`, ``ROUND``).
+KIND_STYLE = {"reveal": "bold", "tie": "italic", "no_diver": "italic", "seagull": "blue", "jellyfish": "red"}
+
+
+def filled(
+    template: str, ev: Event, reveal: Event, people: People, style: str = "", drawn: Drawn | None = None
+) -> list[Piece]:
+    """A template of the game's words with its placeholders filled: its text in one piece styled
+    ``style`` (a player's name bold where ``drawn`` says so), the pieces of a drawn field (cards,
+    dives) between; ``drawn`` also words a placeholder its own way (seats by number)."""
+    out: list[Piece] = []
+    piece = Text(style=style)
+    for literal, field, _, _ in string.Formatter().parse(template):
+        piece.append(literal)
+        if not field:
+            continue
+        value = drawn[field] if drawn and field in drawn else STORY_WORDS[field](ev, reveal, people)
+        if isinstance(value, str):
+            piece.append(value)
+        elif isinstance(value, Text):
+            piece.append_text(value)
+        else:
+            out += [piece, *value] if piece else value
+            piece = Text(style=style)
+    return [*out, piece] if piece else out
+
+
+def wordings(
+    key: str, ev: Event, reveal: Event, people: People, style: str = "", drawn: Drawn | None = None
+) -> list[list[Piece]]:
+    """The wordings of :data:`.words.STORY` ``[key]``, longest first, as pieces to :func:`fit`."""
+    return [
+        [p for template in wording for p in filled(template, ev, reveal, people, style, drawn)]
+        for wording in STORY[key]
+    ]
+
+
+def reveal_line(reveal: Event, people: People, width: int) -> Text:
     """'Round 3 revealed: you:11 · Ann:11 · seat 2:7', or with seat numbers only."""
-    r, dives = reveal["round"], reveal["dives"]
 
     def entry(s: int, d: int, sep: str, who: str) -> Text:
         return text(sep if s else "", (who, "bold" if s == people.viewer else ""), ":", (str(d), "bold"))
 
-    long = [(f"Round {r} revealed: ", "bold")] + [
-        entry(s, d, " · ", people.who(s)) for s, d in enumerate(dives)
-    ]
-    short = [(f"Round {r} revealed (seat:diver): ", "bold")] + [
-        entry(s, d, "  ", people.short(s)) for s, d in enumerate(dives)
-    ]
-    return fit(width, long, short)
+    dives = list(enumerate(reveal["dives"]))
+    drawn: Drawn = {
+        "dives": [entry(s, d, " · ", people.who(s)) for s, d in dives],
+        "seat_dives": [entry(s, d, "  ", people.short(s)) for s, d in dives],
+    }
+    return fit(width, *wordings("reveal", reveal, reveal, people, KIND_STYLE["reveal"], drawn))
 
 
-def story(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> list[Text]:
+def story(events: Sequence[Event], start: int, people: People, width: int) -> list[Text]:
     """The reveal at ``events[start]`` and all it caused, depth by depth, one line each."""
     reveal = events[start]
-    out = [reveal_line(reveal, people, width)]
+    out = STORY_LINES["reveal"](reveal, reveal, people, width)
     for ev in in_depth_order(round_events(events, start)):
-        out.extend(_story_lines(ev, reveal, people, width))
+        out.extend(STORY_LINES.get(str(ev.get("type")), _untold)(ev, reveal, people, width))
     return out
 
 
-def _story_lines(ev: dict[str, Any], reveal: dict[str, Any], people: People, width: int) -> list[Text]:
-    t = ev.get("type")
-    dives = reveal["dives"]
-    if t == "catch":
-        dive = dives[ev["seat"]]
-        line = _catch_line(ev, dive, people, width)
-        if ev.get("tied") and reveal.get("kiti") is not None:
-            return [line, tie_line(ev, dive, reveal["kiti"], len(dives), people, width)]
-        return [line]
-    if t == "tie":
-        space, seats = SPACES[ev["space"]], ev["seats"]
-        head = f"  {space}: tie of {dives[seats[0]]}s between "
-        return [
-            fit(
-                width,
-                [
-                    (head, "italic"),
-                    (people.listing(seats), "italic"),
-                    (": nobody catches, the fish stay (No Fighting)", "italic"),
-                ],
-                [(head, "italic"), (people.listing(seats), "italic"), (": nobody catches", "italic")],
-                [
-                    (head, "italic"),
-                    (" ".join(people.short(s) for s in seats), "italic"),
-                    (": nobody catches", "italic"),
-                ],
-            )
-        ]
-    if t == "no_diver":
-        return [text((f"  {SPACES[ev['space']]}: no diver left, the fish stay", "italic"))]
-    if t == "seagull":
-        return [_seagull_line(ev, people, width)]
-    if t == "jellyfish":
-        return [
-            fit(
-                width,
-                [
-                    (
-                        f"    Three Jellyfish in {people.whose(ev['seat'])} pile "
-                        f"({' '.join(ev['cards'])}) leave the game together",
-                        "red",
-                    )
-                ],
-                [(f"    Three Jellyfish leave {people.whose(ev['seat'])} pile", "red")],
-            )
-        ]
-    if t == "take":
-        who = people.who(ev["seat"])
-        return [
-            fit(
-                width,
-                [f"    {who[0].upper() + who[1:]} added {name(ev['card'])}"],
-                [f"    {who[0].upper() + who[1:]} added {ev['card']}"],
-            )
-        ]
+def _catch_lines(ev: Event, reveal: Event, people: People, width: int) -> list[Text]:
+    """Who caught what at a depth, the cards by name where they fit; then how Kiti broke its tie."""
+    drawings = ((True, " + "), (False, " + "), (False, " "))
+    line = fit(
+        width,
+        *(
+            wording
+            for long, joiner in drawings
+            for wording in wordings("catch", ev, reveal, people, drawn=_catch_drawn(ev, people, long, joiner))
+        ),
+    )
+    if ev.get("tied") and reveal.get("kiti") is not None:
+        return [line, fit(width, *wordings("catch/tied", ev, reveal, people, "italic"))]
+    return [line]
+
+
+def _catch_drawn(ev: Event, people: People, long: bool, joiner: str) -> Drawn:
+    return {
+        "who": Text(people.who(ev["seat"]), style="bold"),
+        "cards": cards_pieces(ev["cards"], long, joiner),
+    }
+
+
+def _told_lines(ev: Event, reveal: Event, people: People, width: int) -> list[Text]:
+    """The event's wordings (:func:`.words.told_as`), the longest that fits."""
+    style = KIND_STYLE.get(str(ev["type"]), "")
+    return [fit(width, *wordings(told_as(ev), ev, reveal, people, style))]
+
+
+def _unfitted_lines(ev: Event, reveal: Event, people: People, width: int) -> list[Text]:
+    """The event's one wording, cropped at the edge if it must be."""
+    return [text(*wordings(told_as(ev), ev, reveal, people, KIND_STYLE.get(str(ev["type"]), ""))[0])]
+
+
+def _untold(ev: Event, reveal: Event, people: People, width: int) -> list[Text]:
+    """Nothing: the table shows it elsewhere (the lagoon, a peek, the result) or it is no news."""
     return []
 
 
-def _catch_line(ev: dict[str, Any], dive: int, people: People, width: int) -> Text:
-    head = text(f"  {SPACES[ev['space']]}: ", (people.who(ev["seat"]), "bold"), f" ({dive}) caught ")
-    cards = ev["cards"]
-    return fit(
-        width,
-        [head, *cards_pieces(cards, True)],
-        [head, *cards_pieces(cards, False)],
-        [head, *cards_pieces(cards, False, " ")],
-    )
+StoryLines = Callable[[Event, Event, People, int], list[Text]]
+
+#: The story's lines for an event, by kind (every kind the game declares is here).
+STORY_LINES: dict[str, StoryLines] = {
+    "stock": _untold,
+    "seagull_returned": _untold,
+    "peek": _untold,
+    "reveal": lambda ev, reveal, people, width: [reveal_line(ev, people, width)],
+    "catch": _catch_lines,
+    "tie": _told_lines,
+    "no_diver": _unfitted_lines,
+    "take": _told_lines,
+    "seagull": _told_lines,
+    "jellyfish": _told_lines,
+    "end": _untold,
+}
 
 
-def tie_line(ev: dict[str, Any], dive: int, kiti: int, players: int, people: People, width: int) -> Text:
-    """How Kiti broke a tie: 'tied 9s with you and seat 2: Kiti's counterclockwise order 0>3>2>1'."""
-    space, seat = ev["space"], ev["seat"]
-    others = people.listing([s for s in ev["tied"] if s != seat])
-    way = tie_direction(space)
-    numbers = ">".join(map(str, kiti_order(kiti, players, space)))
-    return fit(
-        width,
-        [(f"    tied {dive}s with {others}: Kiti's {way} order ", "italic"), (numbers, "italic")],
-        [(f"    tied {dive}s: Kiti's {way} order ", "italic"), (numbers, "italic")],
-        [("    tied: Kiti's order ", "italic"), (numbers, "italic")],
-    )
-
-
-def _seagull_line(ev: dict[str, Any], people: People, width: int) -> Text:
-    ate = ev.get("ate")
-    if ate is None:
-        whose = people.whose(ev["seat"])
-        whose = whose[0].upper() + whose[1:]  # not capitalize(): a name keeps its letters
-        return fit(
-            width,
-            [(f"    Seagull! {whose} pile is empty: it flies off hungry", "blue")],
-            [(f"    Seagull! {whose} pile is empty", "blue")],
-            [("    Seagull! It flies off hungry", "blue")],
-        )
-    return fit(
-        width,
-        [
-            (
-                f"    Seagull! It ate {people.whose(ev['seat'])} top fish {name(ate)}; both leave the game",
-                "blue",
-            )
-        ],
-        [(f"    Seagull! It ate {people.whose(ev['seat'])} top fish {ate}", "blue")],
-    )
-
-
-def round_line(events: Sequence[dict[str, Any]], start: int, people: People, width: int) -> Text:
+def round_line(events: Sequence[Event], start: int, people: People, width: int) -> Text:
     """One short line for an older round: who caught what, depth by depth (seats by number
     where players' names make it too long)."""
-    return fit(width, _round_pieces(events, start, people.who), _round_pieces(events, start, people.short))
+    return fit(width, _round_pieces(events, start, people, False), _round_pieces(events, start, people, True))
 
 
-def _round_pieces(events: Sequence[dict[str, Any]], start: int, who: Any) -> list[Piece]:
-    pieces: list[Piece] = [(f"R{events[start]['round']}: ", "dim")]
+def _round_pieces(events: Sequence[Event], start: int, people: People, by_number: bool) -> list[Piece]:
+    reveal = events[start]
+    pieces = filled(ROUND_HEAD, reveal, reveal, people, "dim")
     first = True
     for ev in in_depth_order(round_events(events, start)):
-        t = ev.get("type")
-        if t in ("catch", "tie"):
+        template = ROUND.get(told_as(ev))
+        if template is None:
+            continue
+        if ev["type"] in ("catch", "tie"):  # a depth's outcome, after the depth before it
             pieces.append("" if first else " · ")
             first = False
-        if t == "catch":
-            pieces.append(f"{who(ev['seat'])} ")
-            pieces.extend(cards_pieces(ev["cards"], False, "+"))
-        elif t == "tie":
-            pieces.append((f"{SPACES[ev['space']]} tied", "italic"))
-        elif t == "seagull":
-            pieces.append((f" (ate {ev['ate']})" if ev.get("ate") else " (hungry)", "blue"))
-        elif t == "jellyfish":
-            pieces.append((" (3 Jellyfish out)", "red"))
+        drawn: Drawn = {"cards": cards_pieces(ev.get("cards", ()), False, "+")}
+        if by_number and "seat" in ev:
+            drawn["who"] = people.short(ev["seat"])
+        pieces += filled(template, ev, reveal, people, KIND_STYLE.get(ev["type"], ""), drawn)
     return pieces
 
 

@@ -3,7 +3,9 @@
 Who is who at the table (:class:`People`), card names, the order in which a round's events
 are told (depth by depth), and every event as a sentence: :data:`SENTENCES` holds one
 template per event kind (a few kinds have a second wording, chosen by :data:`VARIANTS`),
-and :data:`WORDS` says how each placeholder is worded from the event.  Also the player's
+and :data:`WORDS` says how each placeholder is worded from the event.  The terminal's story
+of a round and its one-line log of older rounds are worded here too (:data:`STORY`,
+:data:`ROUND`, :data:`STORY_WORDS`), as plain text the terminal styles.  Also the player's
 shorthand (``expand_input``), its help line and the prompt.  The terminal's drawing is in
 :mod:`.terminal`; the rules are read from :mod:`.rules`, never restated.
 """
@@ -17,7 +19,7 @@ from typing import Any
 
 from ...core.words import seat_possessive, seat_word
 from .cards import COUNT, card_name
-from .rules import SPACE_NAMES
+from .rules import SPACE_NAMES, kiti_order, tie_direction
 
 SPACES = SPACE_NAMES
 #: Event types that begin something new (they end the story of a round).
@@ -178,6 +180,91 @@ WORDS: dict[str, Callable[[Event, People], str]] = {
 }
 
 
+#: The terminal's story of a round, one line per event (plain text: the terminal styles it and
+#: picks the longest wording that fits its width): per kind ("kind/variant" as in
+#: :data:`VARIANTS`; "catch/tied": how Kiti broke the catch's tie), the wordings from the longest
+#: to the shortest, each a tuple of pieces never split.  ``{cards}``, ``{dives}`` and
+#: ``{seat_dives}`` are drawn by the terminal; the other placeholders are :data:`STORY_WORDS`.
+STORY: dict[str, tuple[tuple[str, ...], ...]] = {
+    "reveal": (("Round {round} revealed: {dives}",), ("Round {round} revealed (seat:diver): {seat_dives}",)),
+    "catch": (("  {space}: {who} ({dive}) caught {cards}",),),
+    "catch/tied": (
+        ("    tied {dive}s with {others}: Kiti's {way} order ", "{order}"),
+        ("    tied {dive}s: Kiti's {way} order ", "{order}"),
+        ("    tied: Kiti's order ", "{order}"),
+    ),
+    "tie": (
+        ("  {space}: tie of {dive}s between ", "{seats}", ": nobody catches, the fish stay (No Fighting)"),
+        ("  {space}: tie of {dive}s between ", "{seats}", ": nobody catches"),
+        ("  {space}: tie of {dive}s between ", "{seat_numbers}", ": nobody catches"),
+    ),
+    "no_diver": (("  {space}: no diver left, the fish stay",),),
+    "take": (("    {Who} added {card}",), ("    {Who} added {code}",)),
+    "seagull": (
+        ("    Seagull! It ate {whose} top fish {ate}; both leave the game",),
+        ("    Seagull! It ate {whose} top fish {ate_code}",),
+    ),
+    "seagull/hungry": (
+        ("    Seagull! {Whose} pile is empty: it flies off hungry",),
+        ("    Seagull! {Whose} pile is empty",),
+        ("    Seagull! It flies off hungry",),
+    ),
+    "jellyfish": (
+        ("    Three Jellyfish in {whose} pile ({codes}) leave the game together",),
+        ("    Three Jellyfish leave {whose} pile",),
+    ),
+}
+
+#: An older round in one line (the terminal's log): its head, then a piece per event of these
+#: kinds ("kind/variant" as in :data:`VARIANTS`), depth by depth.
+ROUND_HEAD = "R{round}: "
+ROUND: dict[str, str] = {
+    "catch": "{who} {cards}",
+    "tie": "{space} tied",
+    "seagull": " (ate {ate_code})",
+    "seagull/hungry": " (hungry)",
+    "jellyfish": " (3 Jellyfish out)",
+}
+
+Told = Callable[[Event, Event, People], str]
+
+#: How each placeholder of :data:`STORY` and :data:`ROUND` is worded, from the event, the reveal
+#: that began its round and the viewer's people.
+STORY_WORDS: dict[str, Told] = {
+    "round": lambda e, r, p: str(r["round"]),
+    "space": lambda e, r, p: SPACES[e["space"]],
+    "who": lambda e, r, p: p.who(e["seat"]),
+    "Who": lambda e, r, p: _capital(p.who(e["seat"])),
+    "whose": lambda e, r, p: p.whose(e["seat"]),
+    "Whose": lambda e, r, p: _capital(p.whose(e["seat"])),
+    "dive": lambda e, r, p: str(r["dives"][e["seat"] if "seat" in e else e["seats"][0]]),
+    "card": lambda e, r, p: name(e["card"]),
+    "code": lambda e, r, p: e["card"],
+    "ate": lambda e, r, p: name(e["ate"]),
+    "ate_code": lambda e, r, p: e["ate"],
+    "codes": lambda e, r, p: " ".join(e["cards"]),
+    "seats": lambda e, r, p: p.listing(e["seats"]),
+    "seat_numbers": lambda e, r, p: " ".join(p.short(s) for s in e["seats"]),
+    "others": lambda e, r, p: p.listing([s for s in e["tied"] if s != e["seat"]]),
+    "way": lambda e, r, p: tie_direction(e["space"]),
+    "order": lambda e, r, p: ">".join(map(str, kiti_order(r["kiti"], len(r["dives"]), e["space"]))),
+}
+
+
+def _capital(words: str) -> str:
+    """The first letter upper case (not str.capitalize(): a player's name keeps its letters)."""
+    return words[:1].upper() + words[1:]
+
+
+def told_as(event: Event) -> str:
+    """The key of ``event``'s wording in :data:`SENTENCES`, :data:`STORY` and :data:`ROUND`:
+    its kind, or "kind/variant" (:data:`VARIANTS`)."""
+    kind = str(event.get("type"))
+    choose = VARIANTS.get(kind)
+    variant = choose(event) if choose is not None else None
+    return f"{kind}/{variant}" if variant else kind
+
+
 def _kiti_chose(event: Event, people: People) -> str:
     tied = [x for x in event.get("tied") or [] if x != event["seat"]]
     return f" (tied with {people.listing(tied)}; Kiti chose)" if tied else ""
@@ -190,10 +277,7 @@ def _placeholders(template: str) -> tuple[str, ...]:
 
 def sentence(event: Event, people: People) -> str | None:
     """``event`` as its kind's sentence, for the viewer ``people`` speak to (None: no sentence)."""
-    kind = event.get("type")
-    choose = VARIANTS.get(kind) if isinstance(kind, str) else None
-    variant = choose(event) if choose is not None else None
-    template = SENTENCES.get(f"{kind}/{variant}" if variant else str(kind))
+    template = SENTENCES.get(told_as(event))
     if template is None:
         return None
     return template.format(**{field: WORDS[field](event, people) for field in _placeholders(template)})
