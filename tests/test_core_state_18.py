@@ -109,9 +109,10 @@ def test_clone_and_undo_copy_the_declared_attributes() -> None:
     state = CountState.new(2, seed=3)
     state.play(0, "add 2")
     copy = state.clone()
-    names = [n for n in CountState._attributes if n != "_rng"]
+    names = [n for n in CountState._attributes if n not in ("_rng", "_seen")]  # each has its own
     assert "added" in names and {n: getattr(copy, n) for n in names} == {n: getattr(state, n) for n in names}
     assert copy._rng is not state._rng and copy._rng.getstate() == state._rng.getstate()
+    assert copy._seen is not state._seen  # its own index of who saw which event
     copy.play(1, "add 1")  # the copy's moves leave the original alone
     assert (state.total, state.added, len(state.history)) == (2, [2, 0], 1)
     assert (copy.total, copy.added, copy.turn) == (3, [2, 1], 0)

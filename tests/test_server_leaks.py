@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from server_kit import config
 
+from kiti.core.contract import dumps
 from kiti.core.errors import KitiError, OptionError
 from kiti.core.events import REFEREE
 from kiti.core.game import State
@@ -60,6 +61,7 @@ class Recorder:
         self.send(json.loads(text))
 
     def send(self, message: dict[str, Any]) -> None:
+        message = json.loads(dumps(message))  # what goes on the wire (Session.send encodes so)
         if message["type"] == "presence":  # shared by every viewer: public info only
             assert set(message) == {"type", "table", "clock"}, message
         if message["type"] == "state":
@@ -171,9 +173,9 @@ class SightOnly:
     def _mine(self, viewer: Any) -> None:
         assert viewer == self._viewer, f"a message for viewer {self._viewer} asked about {viewer}"
 
-    def observation(self, viewer: Any) -> Any:
+    def view(self, viewer: Any) -> Any:
         self._mine(viewer)
-        return self._state.observation(viewer)
+        return self._state.view(viewer)
 
     def events(self, viewer: Any, since: int = 0) -> Any:
         self._mine(viewer)

@@ -4,20 +4,20 @@
 
 Random games of each built-in game (Miaui 3 seats, Mauw 4, MOTU 2); for every move, the time
 to apply it and to build each seat's and a spectator's ``state`` message
-(``kiti.server.messages.state_message``, events since that viewer's cursor) and encode it as
-JSON, as the server does after a move.  Prints microseconds per move for each game.
+(``kiti.server.messages.build_state``, events since that viewer's cursor) and encode it as
+JSON text (``kiti.core.contract.dumps``), as the server does after a move.  Prints microseconds per move for each game.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from typing import Any
 
+from kiti.core.contract import dumps
 from kiti.core.registry import get_game
-from kiti.server.messages import state_message
+from kiti.server.messages import build_state
 
 GAMES = (("miaui", 3), ("mauw", 4), ("motu", 2))
 
@@ -40,8 +40,8 @@ def per_move(game: str, players: int, games: int) -> float:
             start = time.perf_counter()
             state.apply(seat, move)
             for viewer in viewers:
-                message, cursors[viewer] = state_message(state, info, viewer, cursors[viewer], None)
-                json.dumps(message, separators=(",", ":"))
+                message, cursors[viewer] = build_state(state, info, viewer, cursors[viewer], None)
+                dumps(message)
             spent += time.perf_counter() - start
             moves += 1
     return spent / max(1, moves)

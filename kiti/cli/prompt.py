@@ -77,7 +77,7 @@ class Prompt:
         lines = [Text(x) for x in wrap_words(notations, screen.width, ", ", "Legal moves: ", "  ")]
         lines[0].stylize("bold", 0, len("Legal moves:"))
         lines.append(Text("why MOVE tells what a move does, or why it is not allowed."))
-        lines.append(Text(words(session.cls).input_help(session.state.observation(seat))))
+        lines.append(Text(words(session.cls).input_help(session.state.view(seat))))
         lines += [Text(x) for x in wrap_words(COMMAND_LINE.split(" · "), screen.width, " · ", "", "  ")]
         lines.append(Text("Tab completes moves and commands."))
         screen.page(lines)

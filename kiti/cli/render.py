@@ -18,7 +18,8 @@ The words part:
   without it, every event ``describe_event`` tells, oldest first.
 - ``expand_input(text, seat=None)``: player shorthand to move notation, or None (it must
   never fail, whatever is typed); ``seat`` is who typed it (Mauw: "R8 A" is your own A).
-- ``input_help(view)``: one line on the shorthand accepted now.
+- ``input_help(view)``: one line on the shorthand accepted now (``view``: the seat's typed
+  view, as ``prompt``'s).
 - ``prompt(view, seat)``: what the seat is asked, addressed to it ("your move"); the
   front end puts the person's name (or "Seat N") in front.
 The terminal's ``dialogue(turn, line) -> (line or None, renderable or None)``: the game answers a

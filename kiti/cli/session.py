@@ -234,7 +234,7 @@ class Session:
             screen.say(("Enter: back to the table.", "dim"))
         else:
             self.make_room(seat, 2)
-        question = words(self.cls).prompt(self.state.observation(seat), seat)
+        question = words(self.cls).prompt(self.state.view(seat), seat)
         return screen.ask(f"{self.addressed(seat, question)} (? for help) > ")
 
     def make_room(self, seat: int, lines: int) -> None:

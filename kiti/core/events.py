@@ -85,7 +85,8 @@ def as_dict(
 def visible(
     log: Iterable[Entry], viewer: Viewer, schema: Mapping[str, Sequence[str]], players: int, since: int = 0
 ) -> list[dict[str, Any]]:
-    """The events ``viewer`` saw, oldest first, skipping its first ``since``."""
+    """The events ``viewer`` saw, oldest first, skipping its first ``since`` (a whole pass
+    over the log; a state answers through its :class:`EventIndex`)."""
     bit = viewer_bit(viewer)
     out = []
     seen = 0
@@ -97,12 +98,52 @@ def visible(
     return out
 
 
-def count_visible(log: Iterable[Entry], viewer: Viewer) -> int:
-    """How many events ``viewer`` has seen (the cursor to pass as ``since`` next time)."""
-    bit = viewer_bit(viewer)
-    if bit is None:
-        return sum(1 for _ in log)
-    return sum(1 for entry in log if entry[0] & bit)
+class EventIndex:
+    """Where each viewer's events lie in one log, kept up to date as the log grows, so that a
+    viewer's new events cost what they hold, not a pass over the whole log (a server asks
+    for them after every move, for every viewer).
+
+    It relies on how a log changes: entries are appended, and a game may rewrite an entry
+    in place (a card revealed later) but never its audience; a log that is replaced (an
+    undo, a copy) is another list, and its index starts over."""
+
+    __slots__ = ("_log", "_seen")
+
+    def __init__(self) -> None:
+        self._log: list[Entry] | None = None
+        self._seen: dict[int | None, tuple[list[int], list[int]]] = {}  # bit -> (positions, [scanned])
+
+    def positions(self, log: list[Entry], bit: int | None) -> list[int]:
+        """The positions in ``log`` of the entries a viewer reading with ``bit`` sees."""
+        if log is not self._log:
+            self._log, self._seen = log, {}
+        found = self._seen.get(bit)
+        if found is None:
+            found = self._seen[bit] = ([], [0])
+        positions, scanned = found
+        end = len(log)
+        if scanned[0] > end:  # never happens (logs are not cut in place); be safe
+            del positions[:]
+            scanned[0] = 0
+        if scanned[0] < end:
+            if bit is None:
+                positions.extend(range(scanned[0], end))
+            else:
+                positions.extend(i for i in range(scanned[0], end) if log[i][0] & bit)
+            scanned[0] = end
+        return positions
+
+    def events(
+        self, log: list[Entry], viewer: Viewer, schema: Mapping[str, Sequence[str]], players: int, since: int
+    ) -> list[dict[str, Any]]:
+        """:func:`visible`, from the index."""
+        bit = viewer_bit(viewer)
+        referee = bit is None
+        return [as_dict(log[i], schema, players, referee) for i in self.positions(log, bit)[since:]]
+
+    def count(self, log: list[Entry], viewer: Viewer) -> int:
+        """How many events ``viewer`` has seen."""
+        return len(self.positions(log, viewer_bit(viewer)))
 
 
 def key_since(log: Sequence[Entry], seat: int, start: int) -> tuple[Any, ...]:

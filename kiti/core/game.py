@@ -80,7 +80,7 @@ from .errors import (
     UndoError,
     quoted,
 )
-from .events import REFEREE, Entry, Viewer, count_visible, seen_by_others, visible
+from .events import REFEREE, Entry, EventIndex, Viewer, seen_by_others
 from .moves import MAX_NOTATION, ActionCodec, Move, Step, field_problem, steps_from_moves
 from .options import OptionSpec, resolve_options
 from .results import Party, Result, make_result, seat_parties
@@ -147,6 +147,7 @@ class State(ABC):
     _chance_at: int  # len(history) when the generator was last handed out
     _undo_mark: tuple[int, int] | None  # (history, log) lengths before the last checked move
     _codec: ActionCodec | None  # this game's action codec, once asked for
+    _seen: EventIndex  # where each viewer's events lie in ``log`` (a copy has its own)
 
     #: The declared instance attributes of the class (the core's and the game's), which
     #: :meth:`clone` and :meth:`undo` copy; set for each subclass.
@@ -196,6 +197,7 @@ class State(ABC):
         state._chance_at = 0
         state._undo_mark = None
         state._codec = None
+        state._seen = EventIndex()
         state._setup(opts, state.setup)
         return state
 
@@ -526,11 +528,11 @@ class State(ABC):
         """What ``viewer`` saw happen, oldest first, after its first ``since`` events."""
         if type(since) is not int or since < 0:
             raise SetupError(f"since must be a count of events (0 or more), not {quoted(since)}")
-        return visible(self.log, self._viewer(viewer), self.info.events, self.players, since)
+        return self._seen.events(self.log, self._viewer(viewer), self.info.events, self.players, since)
 
     def event_count(self, viewer: Viewer = None) -> int:
         """How many events ``viewer`` has seen: the cursor for ``events(viewer, since=...)``."""
-        return count_visible(self.log, self._viewer(viewer))
+        return self._seen.count(self.log, self._viewer(viewer))
 
     def information_state(self, seat: int | None = None) -> dict[str, Any]:
         """Everything ``seat`` (None: a spectator) has seen, and sees now. JSON-serialisable."""
@@ -552,6 +554,7 @@ class State(ABC):
         new.options = dict(self.options)
         new.history = self.history.copy()
         new.log = self.log.copy()  # entries are immutable tuples
+        new._seen = EventIndex()
         self._copy_parts(new)
         return new
 

@@ -1,7 +1,7 @@
 """What the server sends: every message to a viewer is built here, from that viewer's sight.
 
 A ``state`` message for a seat (or a spectator, viewer None) holds the seat's view
-(``state.observation``), its events since its cursor (``state.events(viewer, since)``) with
+(``state.view``, the typed view: :func:`kiti.core.contract.dumps` encodes it), its events since its cursor (``state.events(viewer, since)``) with
 the game renderer's sentences for them, its legal moves (or the first steps of a move for
 games with ``many_moves``) and a prompt when it is to act, plus the table's public info
 and the turn clock: nothing else of the state.  After the end it adds the result, the
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..core.contract import to_json
 from ..core.events import REFEREE
 from ..core.game import State
 from ..core.moves import Step
@@ -66,7 +67,22 @@ def state_message(
     clock: dict[str, Any] | None,
     re: Any = None,
 ) -> tuple[dict[str, Any], int]:
-    """The ``state`` message for ``viewer`` whose cursor is ``since``, and its next cursor.
+    """:func:`build_state` as JSON data (what a client receives, decoded)."""
+    message, cursor = build_state(state, table, viewer, since, clock, re)
+    return to_json(message), cursor
+
+
+def build_state(
+    state: State,
+    table: dict[str, Any],
+    viewer: int | None,
+    since: int,
+    clock: dict[str, Any] | None,
+    re: Any = None,
+) -> tuple[dict[str, Any], int]:
+    """The ``state`` message for ``viewer`` whose cursor is ``since``, and its next cursor;
+    its view is the typed view (the server encodes the message with
+    :func:`kiti.core.contract.dumps`, without converting it first).
 
     A cursor beyond the viewer's event count (its move was taken back) resends all its
     events with ``reset`` true.
@@ -76,7 +92,7 @@ def state_message(
     if reset:
         since = 0
         events = state.events(viewer, since)
-    view = state.observation(viewer)
+    view = state.view(viewer)
     to_act = sorted(state.to_act())
     turn = table["status"] == "playing" and viewer in to_act and not table["seats"][viewer]["bot_plays"]
     message: dict[str, Any] = {
@@ -122,7 +138,7 @@ def ending(state: State, table: dict[str, Any]) -> dict[str, Any]:
     return {
         "result": result,
         "standings": [credit(row, state, table) for row in standings(result, table)],
-        "reveal": state.observation(REFEREE),
+        "reveal": state.view(REFEREE),
         "record_url": f"/api/tables/{table['id']}/record",
     }
 

@@ -9,12 +9,12 @@ never holds a table up (a client that stops reading is dropped as too slow).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..core.contract import dumps
 from ..core.errors import quoted
 from . import chat
 from .lobby import Hub
@@ -46,7 +46,7 @@ class Session:
         has thousands of queued views to scan)."""
         if self.closing is not None:
             return
-        self.send_text(json.dumps(message, separators=(",", ":"), allow_nan=False))
+        self.send_text(dumps(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already encoded (one text shared by many connections)."""

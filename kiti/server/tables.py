@@ -11,12 +11,12 @@ built from its own sight (:mod:`kiti.server.messages`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..core.contract import dumps
 from ..core.errors import GameOverError, IllegalMoveError, NotationError, NotYourTurnError
 from ..core.game import State
 from ..core.records import replay
@@ -160,11 +160,7 @@ class Table:
         """A ``presence`` message (the table's public info and clock: who is connected) to
         every viewer but ``but``, encoded once: a seat connecting or leaving changes no view,
         so nobody's state is rebuilt for it (a reconnect storm costs one small text each)."""
-        text = json.dumps(
-            {"type": "presence", "table": self.public(), "clock": self.clock.left()},
-            separators=(",", ":"),
-            allow_nan=False,
-        )
+        text = dumps({"type": "presence", "table": self.public(), "clock": self.clock.left()})
         for conn in self.connections():
             if conn is not but:
                 conn.send_text(text)
@@ -172,7 +168,7 @@ class Table:
     def send_state(
         self, conn: Conn, table: dict[str, Any], clock: dict[str, Any] | None, re: Any = None
     ) -> tuple[dict[str, Any], int]:
-        message, cursor = messages.state_message(self.state, table, conn.viewer, conn.cursor, clock, re)
+        message, cursor = messages.build_state(self.state, table, conn.viewer, conn.cursor, clock, re)
         conn.cursor = cursor
         conn.send(message)
         return message, cursor

@@ -1,7 +1,8 @@
 """What the engine hands to front ends: the typed contract and the game's words.
 
 - :func:`views_and_events_match_the_schema`: every viewer's views and events match the JSON
-  Schema generated from the game's declarations (:mod:`kiti.core.contract`).
+  Schema generated from the game's declarations (:mod:`kiti.core.contract`), and a view
+  encoded as text (``dumps``, what a server sends) is its JSON data (``to_json``).
 - :func:`front_ends_restate_no_rule`: the view's JSON holds nothing its schema does not
   describe, and the game's ``words`` part (the one a server imports) tells every event, asks
   every seat to act, and never fails on what a person types.
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..core.contract import events_schema, json_schema
+from ..core.contract import dumps, events_schema, json_schema
 from ..core.events import REFEREE, Viewer
 from ..core.game import State
 from ..core.registry import game_part, has_part
@@ -79,6 +80,9 @@ def views_and_events_match_the_schema(case: Case) -> None:
             view = state.observation(viewer)
             problem = next(views.iter_errors(view), None)
             assert problem is None, f"the view of {viewer!r}: {problem and problem.message}"
+            assert json.loads(dumps(state.view(viewer))) == view, (
+                f"the view of {viewer!r} encoded as text (contract.dumps) is not its JSON data (to_json)"
+            )
             for event in state.events(viewer):
                 text = json.dumps(event, sort_keys=True)
                 if text not in valid:
@@ -109,7 +113,7 @@ def front_ends_restate_no_rule(case: Case) -> None:
 
 
 def _asks(words: Any, state: State, seat: int) -> None:
-    view = state.observation(seat)
+    view = state.view(seat)
     question = words.prompt(view, seat)
     assert isinstance(question, str) and question.strip(), f"no prompt for seat {seat}"
     assert isinstance(words.input_help(view), str), "input_help gives no line"

@@ -27,6 +27,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from ...core.chance import shuffle
@@ -330,10 +331,17 @@ def column_accepts(
     column (``mine``) or an opponent's, the Warriors and Spirit :func:`play_effect` allows, a
     Joker where :func:`joker_declarations` lets it stand for something, and Ninox (when
     ``deck`` holds one) on an opponent's Spirit."""
-    cards = list(_fits(mine, top, bool(nines), open_slot_block))
+    return _accepts(mine, bool(nines), top, open_slot_block, bool(deck.get(NINOX)))
+
+
+@cache
+def _accepts(mine: bool, nines: bool, top: str | None, open_slot_block: bool, ninox: bool) -> tuple[str, ...]:
+    """:func:`column_accepts` for a column with (``nines``) or without nines; a few dozen
+    cases, each worked out once (every view tells every column's)."""
+    cards = list(_fits(mine, top, nines, open_slot_block))
     if joker_declarations(top, mine):
         cards.append(JOKER)
-    if not mine and top == SPIRIT and deck.get(NINOX):
+    if not mine and top == SPIRIT and ninox:
         cards.append(NINOX)
     return tuple(cards)
 

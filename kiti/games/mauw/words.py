@@ -9,12 +9,15 @@ an attack, where a gain may go).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .explain import either
 from .rules import DECLINE, SLOTS, STOP, TU, Answer, answer_cards, tuatura_allowed
+
+if TYPE_CHECKING:
+    from .view import MauwView
 
 Names = Sequence[str | None] | None
 
@@ -118,33 +121,27 @@ def expand_input(text: str, seat: int | None = None) -> str | None:
     return None
 
 
-def prompt(view: dict[str, Any], seat: int) -> str:
+def prompt(view: MauwView, seat: int) -> str:
     """What the seat is asked now, offering exactly its legal answers (read from the rules
     and the view): the defences or renewals its hand holds, Tuatura, the slots a gain may go to."""
-    a = view["attack"]
-    phase = view["phase"]
-    hand = view["hands"][seat]
+    a = view.attack
+    phase = view.phase
+    hand = list(view.hands[seat])  # the seat's own hand (its view shows it)
     if phase in ("defend", "assist") and a is not None:
-        code = a["declared"] or a["card"]
-        column = (
-            f"your column {a['slot']}"
-            if a["defender"] == seat
-            else f"seat {a['defender']}'s column {a['slot']}"
-        )
-        offers = [str(Answer("defend", c, d)) for c, d in answer_cards(hand, a["value"])]
+        code = a.declared or a.card
+        column = f"your column {a.slot}" if a.defender == seat else f"seat {a.defender}'s column {a.slot}"
+        offers = [str(Answer("defend", c, d)) for c, d in answer_cards(hand, a.value)]
         offers += [str(TU)] * tuatura_allowed(phase, hand) + [str(DECLINE)]
         held = "" if len(offers) > 1 else f": you hold no {code} and no Joker to defend with"
-        return (
-            f"seat {a['attacker']} attacks the {a['target']} of {column} with {code}{held}: {either(offers)}"
-        )
+        return f"seat {a.attacker} attacks the {a.target} of {column} with {code}{held}: {either(offers)}"
     if phase == "renew" and a is not None:
-        offers = [str(Answer("renew", c, d)) for c, d in answer_cards(hand, a["value"])] + [str(STOP)]
-        return f"your attack on the {a['target']} was defended: {either(offers)}"
-    if phase == "place" and view["gain"] is not None:
-        gain = "a nine" + (f" with {view['gain']['top']} on top" if view["gain"]["top"] else "")
-        return f"place your gain ({gain}): place {either(view['gain']['slots'])}"
+        offers = [str(Answer("renew", c, d)) for c, d in answer_cards(hand, a.value)] + [str(STOP)]
+        return f"your attack on the {a.target} was defended: {either(offers)}"
+    if phase == "place" and view.gain is not None:
+        gain = "a nine" + (f" with {view.gain.top} on top" if view.gain.top else "")
+        return f"place your gain ({gain}): place {either(list(view.gain.slots))}"
     return "your move"
 
 
-def input_help(view: dict[str, Any]) -> str:
+def input_help(view: MauwView) -> str:
     return INPUT_HELP

@@ -15,11 +15,14 @@ from __future__ import annotations
 import string
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.words import seat_possessive, seat_word
 from .cards import COUNT, card_name
 from .rules import SPACE_NAMES, kiti_order, tie_direction
+
+if TYPE_CHECKING:
+    from .view import MiauiView
 
 SPACES = SPACE_NAMES
 #: Event types that begin something new (they end the story of a round).
@@ -312,12 +315,12 @@ def expand_input(typed: str, seat: int | None = None) -> str | None:
     return None
 
 
-def input_help(view: dict[str, Any]) -> str:
-    return TAKE_HELP if view.get("pending_take") else INPUT_HELP
+def input_help(view: MiauiView) -> str:
+    return TAKE_HELP if view.pending_take else INPUT_HELP
 
 
-def prompt(view: dict[str, Any], seat: int) -> str:
-    pending = view.get("pending_take")
-    if pending and pending["seat"] == seat:
+def prompt(view: MiauiView, seat: int) -> str:
+    pending = view.pending_take
+    if pending and pending.seat == seat:
         return "take which fish next?"  # short: the line above names the catch and its cards
     return "your move"

@@ -654,6 +654,7 @@ class MotuState(State):
     round: int
     _fit_cache: tuple[int, tuple[bool, ...]] | None  # (history length, fits), see _fits
     _placement_cache: tuple[int, tuple[Place, ...]] | None  # (history length, placements)
+    _shared_cache: tuple[int, tuple[Any, ...]] | None  # (history length, _shared_view's parts)
 
     # ------------------------------------------------------------- setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
@@ -694,7 +695,7 @@ class MotuState(State):
             if t is not None:
                 EMIT.traveler(self.log, seats(s), seat=s, card=t)
         self.round = 1
-        self._fit_cache = self._placement_cache = None  # worked out on demand
+        self._fit_cache = self._placement_cache = self._shared_cache = None  # worked out on demand
         self._start_turn(self.first)
 
     def _start_play(self) -> None:
@@ -1369,6 +1370,7 @@ class MotuState(State):
         functions here, so that no front end restates them (:mod:`.view`)."""
         ref = viewer == REFEREE
         n = self.players
+        islands, sources, beach, placing = self._shared_view()
         return V.MotuView(
             game="motu",
             players=n,
@@ -1394,11 +1396,11 @@ class MotuState(State):
             picks=PICKS[self.pile],
             piles={PILES[i]: tuple(p[::-1]) if ref else (HIDDEN,) * len(p) for i, p in enumerate(self.piles)},
             holding=self.holding,
-            placing=self._placing_view(),
+            placing=placing,
             discards=tuple(self.discards),
-            islands=tuple(island_view(isl) for isl in self.islands),
-            sources=tuple({s: self.source_value(seat, s) for s in SOURCES} for seat in range(n)),
-            beach=tuple(longest_beach(isl) for isl in self.islands),
+            islands=islands,
+            sources=sources,
+            beach=beach,
             interims=tuple(self._interims_view(s, viewer, ref) for s in range(n)),
             choices=self._choices_view(viewer),
             travelers=tuple(self._traveler_view(s, viewer, ref) for s in range(n)),
@@ -1419,6 +1421,22 @@ class MotuState(State):
             if ref
             else None,
         )
+
+    def _shared_view(self) -> tuple[Any, ...]:
+        """The parts of a view that every viewer sees alike and that cost the most (islands,
+        Source values, beaches, the card to place and its spots), worked out once per
+        position: a server builds a view for every viewer after every move."""
+        cached = self._shared_cache
+        if cached is not None and cached[0] == len(self.history):
+            return cached[1]
+        parts = (
+            tuple(island_view(isl) for isl in self.islands),
+            tuple({s: self.source_value(seat, s) for s in SOURCES} for seat in range(self.players)),
+            tuple(longest_beach(isl) for isl in self.islands),
+            self._placing_view(),
+        )
+        self._shared_cache = (len(self.history), parts)
+        return parts
 
     def _placing_view(self) -> V.Placing | None:
         """The card in hand and its legal placements by rotation (public: the island and the
@@ -1486,6 +1504,7 @@ class MotuState(State):
         assert isinstance(new, MotuState)
         new.villages = self.villages.copy()
         new.islands = self.islands.copy()  # islands are immutable
+        new._shared_cache = None  # its views' parts are its own (a copy may go another way)
         new.banks = self.banks.copy()
         new.row = self.row.copy()
         new.row_coconuts = self.row_coconuts.copy()

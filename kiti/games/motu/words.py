@@ -11,7 +11,7 @@ interim scores) is read from the view or the event, never worked out here.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core.errors import NotationError
 from ...core.words import Names
@@ -20,6 +20,9 @@ from ...core.words import seat_word as who
 from .cards import DESTINIES
 from .rules import source_names
 from .sources import SOURCE_NAME
+
+if TYPE_CHECKING:
+    from .view import MotuView
 
 INPUT_HELP = (
     "Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
@@ -88,7 +91,7 @@ def interim_story(event: Mapping[str, Any], viewer: Any, names: Names = None) ->
 
 
 # ------------------------------------------------------------------ what is asked
-def prompt(view: dict[str, Any], seat: int) -> str:
+def prompt(view: MotuView, seat: int) -> str:
     """The question at the prompt: short, since the view spells out what is asked (:func:`asked`)."""
     return "your move"
 
@@ -130,7 +133,7 @@ def asked(view: dict[str, Any]) -> str:
     )
 
 
-def input_help(view: dict[str, Any]) -> str:
+def input_help(view: MotuView) -> str:
     return INPUT_HELP
 
 
