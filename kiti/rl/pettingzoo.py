@@ -1,0 +1,443 @@
+"""PettingZoo faces of every Kiti game: :func:`env` (AEC) and :func:`parallel_env`.
+
+Agents are ``player_0 .. player_{n-1}``, one per seat.  Each observes a dict
+``{"observation": ..., "action_mask": int8 mask}`` (as PettingZoo's classic games do); the
+observation is chosen when the env is made: ``"tensor"`` (the seat's observation tensor,
+:mod:`kiti.rl.tensors`), ``"info_state"`` (its information-state tensor, followed move by
+move by a tracker) or ``"dict"`` (the seat's view as JSON, ``State.observation``).  Every
+observation is a fresh array: keeping one is safe.
+
+**AEC.**  The agent to act follows the engine's turn rule (:func:`kiti.core.turns.turns`):
+one seat at a time; a simultaneous secret choice asks its seats lowest first, holds each
+choice, and applies them all in seat order once the last is in, so no seat observes
+another's choice (nor that it has chosen) before the choice is complete.
+
+**Parallel.**  One step is the current set of seats to act, applied together; every other
+live agent must send ``NOOP`` (its mask holds only NOOP).
+
+**Rewards** are ``State.returns()`` when the game ends (0 before): each seat's share of the
+victory (a winning team's seats get 1 each; MOTU's solo seat gets 1 if it beats the
+Opponent).  A game the engine stops at its move limit ends with ``truncations`` True and the
+draw's shares as rewards.  ``max_cycles`` (None: off) stops an episode early, truncated,
+with rewards 0: in the AEC env once the agent to be asked next has been asked
+``max_cycles`` times, in the parallel env after ``max_cycles`` steps (each step asks every
+live agent).  Illegal actions: see :mod:`kiti.rl.spaces`.
+
+**Seeding.**  ``reset(seed=s)`` starts the game with seed ``s`` (``env.state.record()``
+replays it) and seeds the env's own generator (the ``"random"`` illegal-action policy) from
+it; ``reset()`` without a seed draws the next game's seed from that generator (from the
+system's entropy before any seed was given).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from ..core.errors import KitiError, quoted
+from ..core.game import MAX_SEED, State
+from ..core.load import Game, load
+from .spaces import MASK, Actions, IllegalActionError, check_illegal
+from .tensors import FLOAT, encoder_for
+
+OBSERVATIONS = ("tensor", "info_state", "dict")
+
+
+class JSONSpace(spaces.Dict):
+    """The space of ``observation="dict"``: any JSON object (a seat's view).  A
+    :class:`gymnasium.spaces.Dict` with no fixed keys, so tools that walk Dict spaces accept it."""
+
+    def __init__(self) -> None:
+        super().__init__({})
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, dict)
+
+    def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
+        raise NotImplementedError("a seat's view cannot be sampled: play the game instead")
+
+    def __repr__(self) -> str:
+        return "JSONSpace()"
+
+
+def load_game(game: Game | str, players: int | None, options: dict[str, Any] | None) -> Game:
+    """``game`` as a loaded :class:`kiti.Game` (an id is loaded with players and options)."""
+    if isinstance(game, Game):
+        if players is not None or options:
+            raise KitiError("players and options go with a game id, not with a loaded Game")
+        return game
+    if not isinstance(game, str):
+        raise KitiError(f"game must be a game id or a kiti.Game, not {quoted(game)}")
+    return load(game, players=players, **(options or {}))
+
+
+class Table:
+    """What both faces share: one game, its spaces, the state, observations and the
+    illegal-action policy (not a PettingZoo class)."""
+
+    def __init__(
+        self,
+        game: Game | str,
+        players: int | None,
+        options: dict[str, Any] | None,
+        observation: str,
+        illegal: str,
+        penalty: float,
+    ) -> None:
+        self.game = load_game(game, players, options)
+        if observation not in OBSERVATIONS:
+            raise KitiError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {quoted(observation)}")
+        self.kind = observation
+        self.illegal, self.penalty = check_illegal(illegal, penalty)
+        self.actions = Actions(self.game)
+        self.players = self.game.players
+        self.agents = [f"player_{s}" for s in range(self.players)]
+        self.seat = {a: s for s, a in enumerate(self.agents)}
+        self.encoder = None if observation == "dict" else encoder_for(self.game)
+        self.rng = random.Random()
+        self.seeded = False
+        self.state: State = self.game.new_state(0)
+        self.trackers: list[Any] = []
+
+    def spaces(self) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
+        """A separate (observation, action) space object per agent."""
+        obs: dict[str, spaces.Space[Any]] = {}
+        act: dict[str, spaces.Space[Any]] = {}
+        for agent in self.agents:
+            if self.encoder is None:
+                inner: spaces.Space[Any] = JSONSpace()
+            else:
+                lay = self.encoder.info_state_layout if self.kind == "info_state" else self.encoder.observation_layout
+                inner = spaces.Box(lay.low, lay.high, lay.shape, FLOAT)
+            obs[agent] = spaces.Dict(
+                {"observation": inner, "action_mask": spaces.Box(0, 1, (self.actions.size,), MASK)}
+            )
+            act[agent] = spaces.Discrete(self.actions.size)
+        return obs, act
+
+    def reset(self, seed: int | None) -> None:
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < MAX_SEED:
+                raise KitiError(f"seed must be an integer 0 to 2**63-1, not {quoted(seed)}")
+            self.rng.seed(int(seed))
+            self.seeded = True
+            game_seed = int(seed)
+        else:
+            if not self.seeded:
+                self.rng.seed(random.SystemRandom().randrange(MAX_SEED))
+                self.seeded = True
+            game_seed = self.rng.randrange(MAX_SEED)
+        self.state = self.game.new_state(game_seed)
+        if self.kind == "info_state":
+            assert self.encoder is not None
+            self.trackers = [self.encoder.info_state_tracker(s) for s in range(self.players)]
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        state = self.state
+        if self.kind == "tensor":
+            obs: Any = self.encoder.observation(state, seat)  # type: ignore[union-attr]
+        elif self.kind == "info_state":
+            obs = self.trackers[seat](state)
+        else:
+            obs = state.observation(seat)
+        return {"observation": obs, "action_mask": self.actions.mask(state, seat)}
+
+    def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
+        """``seat``'s action, legal: as given, or replaced (``"random"``); None: an illegal
+        action under ``"penalty"`` (the caller ends the episode); raises under ``"raise"``."""
+        value = self.actions.as_int(action, seat) if self.illegal == "raise" else _loose_int(action)
+        if value is not None and 0 <= value < len(mask) and mask[value]:
+            return value
+        if self.illegal == "raise":
+            raise self.actions.refusal(self.state, seat, value, mask)  # type: ignore[arg-type]
+        if self.illegal == "penalty":
+            return None
+        return self.actions.random_legal(mask, self.rng)
+
+    def ending(self) -> tuple[list[float], bool]:
+        """The rewards of a game that just ended and whether it was truncated."""
+        state = self.state
+        return state.returns(), state.truncated
+
+    def render(self) -> str:
+        state = self.state
+        last = f"; last move: seat {state.history[-1][0]} {state.history[-1][1]}" if state.history else ""
+        acting = ", ".join(f"seat {s}" for s in sorted(state.acting)) or "nobody (over)"
+        return f"{self.game!r}, move {len(state.history)}, to act: {acting}{last}"
+
+
+def _loose_int(action: Any) -> int | None:
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+        return int(action)
+    return None
+
+
+class KitiAEC(AECEnv):  # type: ignore[type-arg]
+    """A Kiti game as a PettingZoo AEC env (see the module's docs); made by :func:`env`."""
+
+    metadata = {"name": "kiti", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        game: Game | str,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        observation: str = "tensor",
+        illegal: str = "raise",
+        penalty: float = -1.0,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.table = Table(game, players, options, observation, illegal, penalty)
+        self.metadata = {**self.metadata, "name": f"kiti_{self.table.game.id}"}
+        if render_mode not in (None, "ansi"):
+            raise KitiError(f"render_mode must be None or 'ansi', not {quoted(render_mode)}")
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(self.table.agents)
+        self.observation_spaces, self.action_spaces = self.table.spaces()
+        self.reset()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state(self) -> State:  # type: ignore[override]
+        """The engine's state of the game being played (the referee's whole truth)."""
+        return self.table.state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._asked = [0] * self.table.players
+        self._held: list[tuple[int, int]] = []  # a simultaneous choice's (seat, action) so far
+        self._queue: list[int] = []  # its seats still to choose, lowest first
+        self._skip_agent_selection = None
+        self._select()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return self.table.observe(self.table.seat[agent])
+
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the seat to ask next (or end the episode)."""
+        table = self.table
+        state = table.state
+        if state.over:
+            self._end(*table.ending())
+            return
+        if self._queue:
+            seat = self._queue[0]
+        else:
+            acting = state.acting
+            if len(acting) == 1:
+                (seat,) = acting
+            else:
+                self._queue = sorted(acting)
+                seat = self._queue[0]
+        if self.max_cycles is not None and self._asked[seat] >= self.max_cycles:
+            self._end([0.0] * table.players, True)
+            return
+        self.agent_selection = table.agents[seat]
+
+    def _end(self, rewards: list[float], truncated: bool) -> None:
+        agents = self.table.agents
+        for seat, reward in enumerate(rewards):
+            self.rewards[agents[seat]] = float(reward)
+        done = self.truncations if truncated else self.terminations
+        for agent in self.agents:
+            done[agent] = True
+        self._accumulate_rewards()
+        self.agent_selection = self.agents[0]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self.table
+        seat = table.seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        if self.infos[agent]:
+            self.infos[agent] = {}
+        self._asked[seat] += 1
+        mask = table.actions.mask(table.state, seat)
+        chosen = table.resolve(seat, action, mask)
+        if chosen is None:  # "penalty": the episode ends here
+            rewards = [0.0] * table.players
+            rewards[seat] = table.penalty
+            self.infos[agent] = {"illegal_action": _loose_int(action)}
+            self._end(rewards, False)
+            return
+        if chosen != action:
+            self.infos[agent] = {"illegal_action": _loose_int(action), "played": chosen}
+        state = table.state
+        if self._queue:
+            self._queue.pop(0)
+            self._held.append((seat, chosen))
+            if self._queue:
+                self._select()
+                return
+            for s, a in self._held:  # the whole choice, in seat order (as apply_all)
+                state.step(s, a)
+            self._held = []
+        else:
+            state.step(seat, chosen)
+        self._select()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.table.render()
+
+    def close(self) -> None:
+        pass
+
+
+class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
+    """A Kiti game as a PettingZoo parallel env (see the module's docs); made by
+    :func:`parallel_env`."""
+
+    metadata = {"name": "kiti", "render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        game: Game | str,
+        players: int | None = None,
+        options: dict[str, Any] | None = None,
+        observation: str = "tensor",
+        illegal: str = "raise",
+        penalty: float = -1.0,
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        self.table = Table(game, players, options, observation, illegal, penalty)
+        self.metadata = {**self.metadata, "name": f"kiti_{self.table.game.id}"}
+        if render_mode not in (None, "ansi"):
+            raise KitiError(f"render_mode must be None or 'ansi', not {quoted(render_mode)}")
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.possible_agents = list(self.table.agents)
+        self.observation_spaces, self.action_spaces = self.table.spaces()
+        self.agents: list[str] = []
+        self._steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state(self) -> State:  # type: ignore[override]
+        """The engine's state of the game being played (the referee's whole truth)."""
+        return self.table.state
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self.table.reset(seed)
+        self.agents = list(self.possible_agents)
+        self._steps = 0
+        return self._observations(), {a: {} for a in self.agents}
+
+    def _observations(self) -> dict[str, Any]:
+        table = self.table
+        return {a: table.observe(table.seat[a]) for a in self.agents}
+
+    def step(
+        self, actions: dict[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        table = self.table
+        if not self.agents:
+            raise KitiError("the episode is over: call reset() before step()")
+        state = table.state
+        noop = table.actions.noop
+        infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        chosen: list[tuple[int, int]] = []
+        offenders: list[int] = []
+        for agent in self.agents:
+            seat = table.seat[agent]
+            action = actions.get(agent, noop if seat not in state.acting else None)
+            mask = table.actions.mask(state, seat)
+            value = table.resolve(seat, action, mask)
+            if value is None:
+                offenders.append(seat)
+            elif value != noop:
+                chosen.append((seat, value))
+            if value != action:
+                infos[agent] = {"illegal_action": _loose_int(action), "played": value}
+        self._steps += 1
+        if offenders:
+            rewards = [0.0] * table.players
+            for seat in offenders:
+                rewards[seat] = table.penalty
+            return self._finish(rewards, False, infos)
+        for seat, value in sorted(chosen):  # the whole set to act, in seat order (as apply_all)
+            state.step(seat, value)
+        if state.over:
+            return self._finish(*table.ending(), infos)
+        if self.max_cycles is not None and self._steps >= self.max_cycles:
+            return self._finish([0.0] * table.players, True, infos)
+        agents = self.agents
+        return (
+            self._observations(),
+            dict.fromkeys(agents, 0.0),
+            dict.fromkeys(agents, False),
+            dict.fromkeys(agents, False),
+            infos,
+        )
+
+    def _finish(
+        self, rewards: list[float], truncated: bool, infos: dict[str, dict[str, Any]]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        agents = self.agents
+        table = self.table
+        obs = self._observations()
+        out = (
+            obs,
+            {a: float(rewards[table.seat[a]]) for a in agents},
+            dict.fromkeys(agents, not truncated),
+            dict.fromkeys(agents, truncated),
+            infos,
+        )
+        self.agents = []
+        return out
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.table.render()
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: Game | str, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any) -> KitiAEC:
+    """A PettingZoo AEC env of ``game`` (an id with ``players`` and ``options``, or a loaded
+    :class:`kiti.Game`); keywords: ``observation`` ("tensor", "info_state", "dict"),
+    ``illegal`` ("raise", "penalty", "random"), ``penalty`` (-1.0), ``max_cycles`` (None),
+    ``render_mode`` (None or "ansi")."""
+    return KitiAEC(game, players, options, **kwargs)
+
+
+def parallel_env(
+    game: Game | str, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any
+) -> KitiParallel:
+    """A PettingZoo parallel env of ``game``: the keywords of :func:`env`."""
+    return KitiParallel(game, players, options, **kwargs)
+
+
+__all__ = ["OBSERVATIONS", "IllegalActionError", "JSONSpace", "KitiAEC", "KitiParallel", "env", "parallel_env"]

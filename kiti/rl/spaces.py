@@ -1,0 +1,169 @@
+"""Actions for reinforcement learning: the flat action space with ``NOOP``, legal-action
+masks, what an illegal action does, and a factored action built from the engine's move steps.
+
+**Flat actions.**  A game's action codec (:meth:`kiti.core.game.State.codec`) numbers every
+move that can ever be legal ``0 .. size-1``; :class:`Actions` adds one more action,
+``NOOP = size``, the only legal action of a seat that is not to act (the parallel env asks
+every live seat at every step).  A mask is an int8 array of ``size + 1`` values, 1 where the
+action is legal now (what :meth:`gymnasium.spaces.Discrete.sample` takes as ``mask``).
+
+**Illegal actions.**  :data:`ILLEGAL` lists what an env does with an action its mask forbids,
+chosen when the env is made: ``"raise"`` (the default) raises :class:`IllegalActionError`
+naming the seat and the action and changes nothing; ``"penalty"`` ends the episode at once,
+the offending seat rewarded ``penalty`` and every other seat 0; ``"random"`` plays a legal
+action drawn by the env's seeded generator instead (NOOP for a seat not to act).
+
+**Factored actions.**  Where a game has thousands of actions for a few hundred legal ones
+(MOTU's placements), :class:`FactoredActions` splits each action into the tokens of its move
+(``Move.steps()``): head ``k`` is a :class:`~gymnasium.spaces.Discrete` over every token that
+any move has at step ``k``, and its mask at a prefix comes from ``State.move_steps``, so an
+autoregressive policy picks token after token and never sees a flat mask.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import KitiError, quoted
+from ..core.game import State
+from ..core.load import Game
+
+#: What an illegal action does (the first is the default).
+ILLEGAL = ("raise", "penalty", "random")
+MASK = np.int8
+
+
+class IllegalActionError(KitiError, ValueError):
+    """An action that the seat's mask forbids (or that is no action at all)."""
+
+
+def check_illegal(illegal: Any, penalty: Any) -> tuple[str, float]:
+    """The illegal-action policy and its penalty, checked (a clear error otherwise)."""
+    if illegal not in ILLEGAL:
+        raise KitiError(f"illegal must be one of {', '.join(ILLEGAL)}, not {quoted(illegal)}")
+    if isinstance(penalty, bool) or not isinstance(penalty, (int, float)) or not np.isfinite(penalty):
+        raise KitiError(f"penalty must be a finite number, not {quoted(penalty)}")
+    return illegal, float(penalty)
+
+
+class Actions:
+    """The flat actions of one game (rules, seat count, options): the codec, then NOOP."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.codec = game.codec
+        self.moves = self.codec.moves
+        self.noop = self.codec.size
+        self.size = self.codec.size + 1
+
+    def mask(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s legal actions now as an int8 mask of :attr:`size` values (only NOOP
+        for a seat that is not to act, none once the game is over)."""
+        mask = np.zeros(self.size, MASK)
+        if seat in state.acting:
+            mask[state.legal_actions(seat)] = 1
+        elif not state.over:
+            mask[self.noop] = 1
+        return mask
+
+    def name(self, action: int) -> str:
+        """The action in words: its move's notation, or ``NOOP``."""
+        return "NOOP" if action == self.noop else str(self.moves[action])
+
+    def as_int(self, action: Any, seat: int) -> int:
+        """``action`` as a Python int (numpy integers accepted); IllegalActionError naming
+        the seat for anything that is not an action of this space."""
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            value = int(action)
+            if 0 <= value < self.size:
+                return value
+        raise IllegalActionError(
+            f"seat {seat}: {quoted(action)} is not an action of {self.game!r} "
+            f"(actions are integers 0-{self.size - 1}, {self.noop} is NOOP)"
+        )
+
+    def refusal(self, state: State, seat: int, action: int, mask: np.ndarray) -> IllegalActionError:
+        """The error for ``seat``'s illegal ``action`` (legal per ``mask``: none)."""
+        legal = np.flatnonzero(mask)
+        shown = ", ".join(f"{a} ({self.name(int(a))})" for a in legal[:8])
+        more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+        why = "it is not to act (only NOOP is)" if seat not in state.acting else "its mask forbids it"
+        return IllegalActionError(
+            f"seat {seat} may not play action {action} ({self.name(action)}): {why}; "
+            f"legal now: {shown or 'none'}{more}"
+        )
+
+    def random_legal(self, mask: np.ndarray, rng: random.Random) -> int:
+        """A legal action of ``mask``, uniformly."""
+        legal = np.flatnonzero(mask)
+        return int(legal[int(rng.random() * len(legal))])
+
+
+class FactoredActions:
+    """A game's flat actions as a sequence of Discrete heads, one per step of its moves.
+
+    ``heads[k]`` lists every token a move can have at step ``k`` (first seen first, in codec
+    order); a move of fewer steps ends early.  :meth:`mask` gives the legal tokens of head
+    ``len(prefix)`` after a prefix of token indices, :meth:`action` the flat action that a
+    complete prefix makes (None while incomplete), :meth:`tokens` the reverse."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        paths = [move.steps() for move in game.codec.moves]
+        depth = max((len(p) for p in paths), default=1)
+        index: list[dict[str, int]] = [{} for _ in range(depth)]
+        for path in paths:
+            for k, token in enumerate(path):
+                index[k].setdefault(token, len(index[k]))
+        self._index = index
+        self.heads: tuple[tuple[str, ...], ...] = tuple(tuple(ix) for ix in index)
+        self._paths = [tuple(index[k][t] for k, t in enumerate(p)) for p in paths]
+        self._action = {p: a for a, p in enumerate(self._paths)}
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self.heads)
+
+    def spaces(self) -> list[Any]:
+        """A :class:`gymnasium.spaces.Discrete` per head."""
+        from gymnasium import spaces
+
+        return [spaces.Discrete(n) for n in self.sizes]
+
+    def _words(self, prefix: Sequence[int]) -> tuple[str, ...]:
+        if len(prefix) >= len(self.heads):
+            raise KitiError(f"a prefix of {len(prefix)} tokens is complete: there are {len(self.heads)} heads")
+        try:
+            return tuple(self.heads[k][int(i)] for k, i in enumerate(prefix))
+        except (IndexError, TypeError, ValueError):
+            raise KitiError(f"{quoted(list(prefix))} is no prefix of token indices of {self.game!r}") from None
+
+    def mask(self, state: State, seat: int, prefix: Sequence[int] = ()) -> np.ndarray:
+        """The legal tokens of head ``len(prefix)`` after ``prefix`` (int8, that head's size)."""
+        k = len(prefix)
+        words = self._words(prefix)
+        mask = np.zeros(len(self.heads[k]), MASK)
+        if seat in state.acting:
+            ix = self._index[k]
+            mask[[ix[s.token] for s in state.move_steps(seat, words)]] = 1
+        return mask
+
+    def action(self, prefix: Sequence[int]) -> int | None:
+        """The flat action of the move whose steps are ``prefix`` (None: not a whole move)."""
+        return self._action.get(tuple(int(i) for i in prefix))
+
+    def tokens(self, action: int) -> tuple[int, ...]:
+        """The token indices of flat ``action``, head by head."""
+        return self._paths[action]
+
+    def describe(self) -> str:
+        """Each head's size and first tokens, one line per head."""
+        lines = []
+        for k, head in enumerate(self.heads):
+            first = ", ".join(head[:4]) + (", ..." if len(head) > 4 else "")
+            lines.append(f"head {k}: {len(head)} tokens ({first})")
+        return "\n".join(lines)
