@@ -20,6 +20,7 @@ register(
         catalog="kiti.games.motu.catalog:catalog",
         cards="kiti.games.motu.draw:CARDS",
         bench="kiti.sim.bench_motu:bench_extras",
+        tensors="kiti.games.motu.tensors:MotuEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
     ),
 )
 

@@ -1,0 +1,631 @@
+"""MOTU's tensors (the ``tensors`` part; see :mod:`kiti.rl.tensors` and ``docs/rl.md``).
+
+Only what a seat's view holds goes in (:meth:`.rules.MotuState._view` decides what that is;
+this module reads the same state fields under the same conditions, and the conformance suite
+checks every resample for the seat gives the identical tensors): the row (cards, coconuts on
+them, take costs), the card being placed and every legal spot for it, every island, Source
+values, beaches, banks, the supply, the piles' sizes (never their cards), discards, interim
+totals (another seat's choice under way only as "has chosen"), scores; Travelers: the seat's
+own always, another's once played; Destinies; solo: the Beach Hut, the two cards shown, the
+other card, the Opponent's pile size (its cards and points only once the game is over).
+
+**Islands** are grids of cells in a fixed frame per island: the frame's top-left cell lies
+``GROWTH`` (3) cells left of and above the island's leftmost and topmost visible cell.  A card
+is at most 4 cells long and must cover a visible symbol, so each card widens the island by at
+most 3 cells: after ``m`` cards (the seat's rounds; solo 18 or 9) an island spans at most
+3 + 3m columns and 4 + 3m rows (the village is 3 × 4), and the frame, ``GROWTH`` + that, holds
+the island and every top-left cell a legal placement can use (``spots``, in the frame of the
+island of the seat to act).  ``village_at`` says where the village's top-left cell (0, 0) lies
+in each frame: a spot at frame column c, row r is the placement ``x = c - village_at.x``,
+``y = r - village_at.y``.
+
+Seats are ego-centric: row 0 is the viewer, row k the seat k places after it.  Island cards
+are indexed in :data:`.cards.ISLAND_IDS` order, symbols in :data:`.cards.SYMBOL_NAME` order,
+Sources in :data:`.sources.SOURCES` order.
+
+The information state adds one record per turn (seats × rounds turns): whose turn, what was
+taken (row position or side, or a scrap), which card, coconuts paid and gained, the
+placement; Destiny bought and Traveler played; solo, the two cards shown and the other card's
+fate.  It reads only public events: the private ones (a seat's Traveler, a secret Source
+choice) are read from the state, since :meth:`.rules.MotuState.resample` rewrites them in
+place in a log whose later entries a tracker may already have read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.events import Entry
+from ...core.load import Game
+from ...rl.tensors import Encoder, Layout, Spec
+from .cards import (
+    BEACH_BONUS,
+    COCONUT_BONUS,
+    DESTINIES,
+    DIRECTIONS,
+    HEIGHT,
+    ISLAND_IDS,
+    PAIRS,
+    RULER_BANDS,
+    SOLO_START_SCORES,
+    SOLO_VOLCANO_POINTS,
+    SYMBOL_NAME,
+    TOTEM_POINTS,
+    TRAVELERS,
+    VILLAGE_IDS,
+    WIDTH,
+    card,
+)
+from .island import ROTATIONS, Island, bounds
+from .rules import (
+    COCONUTS,
+    DIFFICULTIES,
+    GROWTH,
+    INFO,
+    PHASE_WORDS,
+    PILES,
+    ROW,
+    SOLO_DISCARD,
+    MotuState,
+    pile_sizes,
+    placement_bound,
+    placements_per_seat,
+    solo_take_price,
+    take_cost,
+)
+from .sources import SOURCES, coconut_points, longest_beach, row_count, source_points
+
+K = len(ISLAND_IDS)
+CARD = {c: i for i, c in enumerate(ISLAND_IDS)}
+SYMBOLS = tuple(SYMBOL_NAME)
+SYMBOL = {s: i for i, s in enumerate(SYMBOLS)}
+TERRAINS = "LBS"
+WAY = {d: i for i, d in enumerate(DIRECTIONS)}
+#: Planes of an island grid: terrain (L, B, S), symbol kinds, beach runs up/right/down/left.
+PLANES = len(TERRAINS) + len(SYMBOLS) + len(DIRECTIONS)
+_SYM0 = len(TERRAINS)
+_WAY0 = _SYM0 + len(SYMBOLS)
+PHASES = tuple(PHASE_WORDS)
+SOURCE = {s: i for i, s in enumerate(SOURCES)}
+TRAVELER_IDS = tuple(sorted(TRAVELERS))
+DESTINY_IDS = tuple(DESTINIES)
+#: A card's features where it is offered: its symbols counted by kind, then "shows Beach".
+FEATURES = len(SYMBOLS) + 1
+FEATURE = {
+    c: [float(card(c).symbol_counts().get(s, 0)) for s in SYMBOLS] + [float(card(c).has_beach)]
+    for c in ISLAND_IDS
+}
+_MOST_FEATURE = [max(FEATURE[c][i] for c in ISLAND_IDS) for i in range(FEATURES)]
+FINAL_PARTS = ("interims", "traveler", "destinies", "beach", "coconut")
+OPPONENT_PARTS = ("start", *SOURCES, "beach", "total")
+_F = {kind: {name: i for i, name in enumerate(names)} for kind, names in INFO.events.items()}
+
+
+# ------------------------------------------------------------------ bounds from the card data
+def _all_symbols(kind: str) -> int:
+    """Every ``kind`` symbol printed on the island cards and the richest village."""
+    villages = max(card(v).symbol_counts().get(kind, 0) for v in VILLAGE_IDS)
+    return villages + sum(card(c).symbol_counts().get(kind, 0) for c in ISLAND_IDS)
+
+
+def source_highs() -> list[float]:
+    """The most each Source can ever be worth (every symbol of the game on one island)."""
+    extra = max((sum(t.adds.values()) for t in TRAVELERS.values()), default=0)
+    coconuts = COCONUTS + max((t.coconuts for t in TRAVELERS.values()), default=0)
+    high = {
+        leader: float(each * (_all_symbols(leader) + extra)) for leader, (_partner, each) in PAIRS.items()
+    }
+    high["coconut"] = float(coconut_points(coconuts))
+    high["totem"] = float(max(TOTEM_POINTS.values()))
+    high["volcano"] = float(max(p for _, p in RULER_BANDS) * _all_symbols("volcano"))
+    return [high[s] for s in SOURCES]
+
+
+def traveler_high() -> float:
+    """The most a Traveler can score from a full row."""
+    return float(
+        max(t.points * ROW * max(row_count(t.per, [c]) for c in ISLAND_IDS) for t in TRAVELERS.values())
+    )
+
+
+_SOURCE_HIGH = source_highs()
+_INTERIM_HIGH = sum(_SOURCE_HIGH)
+_DESTINY_LOW = float(sum(min(0, d.otherwise) for d in DESTINIES.values()))
+_DESTINY_HIGH = float(sum(max(0, d.most) for d in DESTINIES.values()))
+_SCORE_LOW = _DESTINY_LOW
+_SCORE_HIGH = _INTERIM_HIGH + traveler_high() + _DESTINY_HIGH + BEACH_BONUS + COCONUT_BONUS
+_FINAL_LOW = [0.0, 0.0, _DESTINY_LOW, 0.0, 0.0]
+_FINAL_HIGH = [_INTERIM_HIGH, traveler_high(), _DESTINY_HIGH, float(BEACH_BONUS), float(COCONUT_BONUS)]
+_OPPONENT_HIGH = [float(max(SOLO_START_SCORES.values()))] + [
+    float(each * _all_symbols(leader)) for leader, (_partner, each) in PAIRS.items()
+]
+_OPPONENT_HIGH += [
+    float(coconut_points(COCONUTS)),
+    float(max(TOTEM_POINTS.values())),
+    float(SOLO_VOLCANO_POINTS),
+    float(BEACH_BONUS),
+]
+_OPPONENT_HIGH.append(sum(_OPPONENT_HIGH))
+
+
+def frame(cards: int) -> tuple[int, int]:
+    """(columns, rows) of an island's frame for at most ``cards`` island cards (module doc)."""
+    return GROWTH + WIDTH + GROWTH * cards, GROWTH + HEIGHT + GROWTH * cards
+
+
+# ------------------------------------------------------------------ the layouts
+def observation_specs(n: int, m: int, solo: bool, biggest: int) -> list[Spec]:
+    """The observation's segments for ``n`` seats, ``m`` cards per island, solo or not, the
+    biggest pile holding ``biggest`` cards."""
+    w, h = frame(m)
+    specs: list[Spec] = [
+        (
+            "options",
+            6 + len(DIFFICULTIES),
+            "travelers, destinies, zero_is_most, solo_piles short, solo_totems kinds, "
+            "solo_coconut_bonus (1: on), difficulty (one-hot)",
+            0,
+            1,
+        ),
+        ("phase", len(PHASES), f"the phase ({', '.join(PHASES)}; one-hot)", 0, 1),
+        ("round", m, "the round (solo: the turn), one-hot from 1", 0, 1),
+        ("turn", n, "the seat whose turn it is (one-hot)", 0, 1),
+        ("first", n, "the first seat (one-hot)", 0, 1),
+        ("to_act", n, "each seat is to act now", 0, 1),
+        ("pile", len(PILES), "the pile being played (A, B, C; one-hot)", 0, 1),
+        ("pile_sizes", len(PILES), "cards left in piles A, B, C", 0, biggest),
+    ]
+    if not solo:
+        specs += [
+            ("row", (ROW, K), "the row's cards, left to right (one-hot by island card)", 0, 1),
+            (
+                "row_features",
+                (ROW, FEATURES),
+                "their symbols by kind, and shows Beach",
+                0,
+                _MOST_FEATURE * ROW,
+            ),
+            ("row_coconuts", ROW, "coconuts lying on each row card", 0, COCONUTS),
+            ("row_cost", ROW, "what taking each row card costs (0 where no card)", 0, take_cost(ROW - 1)),
+        ]
+    else:
+        specs += [
+            ("hut", 1, "coconuts on the Beach Hut", 0, COCONUTS),
+            ("shown", (2, K), "the two cards shown, left then right (one-hot)", 0, 1),
+            ("shown_features", (2, FEATURES), "their symbols by kind, and shows Beach", 0, _MOST_FEATURE * 2),
+            ("shown_change", 2, "coconuts taking each changes in my bank", -1, 1),
+            ("other", K, "the card not taken, whose fate is to be said (one-hot)", 0, 1),
+            ("other_features", FEATURES, "its symbols by kind, and shows Beach", 0, _MOST_FEATURE),
+            ("discard_price", 1, "coconuts paid to discard the other card", 0, SOLO_DISCARD),
+            ("opponent_size", 1, "cards in the Opponent's pile", 0, K),
+            ("opponent_pile", K, "the Opponent's cards, once the game is over", 0, 1),
+            (
+                "opponent_final",
+                len(OPPONENT_PARTS),
+                "its score by part, once over: " + ", ".join(OPPONENT_PARTS),
+                0,
+                _OPPONENT_HIGH,
+            ),
+        ]
+    specs += [
+        ("holding", K, "the card taken and being placed (one-hot)", 0, 1),
+        ("holding_features", FEATURES, "its symbols by kind, and shows Beach", 0, _MOST_FEATURE),
+        (
+            "spots",
+            (len(ROTATIONS), h, w),
+            "per rotation (0, 90, 180, 270), each frame cell where the card's top-left may go "
+            "(the frame of the island of the seat to act)",
+            0,
+            1,
+        ),
+        ("discards", K, "the cards discarded (scrapped, solo discarded)", 0, 1),
+        (
+            "islands",
+            (n, PLANES, h, w),
+            "per seat, per frame cell: terrain (L, B, S), symbol (one per kind), its beach runs "
+            "up, right, down, left",
+            0,
+            1,
+        ),
+        (
+            "layers",
+            (n, h, w),
+            "per seat, per frame cell: the card showing there (0 village, k: k-th laid)",
+            0,
+            m,
+        ),
+        (
+            "village_at",
+            (n, 2),
+            "per seat, the frame column and row of the village's top-left cell",
+            GROWTH,
+            GROWTH * (m + 1),
+        ),
+        ("sources", (n, len(SOURCES)), "per seat, each Source's value now", 0, _SOURCE_HIGH * n),
+        ("beach", n, "per seat, its longest beach in cards", 0, m + 1),
+        ("banks", n, "per seat, its banked coconuts", 0, COCONUTS),
+        ("supply", 1, "coconuts left in the box", 0, COCONUTS),
+        ("scores", n, "per seat, its score now (final once over)", _SCORE_LOW, _SCORE_HIGH),
+        (
+            "interim_sources",
+            (n, len(PILES), len(SOURCES)),
+            "per seat and interim (A, B, C), the Sources scored",
+            0,
+            1,
+        ),
+        (
+            "interim_points",
+            (n, len(PILES), len(SOURCES)),
+            "per seat and interim, their points",
+            0,
+            _SOURCE_HIGH * n * len(PILES),
+        ),
+        ("chosen", n, "per seat, it has chosen its Sources for the interim under way", 0, 1),
+        ("my_choice", len(SOURCES), "the Sources I chose for the interim under way", 0, 1),
+        (
+            "final",
+            (n, len(FINAL_PARTS)),
+            "once over, per seat its score by part: " + ", ".join(FINAL_PARTS),
+            _FINAL_LOW * n,
+            _FINAL_HIGH * n,
+        ),
+        ("winners", n, "once over, the winning seats", 0, 1),
+    ]
+    if not solo:
+        specs += [
+            ("traveler_played", n, "per seat, its Traveler has been played", 0, 1),
+            (
+                "traveler",
+                (n, len(TRAVELER_IDS)),
+                "per seat, its Traveler where I may see it (mine; played)",
+                0,
+                1,
+            ),
+            (
+                "traveler_points",
+                n,
+                "per seat, its Traveler's points from the row, once played",
+                0,
+                traveler_high(),
+            ),
+            (
+                "traveler_coconuts",
+                n,
+                "per seat, coconuts printed on its Traveler where I may see it",
+                0,
+                max(t.coconuts for t in TRAVELERS.values()),
+            ),
+            ("destinies", len(DESTINY_IDS), "the Destinies on the table to buy", 0, 1),
+            ("owned", (n, len(DESTINY_IDS)), "per seat, the Destinies it owns", 0, 1),
+            ("bought", 1, "a Destiny has been bought this turn", 0, 1),
+        ]
+    return specs
+
+
+def history_specs(n: int, m: int, solo: bool) -> list[Spec]:
+    """What the information state adds: one record per turn (``n`` × ``m`` turns)."""
+    turns = n * m
+    xs, ys = placement_bound(m)
+    low = [float(xs.start), float(ys.start)] * turns
+    high = [float(xs.stop - 1), float(ys.stop - 1)] * turns
+    takes = "left, right, scrap" if solo else "row position 1-4, scrap"
+    specs: list[Spec] = [
+        ("h_seat", (turns, n), "per turn, the seat playing it (one-hot)", 0, 1),
+        ("h_take", (turns, 3 if solo else ROW + 1), f"per turn, what it took: {takes} (one-hot)", 0, 1),
+        ("h_card", (turns, K), "per turn, the card taken or scrapped (one-hot)", 0, 1),
+        ("h_coconuts", (turns, 2), "per turn, coconuts paid and gained taking it", 0, COCONUTS),
+        ("h_rotation", (turns, len(ROTATIONS)), "per turn, the placement's rotation (one-hot)", 0, 1),
+        ("h_spot", (turns, 2), "per turn, the placement's x and y (from the village's top-left)", low, high),
+    ]
+    if solo:
+        specs += [
+            ("h_shown", (turns, 2, K), "per turn, the two cards shown (one-hot each)", 0, 1),
+            ("h_fate", (turns, 2), "per turn, the other card: given to the Opponent, discarded", 0, 1),
+        ]
+    else:
+        specs += [
+            ("h_buy", (turns, len(DESTINY_IDS)), "per turn, the Destiny bought (one-hot)", 0, 1),
+            ("h_travel", turns, "per turn, the Traveler was played", 0, 1),
+        ]
+    return specs
+
+
+# ------------------------------------------------------------------ the encoder
+class _Grid:
+    """What an island puts in the tensors, worked out once per island (islands never change)."""
+
+    __slots__ = ("beach", "cells", "island", "layer_at", "layers", "origin", "sources")
+
+    def __init__(self, island: Island, w: int, h: int) -> None:
+        self.island = island  # held, so that its id() is not reused while cached
+        x0, y0, _, _ = bounds(island)
+        ox, oy = GROWTH - x0, GROWTH - y0
+        self.origin = (ox, oy)
+        hw = w * h
+        cells: list[int] = []
+        layer_at: list[int] = []
+        layers: list[float] = []
+        for (x, y), cell in island.cells.items():
+            at = (y + oy) * w + x + ox
+            cells.append(TERRAINS.index(cell.terrain) * hw + at)
+            if cell.symbol:
+                cells.append((_SYM0 + SYMBOL[cell.symbol]) * hw + at)
+            cells += [(_WAY0 + WAY[d]) * hw + at for d in cell.ways]
+            if cell.layer:
+                layer_at.append(at)
+                layers.append(float(cell.layer))
+        self.cells = np.array(cells, np.intp)
+        self.layer_at = np.array(layer_at, np.intp)
+        self.layers = np.array(layers, np.float32)
+        self.beach = longest_beach(island)
+        #: Source values but the Coconut, by the played Traveler whose symbols join them
+        self.sources: dict[str | None, list[float]] = {}
+
+
+class MotuEncoder(Encoder):
+    """MOTU's observation and information-state tensors for one game (seats, options)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = self.players
+        self.solo = n == 1
+        self.m = m = placements_per_seat(n, self.options["solo_piles"])
+        self.w, self.h = frame(m)
+        biggest = max(pile_sizes(n, self.options["solo_piles"]))
+        self.observation_layout = Layout.of(observation_specs(n, m, self.solo, biggest))
+        self.history_layout = Layout.of(history_specs(n, m, self.solo))
+        self._at = {s.name: s.offset for s in self.observation_layout}
+        self._hat = {s.name: s.offset for s in self.history_layout}
+        self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+        self._grids: dict[int, _Grid] = {}
+        self._spots: dict[tuple[int, int], tuple[Any, Any, np.ndarray]] = {}
+        opts = self.options
+        flags = (
+            opts["travelers"],
+            opts["destinies"],
+            opts["zero_is_most"],
+            opts["solo_piles"] == "short",
+            opts["solo_totems"] == "kinds",
+            opts["solo_coconut_bonus"],
+        )
+        at = self._at["options"]
+        self._fixed = [at + i for i, on in enumerate(flags) if on]
+        self._fixed.append(at + len(flags) + DIFFICULTIES.index(opts["difficulty"]))
+        if self.solo:
+            self._fixed_values = [(self._at["discard_price"], float(SOLO_DISCARD))]
+        else:
+            self._fixed_values = [(self._at["row_cost"] + i, float(take_cost(i))) for i in range(ROW)]
+
+    # ------------------------------------------------------------- the observation
+    def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
+        at = self._at
+        rel = self._rel[seat]
+        ones = [*self._fixed, at["phase"] + PHASES.index(state.phase), at["round"] + state.round - 1]
+        ones += [at["turn"] + rel[state.turn], at["first"] + rel[state.first], at["pile"] + state.pile]
+        ones += [at["to_act"] + rel[s] for s in state.acting]
+        where = [at["pile_sizes"] + i for i in range(len(PILES))] + [at["supply"]]
+        values = [float(len(p)) for p in state.piles] + [float(state.supply)]
+        if self.solo:
+            self._solo(state, ones, where, values)
+        else:
+            self._row(state, ones, where, values)
+            self._extras(state, seat, ones, where, values)
+        if state.holding is not None:
+            ones.append(at["holding"] + CARD[state.holding])
+            _features(at["holding_features"], state.holding, where, values)
+        ones += [at["discards"] + CARD[c] for c in state.discards]
+        self._seats(state, seat, ones, where, values)
+        for i, value in self._fixed_values:
+            if not (self.solo or i - at["row_cost"] < len(state.row)):
+                continue  # no card at that row position (while one is being placed)
+            where.append(i)
+            values.append(value)
+        where += ones  # one numpy call writes them (no index is in both lists)
+        values += [1.0] * len(ones)
+        out[where] = values
+        self._islands(state, seat, out)
+
+    def _row(self, state: MotuState, ones: list[int], where: list[int], values: list[float]) -> None:
+        at = self._at
+        for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
+            ones.append(at["row"] + i * K + CARD[c])
+            _features(at["row_features"] + i * FEATURES, c, where, values)
+            where.append(at["row_coconuts"] + i)
+            values.append(float(coconuts))
+
+    def _solo(self, state: MotuState, ones: list[int], where: list[int], values: list[float]) -> None:
+        at = self._at
+        where += [at["hut"], at["opponent_size"]]
+        values += [float(state.hut), float(len(state.opponent))]
+        for i, (side, c) in enumerate(zip(("left", "right"), state.shown)):
+            ones.append(at["shown"] + i * K + CARD[c])
+            _features(at["shown_features"] + i * FEATURES, c, where, values)
+            where.append(at["shown_change"] + i)
+            values.append(float(solo_take_price(side, state.hut)))
+        if state.other is not None:
+            ones.append(at["other"] + CARD[state.other])
+            _features(at["other_features"], state.other, where, values)
+        if state.over:  # the Opponent's pile is shown at the end only
+            ones += [at["opponent_pile"] + CARD[c] for c in state.opponent]
+            final = state.opponent_final or {}
+            where += [at["opponent_final"] + i for i in range(len(OPPONENT_PARTS))]
+            values += [float(final.get(part, 0)) for part in OPPONENT_PARTS]
+
+    def _extras(
+        self, state: MotuState, seat: int, ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """Travelers (mine, and the others' once played) and Destinies."""
+        at = self._at
+        rel = self._rel[seat]
+        width = len(TRAVELER_IDS)
+        for s, name in enumerate(state.travelers):
+            r = rel[s]
+            if name is None:
+                continue
+            played = state.played[s]
+            if played:
+                ones.append(at["traveler_played"] + r)
+                where.append(at["traveler_points"] + r)
+                values.append(float(state.traveler_points[s]))
+            if played or s == seat:
+                ones.append(at["traveler"] + r * width + TRAVELER_IDS.index(name))
+                where.append(at["traveler_coconuts"] + r)
+                values.append(float(TRAVELERS[name].coconuts))
+        ones += [at["destinies"] + DESTINY_IDS.index(d) for d in state.table_destinies]
+        width = len(DESTINY_IDS)
+        for s, owned in enumerate(state.owned):
+            ones += [at["owned"] + rel[s] * width + DESTINY_IDS.index(d) for d in owned]
+        if state.bought:
+            ones.append(at["bought"])
+
+    def _seats(
+        self, state: MotuState, seat: int, ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """Per seat: Source values, beach, bank, score, interims, choices, the end."""
+        at = self._at
+        rel = self._rel[seat]
+        n = self.players
+        scores = state.scores()
+        ns = len(SOURCES)
+        for s in range(n):
+            r = rel[s]
+            grid = self._grid(state.islands[s])
+            where += [at["beach"] + r, at["banks"] + r, at["scores"] + r]
+            values += [float(grid.beach), float(state.banks[s]), float(scores[s])]
+            where += range(at["sources"] + r * ns, at["sources"] + r * ns + ns)
+            values += self._source_values(state, s, grid)
+            for pile, sources, points in state.interims[s]:
+                row = r * len(PILES) * ns + PILES.index(pile) * ns
+                for source, pts in zip(sources, points):
+                    ones.append(at["interim_sources"] + row + SOURCE[source])
+                    where.append(at["interim_points"] + row + SOURCE[source])
+                    values.append(float(pts))
+        if state.phase == "interim":
+            ones += [at["chosen"] + rel[s] for s, c in enumerate(state.choices) if c is not None]
+            mine = state.choices[seat]
+            if mine is not None:
+                ones += [at["my_choice"] + SOURCE[source] for source in mine]
+        if state.final is not None:
+            width = len(FINAL_PARTS)
+            for s, parts in enumerate(state.final):
+                where += range(at["final"] + rel[s] * width, at["final"] + rel[s] * width + width)
+                values += [float(parts.get(part, 0)) for part in FINAL_PARTS]
+        if state.over:
+            ones += [at["winners"] + rel[s] for s in state.winners()]
+
+    def _source_values(self, state: MotuState, s: int, grid: _Grid) -> list[float]:
+        """Seat ``s``'s Source values (:func:`.sources.source_points`), worked out once per
+        island and played Traveler; the Coconut's from the coconuts that count now."""
+        name = state.travelers[s] if state.played[s] else None
+        known = grid.sources.get(name)
+        if known is None:
+            extra = state.extra(s)
+            rule = state.totem_rule
+            known = [float(source_points(src, grid.island, extra, 0, rule)) for src in SOURCES]
+            grid.sources[name] = known
+        out = known.copy()
+        out[SOURCE["coconut"]] = float(coconut_points(state.coconut_count(s)))
+        return out
+
+    def _grid(self, island: Island) -> _Grid:
+        grid = self._grids.get(id(island))
+        if grid is None or grid.island is not island:
+            if len(self._grids) > 4096:
+                self._grids.clear()
+            grid = self._grids[id(island)] = _Grid(island, self.w, self.h)
+        return grid
+
+    def _islands(self, state: MotuState, seat: int, out: np.ndarray) -> None:
+        """Every island's planes and layers, its village's place in its frame, and the spots
+        where the card in hand may go (written straight into ``out``)."""
+        at = self._at
+        rel = self._rel[seat]
+        hw = self.w * self.h
+        for s, island in enumerate(state.islands):
+            grid = self._grid(island)
+            r = rel[s]
+            out[at["islands"] + r * PLANES * hw + grid.cells] = 1.0
+            out[at["layers"] + r * hw + grid.layer_at] = grid.layers
+            out[at["village_at"] + 2 * r : at["village_at"] + 2 * r + 2] = grid.origin
+        if state.phase == "place" and state.holding is not None:
+            out[at["spots"] + self._spot_cells(state)] = 1.0
+
+    def _spot_cells(self, state: MotuState) -> np.ndarray:
+        """The frame cells (per rotation) of the legal placements: the rules' own list."""
+        placements = state._placements()
+        island = state.islands[state.turn]
+        key = (id(placements), id(island))
+        known = self._spots.get(key)
+        if known is not None and known[0] is placements and known[1] is island:
+            return known[2]
+        ox, oy = self._grid(island).origin
+        w, hw = self.w, self.w * self.h
+        cells = np.array(
+            [ROTATIONS.index(p.rotation) * hw + (p.y + oy) * w + p.x + ox for p in placements], np.intp
+        )
+        if len(self._spots) > 1024:
+            self._spots.clear()
+        self._spots[key] = (placements, island, cells)
+        return cells
+
+    # ------------------------------------------------------------- the history
+    def _read_events(
+        self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
+    ) -> None:
+        """One record per turn, from public events only (module doc)."""
+        at = self._hat
+        rel = self._rel[seat]
+        n = self.players
+        t = memory.get("turn", -1)
+        for _, kind, args, _ in entries:
+            if kind == "turn":
+                t += 1
+                history[at["h_seat"] + t * n + rel[args[_TURN_SEAT]]] = 1.0
+            elif kind in _TAKES:
+                self._took(kind, args, t, history)
+            elif kind == "place":
+                history[at["h_rotation"] + t * len(ROTATIONS) + ROTATIONS.index(args[_ROTATION])] = 1.0
+                history[at["h_spot"] + 2 * t : at["h_spot"] + 2 * t + 2] = (args[_X], args[_Y])
+            elif kind == "shown":
+                row = at["h_shown"] + t * 2 * K
+                history[[row + CARD[args[_LEFT]], row + K + CARD[args[_RIGHT]]]] = 1.0
+            elif kind == "give":
+                history[at["h_fate"] + 2 * t] = 1.0
+            elif kind == "discard":
+                history[at["h_fate"] + 2 * t + 1] = 1.0
+            elif kind == "buy":
+                history[at["h_buy"] + t * len(DESTINY_IDS) + DESTINY_IDS.index(args[_DESTINY])] = 1.0
+            elif kind == "travel":
+                history[at["h_travel"] + t] = 1.0
+        memory["turn"] = t
+
+    def _took(self, kind: str, args: tuple[Any, ...], t: int, history: np.ndarray) -> None:
+        """A take (row position), a solo pick (side) or a scrap: what, which card, coconuts."""
+        at = self._hat
+        fields = _F[kind]
+        width = 3 if self.solo else ROW + 1
+        if kind == "take":
+            which = args[fields["position"]]
+        elif kind == "pick":
+            which = ("left", "right").index(args[fields["side"]])
+        else:
+            which = width - 1
+        history[at["h_take"] + t * width + which] = 1.0
+        history[at["h_card"] + t * K + CARD[args[fields["card"]]]] = 1.0
+        paid = args[fields["paid"]] if "paid" in fields else 0
+        history[at["h_coconuts"] + 2 * t : at["h_coconuts"] + 2 * t + 2] = (paid, args[fields["gained"]])
+
+
+_TAKES = ("take", "pick", "scrap")
+_TURN_SEAT = _F["turn"]["seat"]
+_ROTATION, _X, _Y = (_F["place"][f] for f in ("rotation", "x", "y"))
+_LEFT, _RIGHT = _F["shown"]["left"], _F["shown"]["right"]
+_DESTINY = _F["buy"]["destiny"]
+
+
+def _features(base: int, name: str, where: list[int], values: list[float]) -> None:
+    """A card's features (:data:`FEATURE`) into the row starting at ``base``."""
+    where += range(base, base + FEATURES)
+    values += FEATURE[name]
