@@ -63,6 +63,36 @@ def _make_ismcts(game: type[State], seed: int | None, params: dict[str, Any]) ->
     return ISMCTSBot(seed, seconds=seconds, **params)
 
 
+def openspiel_ismcts_params() -> tuple[OptionSpec, ...]:
+    from .openspiel_ismcts import PARAMS
+
+    return PARAMS
+
+
+def _make_openspiel_ismcts(game: type[State], seed: int | None, params: dict[str, Any]) -> Bot:
+    from .openspiel_ismcts import OpenSpielISMCTSBot
+
+    return OpenSpielISMCTSBot(seed, **params)
+
+
+def policy_params(game: type[State]) -> tuple[OptionSpec, ...]:
+    what = "bot policy parameter"
+    return (
+        OptionSpec("target", str, "", "module:callable or path/to/file.py:callable", what=what),
+        OptionSpec("observation", str, "tensor", "what the policy reads", ("tensor", "info_state"), what=what),
+    )
+
+
+def _make_policy(game: type[State], seed: int | None, params: dict[str, Any]) -> Bot:
+    try:
+        from ..rl.policy import PolicyBot
+    except ImportError as exc:
+        raise BotSpecError(f"bot policy needs the [rl] extra (pip install 'kiti[rl]'): {exc}") from None
+    if not params.get("target"):
+        raise BotSpecError("bot policy needs its callable: policy:module:callable or policy:file.py:callable")
+    return PolicyBot(game, seed, params["target"], params.get("observation", "tensor"))
+
+
 #: name -> (parameters for a game, factory(game, seed, checked params))
 BOTS: dict[
     str,
@@ -74,14 +104,21 @@ BOTS: dict[
     "random": (lambda game: (), _make_random),
     "heuristic": (heuristic_params, _make_heuristic),
     "ismcts": (lambda game: ismcts_params(), _make_ismcts),
+    "openspiel-ismcts": (lambda game: openspiel_ismcts_params(), _make_openspiel_ismcts),
 }
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"ismcts:iters=2000,rollout=heuristic"`` -> ("ismcts", {"iters": "2000", ...})."""
+    """``"ismcts:iters=2000,rollout=heuristic"`` -> ("ismcts", {"iters": "2000", ...}).
+
+    A policy's callable comes first and keeps its case: ``"policy:pkg.mod:act"`` ->
+    ("policy", {"target": "pkg.mod:act"})."""
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     params: dict[str, str] = {}
+    if name == "policy" and rest and "=" not in rest.partition(",")[0]:
+        target, _, rest = rest.partition(",")
+        params["target"] = target.strip()
     if rest:
         for part in rest.replace(";", ",").split(","):
             if not part.strip():
