@@ -79,7 +79,9 @@ def policy_params(game: type[State]) -> tuple[OptionSpec, ...]:
     what = "bot policy parameter"
     return (
         OptionSpec("target", str, "", "module:callable or path/to/file.py:callable", what=what),
-        OptionSpec("observation", str, "tensor", "what the policy reads", ("tensor", "info_state"), what=what),
+        OptionSpec(
+            "observation", str, "tensor", "what the policy reads", ("tensor", "info_state"), what=what
+        ),
     )
 
 

@@ -92,3 +92,62 @@ def _game_states(states: list[State], rng: random.Random) -> list[State]:
     k = rng.randrange(len(starts))
     end = starts[k + 1] if k + 1 < len(starts) else len(states)
     return states[starts[k] : end]
+
+
+def aec_rates(
+    game_id: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    seconds: float = 4.0,
+    rounds: int = 8,
+    observation: str = "tensor",
+) -> dict[str, Any]:
+    """PettingZoo AEC steps per second (:func:`kiti.rl.pettingzoo.env`, a random masked
+    policy through ``last()`` and ``step()``: the loop a learner runs) against the engine's
+    random-play moves per second (:func:`kiti.core.turns.play_random_game`), measured in
+    ``rounds`` interleaved rounds of both within about ``seconds``: medians of each round's
+    rates and of their same-round ratio (``ratio``: AEC steps/s over engine moves/s)."""
+    from ..core.turns import play_random_game
+    from .pettingzoo import env as aec_env
+
+    options = dict(options or {})
+    game = load(game_id, players=players, **options)
+    env = aec_env(game, observation=observation)
+    rng = random.Random(3)
+    slice_s = seconds / rounds / 2
+    engine: list[float] = []
+    aec: list[float] = []
+    for _ in range(rounds):
+        moves, start = 0, time.perf_counter()
+        while time.perf_counter() - start < slice_s:
+            moves += len(play_random_game(game.new_state(rng.randrange(1 << 30)), rng).history)
+        engine.append(moves / (time.perf_counter() - start))
+        steps, start = 0, time.perf_counter()
+        while time.perf_counter() - start < slice_s:
+            steps += _aec_game(env, rng)
+        aec.append(steps / (time.perf_counter() - start))
+    return {
+        "game": game_id,
+        "players": players,
+        "options": options,
+        "observation": observation,
+        "engine_moves_per_s": statistics.median(engine),
+        "aec_steps_per_s": statistics.median(aec),
+        "ratio": statistics.median(a / e for a, e in zip(aec, engine)),
+        "rounds": rounds,
+    }
+
+
+def _aec_game(env: Any, rng: random.Random) -> int:
+    """One whole game through ``env`` with a random masked policy; its live steps."""
+    env.reset(seed=rng.randrange(1 << 30))
+    steps = 0
+    for _agent in env.agent_iter():
+        obs, _reward, terminated, truncated, _info = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 1
+    return steps

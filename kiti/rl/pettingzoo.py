@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
@@ -90,7 +90,9 @@ class Table:
     ) -> None:
         self.game = load_game(game, players, options)
         if observation not in OBSERVATIONS:
-            raise KitiError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {quoted(observation)}")
+            raise KitiError(
+                f"observation must be one of {', '.join(OBSERVATIONS)}, not {quoted(observation)}"
+            )
         self.kind = observation
         self.illegal, self.penalty = check_illegal(illegal, penalty)
         self.actions = Actions(self.game)
@@ -102,6 +104,9 @@ class Table:
         self.seeded = False
         self.state: State = self.game.new_state(0)
         self.trackers: list[Any] = []
+        #: Counts the changes of ``state`` (each move played), so a mask is worked out once.
+        self.version = 0
+        self._mask: tuple[int, int, np.ndarray] = (-1, -1, np.zeros(0, MASK))
 
     def spaces(self) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
         """A separate (observation, action) space object per agent."""
@@ -111,7 +116,11 @@ class Table:
             if self.encoder is None:
                 inner: spaces.Space[Any] = JSONSpace()
             else:
-                lay = self.encoder.info_state_layout if self.kind == "info_state" else self.encoder.observation_layout
+                lay = (
+                    self.encoder.info_state_layout
+                    if self.kind == "info_state"
+                    else self.encoder.observation_layout
+                )
                 inner = spaces.Box(lay.low, lay.high, lay.shape, FLOAT)
             obs[agent] = spaces.Dict(
                 {"observation": inner, "action_mask": spaces.Box(0, 1, (self.actions.size,), MASK)}
@@ -132,6 +141,7 @@ class Table:
                 self.seeded = True
             game_seed = self.rng.randrange(MAX_SEED)
         self.state = self.game.new_state(game_seed)
+        self.version += 1
         if self.kind == "info_state":
             assert self.encoder is not None
             self.trackers = [self.encoder.info_state_tracker(s) for s in range(self.players)]
@@ -144,7 +154,15 @@ class Table:
             obs = self.trackers[seat](state)
         else:
             obs = state.observation(seat)
-        return {"observation": obs, "action_mask": self.actions.mask(state, seat)}
+        return {"observation": obs, "action_mask": self.mask(seat).copy()}
+
+    def mask(self, seat: int) -> np.ndarray:
+        """``seat``'s mask now, worked out once per move (callers copy what they hand out)."""
+        version, which, mask = self._mask
+        if version != self.version or which != seat:
+            mask = self.actions.mask(self.state, seat)
+            self._mask = (self.version, seat, mask)
+        return mask
 
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
         """``seat``'s action, legal: as given, or replaced (``"random"``); None: an illegal
@@ -176,10 +194,10 @@ def _loose_int(action: Any) -> int | None:
     return None
 
 
-class KitiAEC(AECEnv):  # type: ignore[type-arg]
+class KitiAEC(AECEnv):  # type: ignore[misc]
     """A Kiti game as a PettingZoo AEC env (see the module's docs); made by :func:`env`."""
 
-    metadata = {"name": "kiti", "render_modes": ["ansi"], "is_parallelizable": True}
+    metadata = {"name": "kiti", "render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
 
     def __init__(
         self,
@@ -210,7 +228,7 @@ class KitiAEC(AECEnv):  # type: ignore[type-arg]
         return self.action_spaces[agent]
 
     @property
-    def state(self) -> State:  # type: ignore[override]
+    def state(self) -> State:
         """The engine's state of the game being played (the referee's whole truth)."""
         return self.table.state
 
@@ -273,8 +291,7 @@ class KitiAEC(AECEnv):  # type: ignore[type-arg]
         if self.infos[agent]:
             self.infos[agent] = {}
         self._asked[seat] += 1
-        mask = table.actions.mask(table.state, seat)
-        chosen = table.resolve(seat, action, mask)
+        chosen = table.resolve(seat, action, table.mask(seat))
         if chosen is None:  # "penalty": the episode ends here
             rewards = [0.0] * table.players
             rewards[seat] = table.penalty
@@ -295,6 +312,7 @@ class KitiAEC(AECEnv):  # type: ignore[type-arg]
             self._held = []
         else:
             state.step(seat, chosen)
+        table.version += 1
         self._select()
 
     def render(self) -> str | None:
@@ -306,11 +324,11 @@ class KitiAEC(AECEnv):  # type: ignore[type-arg]
         pass
 
 
-class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
+class KitiParallel(ParallelEnv):  # type: ignore[misc]
     """A Kiti game as a PettingZoo parallel env (see the module's docs); made by
     :func:`parallel_env`."""
 
-    metadata = {"name": "kiti", "render_modes": ["ansi"]}
+    metadata = {"name": "kiti", "render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(
         self,
@@ -341,7 +359,7 @@ class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
         return self.action_spaces[agent]
 
     @property
-    def state(self) -> State:  # type: ignore[override]
+    def state(self) -> State:
         """The engine's state of the game being played (the referee's whole truth)."""
         return self.table.state
 
@@ -371,8 +389,7 @@ class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
         for agent in self.agents:
             seat = table.seat[agent]
             action = actions.get(agent, noop if seat not in state.acting else None)
-            mask = table.actions.mask(state, seat)
-            value = table.resolve(seat, action, mask)
+            value = table.resolve(seat, action, table.mask(seat))
             if value is None:
                 offenders.append(seat)
             elif value != noop:
@@ -387,6 +404,7 @@ class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
             return self._finish(rewards, False, infos)
         for seat, value in sorted(chosen):  # the whole set to act, in seat order (as apply_all)
             state.step(seat, value)
+        table.version += 1
         if state.over:
             return self._finish(*table.ending(), infos)
         if self.max_cycles is not None and self._steps >= self.max_cycles:
@@ -425,7 +443,9 @@ class KitiParallel(ParallelEnv):  # type: ignore[type-arg]
         pass
 
 
-def env(game: Game | str, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any) -> KitiAEC:
+def env(
+    game: Game | str, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any
+) -> KitiAEC:
     """A PettingZoo AEC env of ``game`` (an id with ``players`` and ``options``, or a loaded
     :class:`kiti.Game`); keywords: ``observation`` ("tensor", "info_state", "dict"),
     ``illegal`` ("raise", "penalty", "random"), ``penalty`` (-1.0), ``max_cycles`` (None),
@@ -440,4 +460,12 @@ def parallel_env(
     return KitiParallel(game, players, options, **kwargs)
 
 
-__all__ = ["OBSERVATIONS", "IllegalActionError", "JSONSpace", "KitiAEC", "KitiParallel", "env", "parallel_env"]
+__all__ = [
+    "OBSERVATIONS",
+    "IllegalActionError",
+    "JSONSpace",
+    "KitiAEC",
+    "KitiParallel",
+    "env",
+    "parallel_env",
+]

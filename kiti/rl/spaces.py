@@ -136,11 +136,15 @@ class FactoredActions:
 
     def _words(self, prefix: Sequence[int]) -> tuple[str, ...]:
         if len(prefix) >= len(self.heads):
-            raise KitiError(f"a prefix of {len(prefix)} tokens is complete: there are {len(self.heads)} heads")
+            raise KitiError(
+                f"a prefix of {len(prefix)} tokens is complete: there are {len(self.heads)} heads"
+            )
         try:
             return tuple(self.heads[k][int(i)] for k, i in enumerate(prefix))
         except (IndexError, TypeError, ValueError):
-            raise KitiError(f"{quoted(list(prefix))} is no prefix of token indices of {self.game!r}") from None
+            raise KitiError(
+                f"{quoted(list(prefix))} is no prefix of token indices of {self.game!r}"
+            ) from None
 
     def mask(self, state: State, seat: int, prefix: Sequence[int] = ()) -> np.ndarray:
         """The legal tokens of head ``len(prefix)`` after ``prefix`` (int8, that head's size)."""

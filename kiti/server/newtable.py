@@ -6,6 +6,7 @@ stored.  Each human seat gets a token; only its hash is kept.
 
 from __future__ import annotations
 
+import os
 import secrets
 import time
 from typing import Any
@@ -106,9 +107,15 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     if not spec or len(spec) > MAX_SPEC:
         raise bad(f'a seat must be "human" or a bot spec of at most {MAX_SPEC} characters')
     try:
-        seconds = _seconds(parse_bot_spec(spec)[1].get("time"))
+        name, params = parse_bot_spec(spec)
     except KitiError as exc:
         raise bad(str(exc)) from None
+    seconds = _seconds(params.get("time"))
+    if name == "policy" and params.get("target") not in allowed_policies():
+        raise bad(
+            f"bot {quoted(spec)}: this server runs only the policies its operator lists in KITI_POLICIES "
+            f"(a policy is code on the server: a request may not name any module or file)"
+        )
     if seconds > time_limit:  # before make_bot, whose own cap may be higher
         raise bad(f"bot {spec}: time={seconds:g} is over this server's limit of {time_limit:g} s")
     try:
@@ -116,6 +123,12 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     except KitiError as exc:
         raise bad(str(exc)) from None
     return spec
+
+
+def allowed_policies() -> set[str]:
+    """The policy targets (``module:callable``) this server may run as ``policy:`` bots: the
+    environment variable KITI_POLICIES, separated by spaces or commas (none by default)."""
+    return {t for t in os.environ.get("KITI_POLICIES", "").replace(",", " ").split() if t}
 
 
 def _seconds(text: str | None) -> float:

@@ -105,7 +105,11 @@ async def games(request: Request) -> JSONResponse:
                     }
                     for o in info.options
                 ],
-                "bots": [b for b in BOTS if b != "heuristic" or has_part(get_game(game), "heuristic")],
+                "bots": [
+                    b
+                    for b in BOTS
+                    if b != "policy" and (b != "heuristic" or has_part(get_game(game), "heuristic"))
+                ],
             }
         )
     timers = [
