@@ -107,6 +107,7 @@ BOTS: dict[
     "heuristic": (heuristic_params, _make_heuristic),
     "ismcts": (lambda game: ismcts_params(), _make_ismcts),
     "openspiel-ismcts": (lambda game: openspiel_ismcts_params(), _make_openspiel_ismcts),
+    "policy": (policy_params, _make_policy),
 }
 
 
