@@ -12,6 +12,7 @@ register(
         summary="summary.md",
         client="client.js",  # the web client's module (served at /js/games/mauw.js)
         catalog="kiti.games.mauw.cards:catalog",
+        tensors="kiti.games.mauw.tensors:MauwEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
     ),
 )
 

@@ -1,0 +1,426 @@
+"""Mauw's tensors (the ``tensors`` part; see :mod:`kiti.rl.tensors` and ``docs/rl.md``).
+
+Only what a seat's view holds goes in (:meth:`.rules.MauwState._view` decides what that is;
+this module reads the same state fields under the same conditions, and the conformance
+suite checks every resample for the seat gives the identical tensors):
+
+- its own hand; of every hand, its size and the cards everyone knows it holds (Tuatura's);
+- every seat's four columns: nines under it, the Warrior or Spirit on top, its points;
+- every seat's points and its team's, who is whose teammate, who is an opponent of mine;
+- the draw pile's size, the discard pile (counted by code), turn, phase, the seats to act;
+- an attack in progress (attacker, defender, column, target, attacking card, what a Joker
+  stands for, the value to match) and a gain being placed (its owner, its nine's card
+  unless drawn face down, the Warrior on top, the slots that can take it); the winners.
+
+Seats are ego-centric: row 0 is the viewer, row k the seat k places after it clockwise.
+Cards are indexed in :data:`.cards.ALL_CODES` order (R1 ... R8, JK, SP, KI, NI, TU); a top
+in :data:`TOPS` order (the Warriors, then the Spirit).
+
+The information state adds the public history, read from the events the seat saw: each
+seat's cards played and passed (by code), the reshuffles, and one row per turn of the game
+(:data:`TURN_FIELDS`), as many rows as the game's move limit allows turns.  Every field it
+reads is public and logged once: Mauw rewrites log entries only in :meth:`resample` (other
+seats' private draws, the referee's fields), never the public fields read here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ...core.events import Entry
+from ...core.load import Game
+from ...rl.tensors import Encoder, Layout, Spec
+from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
+from .rules import HAND, INFO, MAX_NINES, SLOTS, MauwState, column_score, gain_destinations
+
+CODES = ALL_CODES
+C = len(CODES)
+CODE = {code: i for i, code in enumerate(CODES)}
+#: What may top a column: the Warriors, then the Spirit.
+TOPS = (*WARRIORS, SPIRIT)
+TOP = {code: i for i, code in enumerate(TOPS)}
+W = len(WARRIORS)
+S = len(SLOTS)
+PHASES = ("turn", "defend", "assist", "renew", "place")
+PHASE = {p: i for i, p in enumerate(PHASES)}
+EFFECTS = ("place", "strengthen", "block", "combo", "attack", "unblock")
+EFFECT = {e: i for i, e in enumerate(EFFECTS)}
+#: Each turn's row of the history: one number per field, 0 when it does not apply (yet).
+TURN_FIELDS = (
+    ("seat", "1 + the row of the seat whose turn it is"),
+    ("act", "1 played a card, 2 Kiwi, 3 Ninox, 4 passed"),
+    ("card", "1 + the code of the card played (Kiwi: of the Warrior it fetched)"),
+    ("declared", "1 + the top index a Joker stood for"),
+    ("target", "1 + the row of the seat whose column it went on"),
+    ("slot", "1 + that column's slot"),
+    ("effect", "1 + the effect: place, strengthen, block, combo, attack, unblock"),
+    ("from_seat", "Kiwi: 1 + the row of the seat its Warrior came from"),
+    ("from_slot", "Kiwi: 1 + the slot it came from"),
+    ("combo", "the turn's combo: 1 pair, 2 twins"),
+    ("gain", "1 + the slot the turn's gain went on; 5: lost for want of room"),
+    ("defences", "defences by the attacked seat"),
+    ("assists", "defences by her teammate"),
+    ("renewals", "renewals by the attacker"),
+    ("outcome", "the attack: 1 succeeded, 2 stopped, 3 cancelled by Tuatura"),
+)
+F = len(TURN_FIELDS)
+_FIELD = {name: i for i, (name, _) in enumerate(TURN_FIELDS)}
+#: The highest points of a column, of a seat (four columns), of a team (two seats).
+_COLUMN_HIGH = max(column_score(k, top) for k in range(MAX_NINES + 1) for top in (None, *TOPS))
+#: A column's points for (nines, top): the rules' column_score, worked out once.
+_SCORE = {(k, top): column_score(k, top) for k in range(MAX_NINES + 1) for top in (None, *TOPS)}
+#: The fields of the events read here, in their logged order (view.py declares them).
+_FIELDS = {
+    "turn": ("seat",),
+    "play": ("seat", "card", "declared", "target", "slot", "effect"),
+    "kiwi": ("seat", "from_seat", "from_slot", "warrior", "target", "slot", "effect"),
+    "ninox": ("seat", "target", "slot"),
+    "combo": ("seat", "combo", "cards"),
+    "nine": ("seat", "slot", "card"),
+    "defend": ("seat", "card", "declared"),
+    "renew": ("seat", "card", "declared"),
+    "tuatura": ("seat", "card"),
+    "pass": ("seat", "cards"),
+}
+assert all(INFO.events[kind] == names for kind, names in _FIELDS.items()), "Mauw's events changed"
+
+
+def observation_specs(n: int, most: list[float], deck: int) -> list[Spec]:
+    """The observation's segments for ``n`` seats; ``most``: each code's copies in the
+    deck, ``deck``: the deck's size (both follow from the expert-animal options)."""
+    in_hand = [min(HAND, m) for m in most]
+    return [
+        (
+            "options",
+            6,
+            "Kiwis, Ninoxes, Tuaturas in the deck; teams, open_slot_block, ties=nines (1: on)",
+            0,
+            [4, 4, 4, 1, 1, 1],
+        ),
+        ("over", 1, "the game is over", 0, 1),
+        ("phase", len(PHASES), "turn, defend, assist, renew, place (one-hot; zeros once over)", 0, 1),
+        ("turn", n, "the seat whose turn it is (one-hot)", 0, 1),
+        ("to_act", n, "the seats asked now", 0, 1),
+        ("partner", (n, n), "each seat's teammate (one-hot by row; zeros without teams or alone)", 0, 1),
+        ("opponent", n, "my opponents (every other seat but my teammate)", 0, 1),
+        ("hand", C, "my hand, counted by code", 0, in_hand),
+        ("hand_size", n, "cards in each hand", 0, HAND),
+        ("known", (n, C), "cards everyone knows each hand holds (Tuatura's catch), by code", 0, in_hand * n),
+        ("nines", (n, S), "nines under each column (slots A-D)", 0, MAX_NINES),
+        ("top", (n, S, len(TOPS)), "each column's top: a Warrior R1..R8 or the Spirit (one-hot)", 0, 1),
+        ("column_score", (n, S), "each column's points", 0, _COLUMN_HIGH),
+        ("score", n, "each seat's points", 0, S * _COLUMN_HIGH),
+        ("team_score", n, "the points of each seat's team (its own without teams)", 0, 2 * S * _COLUMN_HIGH),
+        ("winners", n, "the seats sharing the victory (at the end)", 0, 1),
+        ("draw", 1, "cards in the draw pile", 0, deck),
+        ("discard", C, "the discard pile, counted by code", 0, most),
+        ("attack", 1, "an attack is in progress", 0, 1),
+        ("attacker", n, "the attacking seat (one-hot)", 0, 1),
+        ("defender", n, "the attacked seat (one-hot)", 0, 1),
+        ("attack_slot", S, "the attacked column (one-hot)", 0, 1),
+        ("attack_target", W, "the Warrior attacked (one-hot)", 0, 1),
+        ("attack_card", C, "the attacking card now (one-hot; zeros once defended, until renewed)", 0, 1),
+        ("attack_declared", W, "what a Joker attacking card stands for (one-hot)", 0, 1),
+        ("attack_value", W, "the value a defence or a renewal must match (one-hot, 1 first)", 0, 1),
+        ("gain_seat", n, "the seat placing a gain (one-hot)", 0, 1),
+        ("gain_nine", C + 1, "the gain's nine: its code, or (last) drawn face down", 0, 1),
+        ("gain_top", W, "the Warrior on top of the gain (twins; one-hot)", 0, 1),
+        ("gain_slots", S, "the owner's slots that can take the gain", 0, 1),
+    ]
+
+
+def history_specs(n: int, turns: int, limit: int) -> list[Spec]:
+    """What the information state adds for ``n`` seats: ``turns`` rows, counts bounded by
+    ``limit`` (the move limit)."""
+    high = np.tile([n, 4, C, len(TOPS), n, S, len(EFFECTS), n, S, 2, S + 1, limit, limit, limit, 3], turns)
+    return [
+        (
+            "played",
+            (n, C),
+            "cards each seat played from its hand (on a column, Kiwi, Ninox, against "
+            "an attack, Tuatura), by code",
+            0,
+            limit,
+        ),
+        ("passed", (n, C), "cards each seat threw away by passing, by code", 0, HAND * limit),
+        ("reshuffles", 1, "times the discards became the draw pile", 0, (HAND + 1) * limit + 1),
+        (
+            "turns",
+            (turns, F),
+            f"per turn, oldest first: its {F} TURN_FIELDS ({', '.join(n for n, _ in TURN_FIELDS[:3])}, ...)",
+            0,
+            tuple(high.tolist()),
+        ),
+    ]
+
+
+class MauwEncoder(Encoder):
+    """Mauw's observation and information-state tensors for one game (seats, options)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = self.players
+        opts = self.options
+        counts = deck_counts(opts["kiwi"], opts["ninox"], opts["tuatura"])
+        most = [float(counts[c]) for c in CODES]
+        #: Turns a game can hold: every turn after the first starts with a move.
+        self.turns = self.rules.move_limit(n, opts)
+        self.observation_layout = Layout.of(observation_specs(n, most, sum(counts.values())))
+        self.history_layout = Layout.of(history_specs(n, self.turns, self.turns))
+        self._at = at = {s.name: s.offset for s in self.observation_layout}
+        self._hat = {s.name: s.offset for s in self.history_layout}
+        flags = (opts["teams"], opts["open_slot_block"], opts["ties"] == "nines")
+        self._fixed_where = [at["options"] + i for i in range(6)]
+        self._fixed_values = [float(opts["kiwi"]), float(opts["ninox"]), float(opts["tuatura"])]
+        self._fixed_values += [float(f) for f in flags]
+        #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
+        self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+
+    # ------------------------------------------------------------ the observation
+    def _observe(self, state: MauwState, seat: int, out: np.ndarray) -> None:
+        at = self._at
+        rel = self._rel[seat]
+        where = list(self._fixed_where)
+        values = list(self._fixed_values)
+        ones: list[int] = [at["turn"] + rel[state.turn]]
+        if state.over:
+            ones.append(at["over"])
+            ones += [at["winners"] + rel[s] for s in state.winners()]
+        else:
+            ones.append(at["phase"] + PHASE[state.phase])
+        ones += [at["to_act"] + rel[s] for s in state.acting]
+        self._teams(state, seat, ones)
+        _count(at["hand"], state.hands[seat], where, values)
+        base = at["hand_size"]
+        for s, hand in enumerate(state.hands):
+            where.append(base + rel[s])
+            values.append(len(hand))
+        for s, known in enumerate(state.known):
+            if known:
+                _count(at["known"] + rel[s] * C, known, where, values)
+        self._columns(state, seat, ones, where, values)
+        where.append(at["draw"])
+        values.append(len(state.draw))
+        counts = Counter(state.discard)
+        where += [at["discard"] + CODE[c] for c in counts]
+        values += counts.values()
+        if state.attack is not None:
+            self._attack(state, rel, ones)
+        if state.gain is not None:
+            self._gain(state, rel, ones, where, values)
+        where += ones  # one numpy call writes everything (no index is in both lists)
+        values += [1.0] * len(ones)
+        out[where] = values
+
+    def _teams(self, state: MauwState, seat: int, ones: list[int]) -> None:
+        """Who is whose teammate, and my opponents."""
+        at = self._at
+        rel = self._rel[seat]
+        n = self.players
+        if state.team_of is not None:
+            base = at["partner"]
+            for s in range(n):
+                mate = state.teammate(s)
+                if mate is not None:
+                    ones.append(base + rel[s] * n + rel[mate])
+        ones += [at["opponent"] + rel[s] for s in range(n) if state.is_opponent(seat, s)]
+
+    def _columns(
+        self, state: MauwState, seat: int, ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """Every column's nines, top and points; every seat's points and its team's."""
+        at = self._at
+        rel = self._rel[seat]
+        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
+        scores = []
+        for s in range(self.players):
+            row = rel[s] * S
+            total = 0
+            for slot, (nines, top) in enumerate(zip(state.nines[s], state.tops[s])):
+                k = len(nines)
+                if k:
+                    where.append(nines_at + row + slot)
+                    values.append(k)
+                if top is not None:
+                    ones.append(top_at + (row + slot) * len(TOPS) + TOP[top])
+                points = _SCORE[k, top]
+                if points:
+                    where.append(col_at + row + slot)
+                    values.append(points)
+                    total += points
+            scores.append(total)
+        teams = state.team_of is not None
+        for s, points in enumerate(scores):
+            mate = state.teammate(s) if teams else None
+            team = points if mate is None else points + scores[mate]
+            where += [at["score"] + rel[s], at["team_score"] + rel[s]]
+            values += [points, team]
+
+    def _attack(self, state: MauwState, rel: tuple[int, ...], ones: list[int]) -> None:
+        at = self._at
+        a = state.attack
+        assert a is not None
+        ones += [
+            at["attack"],
+            at["attacker"] + rel[a.attacker],
+            at["defender"] + rel[a.defender],
+            at["attack_slot"] + a.slot,
+            at["attack_target"] + TOP[a.target],
+            at["attack_value"] + a.value - 1,
+        ]
+        if a.card is not None:
+            ones.append(at["attack_card"] + CODE[a.card])
+        if a.decl is not None:
+            ones.append(at["attack_declared"] + TOP[a.decl])
+
+    def _gain(
+        self, state: MauwState, rel: tuple[int, ...], ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """A gain waiting for its place: its nine's card only where the view shows it."""
+        at = self._at
+        assert state.gain is not None
+        owner, nine_cards, top = state.gain
+        ones.append(at["gain_seat"] + rel[owner])
+        if state._gain_hidden:
+            where.append(at["gain_nine"] + C)
+            values.append(len(nine_cards))
+        else:
+            _count(at["gain_nine"], nine_cards, where, values)
+        if top is not None:
+            ones.append(at["gain_top"] + TOP[top])
+        nines = [len(col) for col in state.nines[owner]]
+        ones += [at["gain_slots"] + slot for slot in gain_destinations(nines, state.tops[owner])]
+
+    # ------------------------------------------------------------ the history
+    def _read_events(
+        self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
+    ) -> None:
+        """Each turn's act and what came of it, the cards played and passed, the reshuffles."""
+        at = self._hat
+        rel = self._rel[seat]
+        played, passed = at["played"], at["passed"]
+        row = memory.get("row", -1)  # where the current turn's row starts (-1: none)
+        for _, kind, args, _ in entries:
+            if kind == "turn":
+                turn = memory["turn"] = memory.get("turn", -1) + 1
+                row = at["turns"] + turn * F if turn < self.turns else -1
+                memory["defender"] = None
+                if row >= 0:
+                    history[row] = rel[args[0]] + 1
+                continue
+            reader = _READERS.get(kind)
+            if reader is not None and row >= 0:
+                reader(rel, args, history, row, memory)
+            if kind == "pass":
+                for card in args[1]:
+                    history[passed + rel[args[0]] * C + CODE[card]] += 1.0
+            elif kind == "reshuffle":
+                history[at["reshuffles"]] += 1.0
+            elif kind in _PLAYED:
+                history[played + rel[args[0]] * C + CODE[_PLAYED[kind](args)]] += 1.0
+        memory["row"] = row
+
+
+Reader = Callable[[tuple[int, ...], tuple[Any, ...], np.ndarray, int, dict[str, Any]], None]
+
+
+def _play(
+    rel: tuple[int, ...], args: tuple[Any, ...], h: np.ndarray, row: int, memory: dict[str, Any]
+) -> None:
+    _, card, declared, target, slot, effect = args
+    if effect == "attack":
+        memory["defender"] = target
+    _put(h, row, act=1, card=CODE[card] + 1, target=rel[target] + 1, slot=slot + 1, effect=EFFECT[effect] + 1)
+    if declared is not None:
+        h[row + _FIELD["declared"]] = TOP[declared] + 1
+
+
+def _kiwi(
+    rel: tuple[int, ...], args: tuple[Any, ...], h: np.ndarray, row: int, memory: dict[str, Any]
+) -> None:
+    _, from_seat, from_slot, warrior, target, slot, effect = args
+    if effect == "attack":
+        memory["defender"] = target
+    _put(
+        h,
+        row,
+        act=2,
+        card=CODE[warrior] + 1,
+        target=rel[target] + 1,
+        slot=slot + 1,
+        effect=EFFECT[effect] + 1,
+    )
+    _put(h, row, from_seat=rel[from_seat] + 1, from_slot=from_slot + 1)
+
+
+def _ninox(
+    rel: tuple[int, ...], args: tuple[Any, ...], h: np.ndarray, row: int, memory: dict[str, Any]
+) -> None:
+    _put(h, row, act=3, target=rel[args[1]] + 1, slot=args[2] + 1)
+
+
+def _defend(
+    rel: tuple[int, ...], args: tuple[Any, ...], h: np.ndarray, row: int, memory: dict[str, Any]
+) -> None:
+    h[row + _FIELD["defences" if args[0] == memory.get("defender") else "assists"]] += 1
+
+
+def _field(name: str, value: Any) -> Reader:
+    """A reader setting field ``name`` of the turn's row to ``value`` (a function of the args),
+    or adding one to it (``value`` None)."""
+    at = _FIELD[name]
+
+    def read(
+        rel: tuple[int, ...], args: tuple[Any, ...], h: np.ndarray, row: int, memory: dict[str, Any]
+    ) -> None:
+        if value is None:
+            h[row + at] += 1
+        else:
+            h[row + at] = value(args)
+
+    return read
+
+
+#: Per event kind, what it writes into the current turn's row.
+_READERS: dict[str, Reader] = {
+    "play": _play,
+    "kiwi": _kiwi,
+    "ninox": _ninox,
+    "pass": _field("act", lambda a: 4),
+    "combo": _field("combo", lambda a: 1 if a[1] == "pair" else 2),
+    "nine": _field("gain", lambda a: a[1] + 1),
+    "lost": _field("gain", lambda a: S + 1),
+    "defend": _defend,
+    "renew": _field("renewals", None),
+    "success": _field("outcome", lambda a: 1),
+    "stop": _field("outcome", lambda a: 2),
+    "tuatura": _field("outcome", lambda a: 3),
+}
+#: The kinds that take a card from a hand: the card (the seat is their first field).
+_PLAYED: dict[str, Callable[[tuple[Any, ...]], str]] = {
+    "play": lambda a: a[1],
+    "kiwi": lambda a: KIWI,
+    "ninox": lambda a: NINOX,
+    "defend": lambda a: a[1],
+    "renew": lambda a: a[1],
+    "tuatura": lambda a: TUATURA,
+}
+
+
+def _put(h: np.ndarray, row: int, **fields: int) -> None:
+    for name, value in fields.items():
+        h[row + _FIELD[name]] = value
+
+
+def _count(base: int, cards: list[str], where: list[int], values: list[float]) -> None:
+    """Count ``cards`` by code into the segment row starting at ``base``."""
+    counts: dict[int, int] = {}
+    for c in cards:
+        k = base + CODE[c]
+        counts[k] = counts.get(k, 0) + 1
+    where += counts
+    values += counts.values()
