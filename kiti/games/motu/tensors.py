@@ -91,6 +91,8 @@ PHASES = tuple(PHASE_WORDS)
 SOURCE = {s: i for i, s in enumerate(SOURCES)}
 TRAVELER_IDS = tuple(sorted(TRAVELERS))
 DESTINY_IDS = tuple(DESTINIES)
+TRAVELER = {t: i for i, t in enumerate(TRAVELER_IDS)}
+DESTINY = {d: i for i, d in enumerate(DESTINY_IDS)}
 #: A card's features where it is offered: its symbols counted by kind, then "shows Beach".
 FEATURES = len(SYMBOLS) + 1
 FEATURE = {
@@ -416,7 +418,8 @@ class MotuEncoder(Encoder):
             ones.append(at["holding"] + CARD[state.holding])
             _features(at["holding_features"], state.holding, where, values)
         ones += [at["discards"] + CARD[c] for c in state.discards]
-        self._seats(state, seat, ones, where, values)
+        grids = [self._grid(island) for island in state.islands]
+        self._seats(state, seat, grids, ones, where, values)
         for i, value in self._fixed_values:
             if not (self.solo or i - at["row_cost"] < len(state.row)):
                 continue  # no card at that row position (while one is being placed)
@@ -425,7 +428,7 @@ class MotuEncoder(Encoder):
         where += ones  # one numpy call writes them (no index is in both lists)
         values += [1.0] * len(ones)
         out[where] = values
-        self._islands(state, seat, out)
+        self._islands(state, seat, grids, out)
 
     def _row(self, state: MotuState, ones: list[int], where: list[int], values: list[float]) -> None:
         at = self._at
@@ -470,18 +473,24 @@ class MotuEncoder(Encoder):
                 where.append(at["traveler_points"] + r)
                 values.append(float(state.traveler_points[s]))
             if played or s == seat:
-                ones.append(at["traveler"] + r * width + TRAVELER_IDS.index(name))
+                ones.append(at["traveler"] + r * width + TRAVELER[name])
                 where.append(at["traveler_coconuts"] + r)
                 values.append(float(TRAVELERS[name].coconuts))
-        ones += [at["destinies"] + DESTINY_IDS.index(d) for d in state.table_destinies]
+        ones += [at["destinies"] + DESTINY[d] for d in state.table_destinies]
         width = len(DESTINY_IDS)
         for s, owned in enumerate(state.owned):
-            ones += [at["owned"] + rel[s] * width + DESTINY_IDS.index(d) for d in owned]
+            ones += [at["owned"] + rel[s] * width + DESTINY[d] for d in owned]
         if state.bought:
             ones.append(at["bought"])
 
     def _seats(
-        self, state: MotuState, seat: int, ones: list[int], where: list[int], values: list[float]
+        self,
+        state: MotuState,
+        seat: int,
+        grids: list[_Grid],
+        ones: list[int],
+        where: list[int],
+        values: list[float],
     ) -> None:
         """Per seat: Source values, beach, bank, score, interims, choices, the end."""
         at = self._at
@@ -491,7 +500,7 @@ class MotuEncoder(Encoder):
         ns = len(SOURCES)
         for s in range(n):
             r = rel[s]
-            grid = self._grid(state.islands[s])
+            grid = grids[s]
             where += [at["beach"] + r, at["banks"] + r, at["scores"] + r]
             values += [float(grid.beach), float(state.banks[s]), float(scores[s])]
             where += range(at["sources"] + r * ns, at["sources"] + r * ns + ns)
@@ -537,14 +546,13 @@ class MotuEncoder(Encoder):
             grid = self._grids[id(island)] = _Grid(island, self.w, self.h)
         return grid
 
-    def _islands(self, state: MotuState, seat: int, out: np.ndarray) -> None:
+    def _islands(self, state: MotuState, seat: int, grids: list[_Grid], out: np.ndarray) -> None:
         """Every island's planes and layers, its village's place in its frame, and the spots
         where the card in hand may go (written straight into ``out``)."""
         at = self._at
         rel = self._rel[seat]
         hw = self.w * self.h
-        for s, island in enumerate(state.islands):
-            grid = self._grid(island)
+        for s, grid in enumerate(grids):
             r = rel[s]
             out[at["islands"] + r * PLANES * hw + grid.cells] = 1.0
             out[at["layers"] + r * hw + grid.layer_at] = grid.layers
@@ -596,7 +604,7 @@ class MotuEncoder(Encoder):
             elif kind == "discard":
                 history[at["h_fate"] + 2 * t + 1] = 1.0
             elif kind == "buy":
-                history[at["h_buy"] + t * len(DESTINY_IDS) + DESTINY_IDS.index(args[_DESTINY])] = 1.0
+                history[at["h_buy"] + t * len(DESTINY_IDS) + DESTINY[args[_DESTINY]]] = 1.0
             elif kind == "travel":
                 history[at["h_travel"] + t] = 1.0
         memory["turn"] = t
