@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -123,8 +124,8 @@ def test_postgres_commits_wait_for_the_disk_only_with_fsync() -> None:
 
 def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
     """The store's writer commits on a connection of its own that it keeps (no pool checkout
-    and ping per commit; reads never share it); a connection PostgreSQL dropped (a restart)
-    is replaced, the move not lost."""
+    and ping per commit; reads never share it), in the event loop; a connection PostgreSQL
+    dropped (a restart) is replaced, the move not lost."""
     from pg_kit import postgres_server
     from sqlalchemy import text
 
@@ -132,6 +133,11 @@ def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
 
     def pid(conn: Any) -> None:
         seen.append(conn.execute(text("SELECT pg_backend_pid()")).scalar())
+        threads.add(threading.current_thread().name)
+        waits.add(conn.execute(text("SHOW synchronous_commit")).scalar())
+
+    threads: set[str] = set()
+    waits: set[str] = set()
 
     seen: list[int] = []
     with postgres_server() as url:
@@ -145,8 +151,11 @@ def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
                 assert seen[0] == seen[1], "the writer kept its connection"
                 store.read_now(lambda c: c.execute(text("SELECT pg_terminate_backend(:p)"), {"p": seen[1]}))
                 await store.write(pid)
+                await store.aclose()  # in the loop that used the writer's connection
 
             asyncio.run(writes())
         finally:
             store.close()
     assert len(seen) == 3 and seen[2] != seen[1]
+    assert threads == {threading.main_thread().name}, "commits run in the event loop, no writer thread"
+    assert waits == {"off"}, "without fsync the writer's commits do not wait for the disk"

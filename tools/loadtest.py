@@ -16,8 +16,9 @@ any error the server sends count as errors (the client then reconnects and plays
 The tables follow ``--mix`` (e.g. ``miaui:3,mauw:4,motu:2``: game and seats, in turn);
 ``--bots K`` makes the last K seats of each table server-side bots; ``--spectators S``
 adds S watchers per table on average; ``--storm-every T`` drops ``--storm-share`` of the
-seats' connections at once every T seconds, each reconnecting at once with its cursor (a
-reconnect storm).  Tables start at random times during ``--warmup`` (not measured); a
+seats' connections at once every T seconds (a reconnect storm), each reconnecting with its
+cursor as the web client does (docs/protocol.md, "Reconnecting": after half a second, spread
+at random over 0.25 to 0.75 s; ``--storm-wait 0`` reconnects every one in the same instant).  Tables start at random times during ``--warmup`` (not measured); a
 finished table asks for a rematch and plays on, until ``--duration`` more seconds have
 passed.  Prints the figures; ``--json`` prints them as JSON.
 """
@@ -57,6 +58,7 @@ class Plan:
     answer_timeout: float = 10.0
     storm_every: float = 0.0
     storm_share: float = 0.1
+    storm_wait: float = 0.5  # a dropped client's first wait (x 0.5 to 1.5), as connection.js
 
 
 @dataclass
@@ -172,6 +174,7 @@ class Seat:
         self.n = 0
         self.mover: asyncio.Task[None] | None = None
         self.last: dict[str, Any] = {"your_turn": False}  # the newest state message
+        self.stormed = False  # dropped by a storm: wait as the web client does before reconnecting
 
     async def run(self) -> None:
         from websockets.asyncio.client import connect
@@ -194,6 +197,9 @@ class Seat:
             if next_table is None:
                 return
             self.table = next_table
+            if self.stormed:
+                self.stormed = False
+                await asyncio.sleep(self.plan.storm_wait * (0.5 + self.rng.random()))
 
     async def session(self, ws: Any) -> str | None:
         """One connection: join, play; the table to go on at (None: time is up)."""
@@ -389,6 +395,8 @@ async def storms(seats: list[Seat], plan: Plan, stats: Stats, end: float) -> Non
             if s.live and not s.waiting
         ]
         stats.storms += 1
+        for s in hit:
+            s.stormed = True
         await asyncio.gather(*(s.ws.close() for s in hit), return_exceptions=True)
 
 
@@ -444,7 +452,13 @@ def percentile(values: list[float], p: float) -> float:
 def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> dict[str, Any]:
     tables = asyncio.run(make_tables(url, opts.tables, parse_mix(opts.mix), opts.bots))
     plan = Plan(
-        opts.think, opts.duration, opts.warmup, opts.answer_timeout, opts.storm_every, opts.storm_share
+        opts.think,
+        opts.duration,
+        opts.warmup,
+        opts.answer_timeout,
+        opts.storm_every,
+        opts.storm_share,
+        opts.storm_wait,
     )
     chunks = [(url, tables[i :: opts.procs], plan, opts.spectators) for i in range(opts.procs)]
     with multiprocessing.get_context("spawn").Pool(opts.procs) as pool:
@@ -592,6 +606,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--storm-every", type=float, default=20.0, help="seconds between reconnect storms (0: none)"
     )
     p.add_argument("--storm-share", type=float, default=0.1, help="share of the seats a storm disconnects")
+    p.add_argument(
+        "--storm-wait",
+        type=float,
+        default=0.5,
+        help="a dropped seat's wait before reconnecting, spread over 0.5-1.5 times it as the web client does "
+        "(0: all at once)",
+    )
     p.add_argument("--think", type=float, default=2.0, help="mean seconds a client thinks before moving")
     p.add_argument("--duration", type=float, default=60.0, help="seconds measured")
     p.add_argument(

@@ -3,6 +3,8 @@
 // `since`, so no event is missed or repeated.  With an `onChat` handler the page also takes the
 // table's chat: its hello carries `chat_since` (the last chat message it has).
 
+// Waits before reconnecting (ms), each spread at random over half to one and a half times
+// itself (docs/protocol.md, "Reconnecting"): pages dropped together come back spread out.
 const RETRY = [500, 1000, 2000, 4000, 8000];
 
 export class Connection {
@@ -75,7 +77,7 @@ export class Connection {
       this.status("replaced");
       return;
     }
-    const wait = RETRY[Math.min(this.tries, RETRY.length - 1)];
+    const wait = RETRY[Math.min(this.tries, RETRY.length - 1)] * (0.5 + Math.random());
     this.tries += 1;
     this.status("reconnecting");
     setTimeout(() => { if (!this.closed) this.open(); }, wait);
