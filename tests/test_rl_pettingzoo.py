@@ -84,6 +84,10 @@ def test_other_observations_pass_api_test(game: str, observation: str) -> None:
         api_test(kpz.env(game, observation=observation), num_cycles=30)
 
 
+def noop_of(e: kpz.KitiParallel) -> int:
+    return int(e.action_space("player_0").n) - 1
+
+
 def _random_game(e: kpz.KitiAEC, seed: int) -> dict[str, float]:
     """Play ``e`` to the end with a random masked policy; each agent's total reward."""
     rng = random.Random(seed)
@@ -157,9 +161,18 @@ def test_illegal_action_policies() -> None:
     assert pen._cumulative_rewards == {"player_0": -5.0, "player_1": 0.0, "player_2": 0.0}
 
     rnd = kpz.env("miaui", 3, illegal="random")
-    rnd.reset(seed=2)
-    rnd.step(bad)
-    assert rnd.agent_selection == "player_1" and rnd.infos["player_0"]["played"] in legal
+    played = set()
+    for seed in range(20):
+        rnd.reset(seed=seed)
+        rnd.step(bad)
+        assert rnd.agent_selection == "player_1" and rnd.infos["player_0"]["illegal_action"] == bad
+        played.add(rnd.infos["player_0"]["played"])
+    assert played <= set(legal.tolist()) and len(played) > 3, "a random legal action is played instead"
+    par = kpz.parallel_env("mauw", 2, illegal="random")
+    par.reset(seed=0)
+    waiting = next(a for a in par.agents if par.table.seat[a] not in par.state.to_act())
+    _, _, _, _, infos = par.step(dict.fromkeys(par.agents, 0))
+    assert infos[waiting] == {"illegal_action": 0, "played": noop_of(par)}, "a seat not to act plays NOOP"
     with pytest.raises(kiti.core.KitiError, match="illegal must be one of raise, penalty, random"):
         kpz.env("miaui", 3, illegal="ignore")
 
