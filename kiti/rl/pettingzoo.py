@@ -154,10 +154,10 @@ class Table:
             obs = self.trackers[seat](state)
         else:
             obs = state.observation(seat)
-        return {"observation": obs, "action_mask": self.mask(seat).copy()}
+        return {"observation": obs, "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> np.ndarray:
-        """``seat``'s mask now, worked out once per move (callers copy what they hand out)."""
+        """``seat``'s mask now, worked out once per move (a new array each time: never written after)."""
         version, which, mask = self._mask
         if version != self.version or which != seat:
             mask = self.actions.mask(self.state, seat)
