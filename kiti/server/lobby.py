@@ -79,7 +79,6 @@ class Hub:
         for handle in self._evictions.values():
             handle.cancel()
         self.bots.close()
-        await self.store.aclose()
         await asyncio.to_thread(self.store.close)
 
     async def _revive(self, row: TableRow) -> Table | None:

@@ -2,13 +2,10 @@
 
 Writes are grouped: every change asked for during one turn of the event loop is committed
 in one transaction (group commit), on a connection the writer keeps open, and the caller
-awaits the commit, so a move is durable before it is broadcast.  With PostgreSQL the
-commits run in the event loop on an asynchronous connection (psycopg's, through
-SQLAlchemy's asyncio extension): while one commit waits for PostgreSQL the loop serves
-the tables, and every change asked for meanwhile goes into the next commit; no thread
-competes with the loop for the interpreter.  SQLite with ``fsync`` commits in a writer
-thread (a disk sync must not block the loop); an SQLite commit otherwise takes
-microseconds, so it runs in the loop itself, and a checkpoint thread copies SQLite's
+awaits the commit, so a move is durable before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
+writer thread (a network round trip or a disk sync must not block the loop); an SQLite
+commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
+for the GIL at every call while the loop is busy), and a checkpoint thread copies SQLite's
 write-ahead log into the database file every second, so that the disk syncs of checkpoints
 never hold a commit up.  Reads run in the default thread pool.  The schema is created and
 upgraded by Alembic at start (:meth:`Store.migrate`); what is stored is in
@@ -25,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import queue
 import threading
@@ -38,7 +36,6 @@ from typing import Any
 from sqlalchemy import Connection, Engine, create_engine, event, insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
@@ -103,12 +100,6 @@ class Store:
         self._thread: threading.Thread | None = None
         self._sqlite = self.engine.dialect.name == "sqlite"
         self._inline = self._sqlite and not fsync  # commit in the loop (no disk sync per commit)
-        self._fsync = fsync
-        #: PostgreSQL: the writer's engine and connection (asynchronous, in the loop) and the
-        #: task that commits what is pending, one batch after another
-        self._aengine: AsyncEngine | None = None if self._sqlite else _async_engine(url)
-        self._aconn: AsyncConnection | None = None
-        self._drainer: asyncio.Task[None] | None = None
         self._pending: list[Any] = []
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
@@ -126,27 +117,14 @@ class Store:
             command.upgrade(config, "head")
 
     def start(self) -> None:
-        if not self._inline and self._aengine is None:
+        if not self._inline:
             self._thread = threading.Thread(target=self._run, name="kiti-store", daemon=True)
             self._thread.start()
         if self._sqlite:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="kiti-wal", daemon=True)
             self._checkpointer.start()
 
-    async def aclose(self) -> None:
-        """PostgreSQL: commit what is pending, then close the writer's connection (in the loop
-        that used it); then :meth:`close`."""
-        while self._drainer is not None and not self._drainer.done():
-            await asyncio.shield(self._drainer)
-        if self._aconn is not None:
-            with contextlib.suppress(Exception):
-                await self._aconn.close()
-            self._aconn = None
-        if self._aengine is not None:
-            await self._aengine.dispose()
-
     def close(self) -> None:
-        self._aconn = None  # a loop that is gone cannot close it: dropped (see aclose)
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join()
@@ -182,10 +160,6 @@ class Store:
             if not self._pending:
                 loop.call_soon(self._flush)
             self._pending.append((ops, loop, future))
-        elif self._aengine is not None:  # PostgreSQL: the loop's writer task takes it
-            self._pending.append((ops, loop, future))
-            if self._drainer is None or self._drainer.done():
-                self._drainer = loop.create_task(self._drain())
         else:
             self._queue.put((ops, loop, future))
         await future
@@ -194,57 +168,6 @@ class Store:
         batch, self._pending = self._pending, []
         for i in range(0, len(batch), BATCH):
             self._commit(batch[i : i + BATCH])
-
-    async def _drain(self) -> None:
-        """PostgreSQL: commit what is pending, a batch at a time, until nothing is (what is
-        asked for while a commit waits goes into the next one)."""
-        while self._pending:
-            batch, self._pending = self._pending[:BATCH], self._pending[BATCH:]
-            await self._commit_async(batch)
-
-    async def _commit_async(self, batch: list[Any], again: bool = True) -> None:
-        """:meth:`_commit` on the asynchronous connection (the same retries)."""
-        start = time.perf_counter()
-        try:
-            conn = await self._async_writer()
-            async with conn.begin():
-                await conn.run_sync(run_ops, [op for ops, _, _ in batch for op in ops])
-        except Exception as exc:
-            await self._drop_async_writer()
-            if again and isinstance(exc, DBAPIError) and exc.connection_invalidated:
-                await self._commit_async(batch, again=False)  # the connection was lost
-                return
-            if len(batch) > 1:
-                for item in batch:
-                    await self._commit_async([item])
-                return
-            _settle(batch, error=exc)
-            return
-        _settle(batch)
-        took = time.perf_counter() - start
-        if took > SLOW:
-            log.warning("slow commit: %.0f ms for %d change(s)", 1000 * took, len(batch))
-
-    async def _async_writer(self) -> AsyncConnection:
-        """The writer's own asynchronous connection, kept open between commits; without
-        ``fsync`` its commits do not wait for the disk (:func:`postgres_engine`)."""
-        if self._aconn is None:
-            assert self._aengine is not None
-            conn = await self._aengine.connect()
-            if not self._fsync:
-                await conn.exec_driver_sql("SET synchronous_commit TO off")
-                await conn.commit()
-            self._aconn = conn
-        return self._aconn
-
-    async def _drop_async_writer(self) -> None:
-        if self._aconn is not None:
-            try:
-                await self._aconn.invalidate()
-                await self._aconn.close()
-            except Exception:
-                log.exception("closing the writer's connection failed")
-            self._aconn = None
 
     async def read(self, op: Op) -> Any:
         return await asyncio.to_thread(self.read_now, op)
@@ -335,25 +258,14 @@ class Rows:
     rows: list[dict[str, Any]]
 
     def __call__(self, conn: Connection) -> None:
-        conn.execute(insert(self.table), self.rows)
+        conn.execute(_insert(self.table), self.rows)
 
 
-def _async_engine(url: str) -> AsyncEngine:
-    """PostgreSQL's engine for the writer: psycopg 3 in its asynchronous mode."""
-    return create_async_engine(
-        engine_url(url).replace("postgresql+psycopg://", "postgresql+psycopg_async://", 1)
-    )
-
-
-def _settle(batch: list[Any], error: BaseException | None = None) -> None:
-    """Tell every waiter of a batch committed in the loop that it is (or failed with ``error``)."""
-    for _, _, future in batch:
-        if future.done():
-            continue
-        if error is None:
-            future.set_result(None)
-        else:
-            future.set_exception(error)
+@functools.cache
+def _insert(table: Any) -> Any:
+    """A table's insert statement, made once (SQLAlchemy then finds its compiled form
+    without working out a new statement's cache key at every move)."""
+    return insert(table)
 
 
 def _resolve_all(batch: list[Any], error: BaseException | None = None) -> None:
