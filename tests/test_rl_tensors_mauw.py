@@ -157,3 +157,27 @@ def test_sizes_follow_the_seat_count_only() -> None:
     assert sizes[5, "{}"][0] > sizes[4, "{}"][0]
     turns = encoder_for("mauw", 4).history_layout["turns"]
     assert turns.shape == (MauwState.move_limit(4, {}), len(TURN_FIELDS))
+
+
+def test_a_tracker_moved_onto_a_resample_equals_a_fresh_one() -> None:
+    """A resample rewrites log entries in its copy (other seats' draws, the referee's
+    fields): a tracker that followed the game and is then asked about a resample answers
+    what a fresh tracker answers there, and still follows the game afterwards."""
+    import random
+
+    import kiti
+
+    state = kiti.load("mauw", players=4).new_state(seed=5)
+    rng = random.Random(5)
+    enc = _encoder(state)
+    trackers = [enc.info_state_tracker(s) for s in range(4)]
+    while not state.over and len(state.history) < 120:
+        for tracker in trackers:
+            tracker(state)
+        seat = rng.choice(sorted(state.to_act()))
+        state.apply(seat, state.random_move(seat, rng))
+    assert any(e[1] == "nine" for e in state.log), "the game laid nines (entries with referee fields)"
+    for seat, tracker in enumerate(trackers):
+        guess = state.resample(seat, random.Random(seat))
+        assert (tracker(guess) == enc.info_state(guess, seat)).all(), f"seat {seat} on its resample"
+        assert (tracker(state) == enc.info_state(state, seat)).all(), f"seat {seat} back on the game"
