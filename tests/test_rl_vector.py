@@ -275,3 +275,12 @@ def test_dropping_the_env_stops_its_workers() -> None:
     del env
     gc.collect()
     assert not any(p.is_alive() for p in processes) and processes[0].exitcode == 0
+
+
+def test_vector_rates_counts_env_steps() -> None:
+    from kiti.rl.bench import vector_rates
+
+    rates = vector_rates("miaui", 3, 0, seconds=0.3, players=3)
+    assert rates["num_envs"] == 3 and rates["workers"] == 0 and rates["batches"] > 0
+    assert rates["env_steps_per_s"] >= rates["loop_steps_per_s"] > 0
+    assert rates["games_per_s"] > 0, "0.3 s of 3 Miaui games at a time ended none"

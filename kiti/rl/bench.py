@@ -151,3 +151,69 @@ def _aec_game(env: Any, rng: random.Random) -> int:
         env.step(int(legal[int(rng.random() * len(legal))]))
         steps += 1
     return steps
+
+
+def vector_rates(
+    game_id: str,
+    num_envs: int,
+    workers: int | None,
+    seconds: float = 3.0,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    observation: str = "tensor",
+) -> dict[str, Any]:
+    """Env steps per second of :func:`kiti.rl.vector.make` (``num_envs`` games over
+    ``workers`` processes, 0: in this process) for about ``seconds`` of stepping after a
+    warm-up step, a random masked policy choosing each batch's actions: ``env_steps_per_s``
+    counts only the time inside ``step()`` (the env's own rate), ``loop_steps_per_s`` the
+    whole loop (the policy's draws too); ``games_per_s`` counts the games that ended."""
+    import numpy as np
+
+    from .vector import make
+
+    env = make(
+        game_id,
+        num_envs,
+        players=players,
+        options=dict(options or {}),
+        observation=observation,
+        seed=1,
+        workers=workers,
+    )
+    try:
+        rng = np.random.default_rng(4)
+        _obs, mask, _player = env.reset()
+        mask, _ = _vector_step(env, mask, rng)
+        steps = games = 0
+        in_step = 0.0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            mask, (took, ended) = _vector_step(env, mask, rng)
+            in_step += took
+            games += ended
+            steps += 1
+        total = time.perf_counter() - start
+    finally:
+        env.close()
+    return {
+        "game": game_id,
+        "players": env.players,
+        "num_envs": num_envs,
+        "workers": env.workers,
+        "observation": observation,
+        "env_steps_per_s": steps * num_envs / in_step,
+        "loop_steps_per_s": steps * num_envs / total,
+        "games_per_s": games / total,
+        "batches": steps,
+    }
+
+
+def _vector_step(env: Any, mask: Any, rng: Any) -> tuple[Any, tuple[float, int]]:
+    """One step of a random masked policy: the next mask, the time inside step(), games ended."""
+    import numpy as np
+
+    choice = np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+    start = time.perf_counter()
+    _obs, mask, _player, _rewards, terminated, truncated = env.step(choice)
+    took = time.perf_counter() - start
+    return mask, (took, int(terminated.sum() + truncated.sum()))
