@@ -284,3 +284,11 @@ def test_vector_rates_counts_env_steps() -> None:
     assert rates["num_envs"] == 3 and rates["workers"] == 0 and rates["batches"] > 0
     assert rates["env_steps_per_s"] >= rates["loop_steps_per_s"] > 0
     assert rates["games_per_s"] > 0, "0.3 s of 3 Miaui games at a time ended none"
+
+
+def test_the_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (Path(__file__).parent.parent / "docs" / "rl.md").read_text()
+    section = text.split("## Vector env", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/rl.md", "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out.startswith("(8, 391) (8, 13) [")
