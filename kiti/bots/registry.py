@@ -13,12 +13,14 @@ seat) or a server request.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import KitiError, OptionError, quoted
 from ..core.game import State
 from ..core.options import OptionSpec
+from ..core.registry import has_part
 from .base import Bot
 
 
@@ -109,6 +111,31 @@ BOTS: dict[
     "openspiel-ismcts": (lambda game: openspiel_ismcts_params(), _make_openspiel_ismcts),
     "policy": (policy_params, _make_policy),
 }
+
+
+#: Bots that need an optional package (the extra that brings it), and bots a server never
+#: offers to its players (a policy runs code named by whoever makes the table: the server's
+#: operator lists the allowed ones, see kiti.server.newtable)
+NEEDS = {"openspiel-ismcts": ("pyspiel", "bench"), "policy": ("numpy", "rl")}
+OPERATOR_ONLY = frozenset({"policy"})
+
+
+def installed(name: str) -> bool:
+    """Whether the bot ``name`` can be made here (its optional package is installed)."""
+    need = NEEDS.get(name)
+    return need is None or importlib.util.find_spec(need[0]) is not None
+
+
+def offered_online(game: type[State]) -> list[str]:
+    """The bots a server's lobby offers for ``game``: installed here, not operator-only, and
+    the heuristic only where the game declares one."""
+    return [
+        name
+        for name in BOTS
+        if name not in OPERATOR_ONLY
+        and installed(name)
+        and (name != "heuristic" or has_part(game, "heuristic"))
+    ]
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

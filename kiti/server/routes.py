@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from ..bots.registry import BOTS
+from ..bots.registry import offered_online
 from ..core.contract import game_schema
 from ..core.errors import KitiError, OptionError, quoted
 from ..core.options import parse_int
@@ -105,11 +105,7 @@ async def games(request: Request) -> JSONResponse:
                     }
                     for o in info.options
                 ],
-                "bots": [
-                    b
-                    for b in BOTS
-                    if b != "policy" and (b != "heuristic" or has_part(get_game(game), "heuristic"))
-                ],
+                "bots": offered_online(get_game(game)),
             }
         )
     timers = [
