@@ -97,9 +97,10 @@ def tensors_keep_their_shape_and_bounds(case: Case) -> None:
 
 
 def tensor_trackers_match_a_fresh_build(case: Case) -> None:
-    """A tracker following a game move by move, across an undo, and onto another branch of
-    the same game (an earlier copy played on otherwise, then the game again) equals a tracker
-    built afresh on the same state at every step."""
+    """A tracker following a game move by move, across an undo, onto another branch of the
+    same game (an earlier copy played on otherwise, then the game again) and onto a resample
+    for another seat (which may rewrite entries the tracker read) equals a tracker built
+    afresh on the same state at every step."""
     enc = encoder_of(case)
     state = case.new(1010)
     rng = random.Random(31)
@@ -117,6 +118,10 @@ def tensor_trackers_match_a_fresh_build(case: Case) -> None:
             _agree(enc, trackers, state)
             state.apply(seat, move)
             undone = True
+        if len(state.history) == 4 and not state.over:
+            for other in range(case.players):  # a search's guess for each seat, then the game
+                _agree(enc, trackers, state.resample(other, random.Random(other)))
+                _agree(enc, trackers, state)
         if len(state.history) == 6:
             fork = state.clone()
         elif fork is not None and len(state.history) == 6 + 4 * case.players:
