@@ -56,7 +56,7 @@ def _spiel() -> tuple[Any, Any, Any]:
     try:
         import numpy as np
         import pyspiel
-        from open_spiel.python.algorithms import ismcts  # type: ignore[import-untyped]
+        from open_spiel.python.algorithms import ismcts
     except ImportError:
         raise KitiError("it needs open-spiel: pip install 'kiti[rl]'") from None
     return np, pyspiel, ismcts
@@ -133,7 +133,7 @@ class OpenSpielISMCTSBot:
         if self.rollout == "engine":
             evaluator: Any = EngineRollouts(self.rollouts, rng)
         else:
-            from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator  # type: ignore[import-untyped]
+            from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
 
             evaluator = RandomRolloutEvaluator(self.rollouts, np.random.RandomState(seed))
         bot = ismcts.ISMCTSBot(game, evaluator, self.c, self.sims, random_state=np.random.RandomState(seed))
