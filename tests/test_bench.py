@@ -141,3 +141,16 @@ def test_both_paths_play_the_same_games(game: str) -> None:
             a = play_random_game(cls.new(players, None, seed), random.Random(seed))
             b = play_random_actions(cls.new(players, None, seed), random.Random(seed))
             assert a.history == b.history, (players, seed)
+
+
+def test_a_fresh_states_codec_is_that_of_its_seats_and_options() -> None:
+    """``State.codec`` finds the codec by the state's own options (the integer path asks it
+    once a game): another option value or seat count gets another codec."""
+    from kiti.core.game import codec_for
+
+    cls = get_game("miaui")
+    for players in (3, 6):
+        for options in ({}, {"no_fighting": True, "taker_chooses_order": True}):
+            for _ in range(2):  # built, then found again
+                state = cls.new(players, options, 1)
+                assert state.codec() is codec_for(cls, players, options)

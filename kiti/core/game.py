@@ -435,10 +435,16 @@ class State(ABC):
     def codec(self) -> ActionCodec:
         """This game's integer action codec (its seat count and options), built once per
         such game and shared: ``codec().moves[action]`` is a Move, ``codec().index[move]``
-        its action."""
+        its action.  A fresh state finds it by its options as they are (already checked and
+        complete), without :func:`codec_for` checking them again: every integer playout asks
+        this once per game."""
         codec = self._codec
         if codec is None:
-            codec = self._codec = codec_for(type(self), self.players, self.options)
+            key = (type(self), self.players, tuple(self.options.items()))
+            codec = _BY_STATE.get(key)
+            if codec is None:
+                codec = _BY_STATE[key] = codec_for(type(self), self.players, self.options)
+            self._codec = codec
         return codec
 
     def legal_actions(self, seat: int) -> list[int]:
@@ -689,6 +695,8 @@ def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None 
 
 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
+#: The codec by (class, seats, a state's resolved options in their order): :meth:`State.codec`.
+_BY_STATE: dict[tuple[Any, ...], ActionCodec] = {}
 #: Per codec: its actions by the identity of its own Move objects, and per move class (its
 #: fields' getter, action by field values), or None for a class that is not a dataclass
 #: equal by its fields (see :func:`_encode_all`).
