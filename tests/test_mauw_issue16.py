@@ -153,7 +153,7 @@ def test_in_team_play_a_teammates_bare_nines_take_no_warrior() -> None:
 def asked(state, seat):  # type: ignore[no-untyped-def]
     from kiti.cli.render import words
 
-    return words(type(state)).prompt(state.observation(seat), seat)
+    return words(type(state)).prompt(state.view(seat), seat)
 
 
 def test_the_place_prompt_offers_exactly_the_slots_that_take_the_gain() -> None:
