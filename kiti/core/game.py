@@ -156,6 +156,8 @@ class State(ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._attributes = _declared_attributes(cls)
+        if cls.random_move is State.random_move and cls.random_action is State.random_action:
+            cls.random_action = State._random_legal_action  # type: ignore[method-assign]
 
     # ----------------------------------------------------------- creation
     @classmethod
@@ -253,7 +255,18 @@ class State(ABC):
     def random_action(self, seat: int, rng: random.Random) -> int:
         """:meth:`random_move` as its action integer (the integer path's counterpart, at its
         cost: a game's faster ``random_move`` serves both)."""
-        return _encode_one(self._codec or self.codec(), self.random_move(seat, rng))
+        codec = self._codec or self.codec()
+        move = self.random_move(seat, rng)
+        action = codec.identity.get(id(move))
+        return _encode_one(codec, move) if action is None else action
+
+    def _random_legal_action(self, seat: int, rng: random.Random) -> int:
+        """:meth:`random_action` of a game that keeps the default :meth:`random_move`: the
+        same draw, one call fewer (set by ``__init_subclass__``)."""
+        codec = self._codec or self.codec()
+        move = rng.choice(self.legal_moves(seat))
+        action = codec.identity.get(id(move))
+        return _encode_one(codec, move) if action is None else action
 
     def secret_choice(self, seat: int) -> bool:
         """True while ``seat``'s decision is part of a simultaneous secret choice (others may
@@ -697,12 +710,10 @@ def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
 #: The codec by (class, seats, a state's resolved options in their order): :meth:`State.codec`.
 _BY_STATE: dict[tuple[Any, ...], ActionCodec] = {}
-#: Per codec: its actions by the identity of its own Move objects, and per move class (its
-#: fields' getter, action by field values), or None for a class that is not a dataclass
-#: equal by its fields (see :func:`_encode_all`).
-_KEYED: dict[
-    ActionCodec, tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]
-] = {}
+#: Per codec, per move class: its fields' getter and the action by field values, or None for
+#: a class that is not a dataclass equal by its fields (see :func:`_encode_all`; the codec's
+#: own objects are found by identity first, ``ActionCodec.identity``).
+_KEYED: dict[ActionCodec, dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]] = {}
 
 
 def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
@@ -715,10 +726,10 @@ def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
     :func:`operator.attrgetter`, hashed and compared in C) instead of through the class's
     generated ``__hash__`` and ``__eq__``, which Python runs for every move a game builds
     afresh.  Anything else goes through ``codec.index``."""
-    tables = _KEYED.get(codec)
-    if tables is None:
-        tables = _KEYED[codec] = _keyed(codec)
-    by_id, keyed = tables
+    keyed = _KEYED.get(codec)
+    if keyed is None:
+        keyed = _KEYED[codec] = _keyed(codec)
+    by_id = codec.identity
     out = []
     for move in moves:
         action = by_id.get(id(move))
@@ -733,21 +744,18 @@ def _encode_all(codec: ActionCodec, moves: list[Move]) -> list[int]:
 
 def _encode_one(codec: ActionCodec, move: Move) -> int:
     """The action of one ``move``, as :func:`_encode_all` finds it."""
-    tables = _KEYED.get(codec)
-    if tables is None:
-        tables = _KEYED[codec] = _keyed(codec)
-    action = tables[0].get(id(move))
+    action = codec.identity.get(id(move))
     if action is not None:
         return action
-    entry = tables[1].get(type(move))
+    keyed = _KEYED.get(codec)
+    if keyed is None:
+        keyed = _KEYED[codec] = _keyed(codec)
+    entry = keyed.get(type(move))
     action = None if entry is None else entry[1].get(entry[0](move))
     return codec.index[move] if action is None else action
 
 
-def _keyed(
-    codec: ActionCodec,
-) -> tuple[dict[int, int], dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]]:
-    by_id = {id(move): action for action, move in enumerate(codec.moves)}
+def _keyed(codec: ActionCodec) -> dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None]:
     keyed: dict[type, tuple[Callable[[Any], Any], dict[Any, int]] | None] = {}
     for action, move in enumerate(codec.moves):
         kind = type(move)
@@ -762,7 +770,7 @@ def _keyed(
         entry = keyed[kind]
         if entry is not None:
             entry[1][entry[0](move)] = action
-    return by_id, keyed
+    return keyed
 
 
 _ALONE = [tuple((s,) for s in range(n)) for n in range(64)]

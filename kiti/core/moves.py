@@ -77,7 +77,7 @@ def steps_from_moves(moves: Sequence[Move], prefix: tuple[str, ...]) -> list[Ste
 class ActionCodec:
     """Every possible move of a (game, seats, options) numbered ``0 .. size-1`` (immutable)."""
 
-    __slots__ = ("index", "moves", "size")
+    __slots__ = ("identity", "index", "moves", "size")
 
     def __init__(self, moves: Sequence[Move]) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
@@ -85,6 +85,10 @@ class ActionCodec:
         if len(self.index) != len(self.moves):
             raise ValueError("all_moves lists a move twice")
         self.size = len(self.moves)
+        #: The action of each of the codec's own Move objects, by identity: a game that hands
+        #: out those very objects (interned values) has its moves numbered by one look-up.
+        #: The codec keeps them alive, so no other object has their ``id``.
+        self.identity: Mapping[int, int] = MappingProxyType({id(m): i for i, m in enumerate(self.moves)})
 
     def encode(self, move: Move) -> int:
         try:

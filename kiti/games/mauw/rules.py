@@ -602,8 +602,8 @@ class MauwState(State):
         for s, slot in where:
             moves.extend(_play(c, s, slot) for c in cards)
             moves.extend(_play(JOKER, s, slot, d) for d in (*WARRIORS, SPIRIT))
-            moves.append(NinoxPlay(s, slot))
-            moves.extend(KiwiPlay(fs, fslot, s, slot) for fs, fslot in where)
+            moves.append(_ninox_play(s, slot))
+            moves.extend(_kiwi_play(fs, fslot, s, slot) for fs, fslot in where)
         for verb in ("defend", "renew"):
             moves.extend(_answer(verb, w, None) for w in WARRIORS)
             moves.extend(_answer(verb, JOKER, w) for w in WARRIORS)
@@ -677,7 +677,7 @@ class MauwState(State):
             out.extend(self._kiwi_moves(seat))
         if NINOX in hand:
             out.extend(
-                NinoxPlay(s, slot)
+                _ninox_play(s, slot)
                 for s in range(self.players)
                 if self.is_opponent(seat, s)
                 for slot in range(len(SLOTS))
@@ -698,7 +698,7 @@ class MauwState(State):
                     if ts != seat and not self.is_opponent(seat, ts):
                         continue
                     out.extend(
-                        KiwiPlay(fs, fslot, ts, slot)
+                        _kiwi_play(fs, fslot, ts, slot)
                         for slot in range(len(SLOTS))
                         if play_effect(
                             warrior,
@@ -1478,6 +1478,12 @@ def _answer(verb: str, card: str, decl: str | None) -> Answer:
     if move is None:
         move = _ANSWERS[key] = Answer(verb, card, decl)
     return move
+
+
+#: The one KiwiPlay / NinoxPlay value for their fields, as :func:`_play` (a move the rules
+#: offer is then the codec's own object: its action is found by identity).
+_kiwi_play = cache(KiwiPlay)
+_ninox_play = cache(NinoxPlay)
 
 
 def _play(card: str, seat: int, slot: int, decl: str | None = None) -> Play:
