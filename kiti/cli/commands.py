@@ -69,14 +69,25 @@ def bench_command(
     seconds: float = typer.Option(
         2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."
     ),
+    rl: bool = typer.Option(
+        False, "--rl", help="Also the tensors' cost and the PettingZoo AEC env's speed (the [rl] extra)."
+    ),
 ) -> None:
     """Random full games per second through the public API, against OpenSpiel's goofspiel."""
-    from ..sim.bench import run_bench
+    from ..sim.bench import bench_seat_counts, run_bench
 
     cls = game_or_fail(game)
+    if rl:
+        try:
+            from ..rl.bench import print_rl, run_rl_bench
+        except ImportError as exc:
+            fail(f"--rl needs the [rl] extra (pip install 'kiti[rl]'): {exc}")
     try:
         results = run_bench(cls, seconds=seconds, progress=not as_json)
+        rl_rows = run_rl_bench(cls.info.id, bench_seat_counts(cls), seconds) if rl else None
     except KitiError as exc:
         fail(str(exc))
+    if rl_rows is not None and not as_json:
+        print_rl(cls.info.name, rl_rows)
     if as_json:
-        typer.echo(json.dumps(results))
+        typer.echo(json.dumps(results if rl_rows is None else {"engine": results, "rl": rl_rows}))
