@@ -89,3 +89,17 @@ def test_the_docs_example_runs() -> None:
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     example = next(b for b in blocks if "kiti.rl.gym" in b and "kiti.rl.pettingzoo" in b)
     exec(compile(example, "docs/rl.md", "exec"), {})
+
+
+def test_an_illegal_action_under_penalty_ends_the_episode_and_refuses_more_steps() -> None:
+    env = kgym.make("miaui", players=3, opponents="random", illegal="penalty", penalty=-2.0)
+    obs, _ = env.reset(seed=4)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    history = len(env.state.history)
+    _obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-2.0, True, False) and info["illegal_action"] == illegal
+    assert len(env.state.history) == history  # the game was left as it was
+    with pytest.raises(KitiError, match="episode is over"):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    obs, _ = env.reset(seed=5)  # a new episode takes steps again
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))

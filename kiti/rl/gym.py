@@ -67,6 +67,7 @@ class KitiGym(gymnasium.Env):
         self.action_space = spaces_act[self.table.agents[seat]]
         self.bots: dict[int, Any] = {}
         self._held: dict[int, Move] = {}
+        self._ended = False
 
     @property
     def state(self) -> Any:
@@ -84,6 +85,7 @@ class KitiGym(gymnasium.Env):
             s: make_bot(spec, rules, table.rng.randrange(MAX_SEED)) for s, spec in self.specs.items()
         }
         self._held = {}
+        self._ended = False  # an illegal action ended the episode ("penalty")
         self._play_bots()
         return table.observe(self.seat), {}
 
@@ -107,12 +109,13 @@ class KitiGym(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
         state = table.state
-        if state.over:
+        if state.over or self._ended:
             raise KitiError("the episode is over: call reset() before step()")
         info: dict[str, Any] = {}
         chosen = table.resolve(self.seat, action, table.mask(self.seat))
-        if chosen is None:  # "penalty"
+        if chosen is None:  # "penalty": the episode ends here, the game left as it was
             info["illegal_action"] = action
+            self._ended = True
             return table.observe(self.seat), table.penalty, True, False, info
         if chosen != action:
             info.update(illegal_action=action, played=chosen)
