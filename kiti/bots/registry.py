@@ -113,17 +113,17 @@ BOTS: dict[
 }
 
 
-#: Bots that need an optional package (the extra that brings it), and bots a server never
+#: Bots that need an optional package (the [rl] extra brings both), and bots a server never
 #: offers to its players (a policy runs code named by whoever makes the table: the server's
 #: operator lists the allowed ones, see kiti.server.newtable)
-NEEDS = {"openspiel-ismcts": ("pyspiel", "bench"), "policy": ("numpy", "rl")}
+NEEDS = {"openspiel-ismcts": "pyspiel", "policy": "numpy"}  # the module each needs
 OPERATOR_ONLY = frozenset({"policy"})
 
 
 def installed(name: str) -> bool:
     """Whether the bot ``name`` can be made here (its optional package is installed)."""
     need = NEEDS.get(name)
-    return need is None or importlib.util.find_spec(need[0]) is not None
+    return need is None or importlib.util.find_spec(need) is not None
 
 
 def offered_online(game: type[State]) -> list[str]:

@@ -1,5 +1,28 @@
 """Kiti for reinforcement learning (the optional extra ``[rl]``: numpy, gymnasium, pettingzoo,
-open-spiel): tensors of a seat's sight (:mod:`kiti.rl.tensors`), their speed
-(:mod:`kiti.rl.bench`).  See ``docs/rl.md``.
+open-spiel). See ``docs/rl.md``.
 
-Importing :mod:`kiti.rl` imports nothing else; each face is its own module."""
+- :mod:`kiti.rl.tensors`: observation and information-state tensors of a seat's sight;
+- :mod:`kiti.rl.spaces`: actions (the codec, NOOP, masks, factored heads, illegal actions);
+- :mod:`kiti.rl.pettingzoo`, :mod:`kiti.rl.gym`, :mod:`kiti.rl.openspiel`,
+  :mod:`kiti.rl.vector`: the faces; :mod:`kiti.rl.policy`: policies as bots;
+- :mod:`kiti.rl.bench`: what they cost (``kiti bench GAME --rl``).
+
+Importing :mod:`kiti.rl` imports none of the extra's packages; each face is its own module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import KitiError, quoted
+from ..core.load import Game, load
+
+
+def load_game(game: Game | str, players: int | None, options: dict[str, Any] | None) -> Game:
+    """``game`` as a loaded :class:`kiti.Game` (an id is loaded with players and options)."""
+    if isinstance(game, Game):
+        if players is not None or options:
+            raise KitiError("players and options go with a game id, not with a loaded Game")
+        return game
+    if not isinstance(game, str):
+        raise KitiError(f"game must be a game id or a kiti.Game, not {quoted(game)}")
+    return load(game, players=players, **(options or {}))

@@ -64,6 +64,7 @@ import numpy as np
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.load import Game, load
+from . import load_game
 from .spaces import MASK, Actions, IllegalActionError
 from .tensors import FLOAT, Encoder, Layout, encoder_for
 
@@ -625,7 +626,7 @@ def _count(name: str, value: Any, low: int) -> int:
 
 
 def make(
-    game: str,
+    game: str | Game,
     num_envs: int,
     players: int | None = None,
     options: dict[str, Any] | None = None,
@@ -646,7 +647,7 @@ def make(
     caller plays every seat) or a bot spec for every seat but ``seat`` (or a list, one per
     other seat in seat order).  ``copy=False`` returns the env's own arrays, overwritten by the
     next call, instead of copies."""
-    loaded = _load(game, players, options)
+    loaded = load_game(game, players, options)
     num_envs = _count("num_envs", num_envs, 1)
     if workers is None:
         workers = min(os.cpu_count() or 1, num_envs)
@@ -668,16 +669,6 @@ def make(
     if seed is not None:
         _check_seed(seed)
     return KitiVectorEnv(spec, workers, start_method, copy, seed)
-
-
-def _load(game: Any, players: int | None, options: dict[str, Any] | None) -> Game:
-    if isinstance(game, Game):
-        if players is not None or options:
-            raise KitiError("players and options go with a game id, not with a loaded Game")
-        return game
-    if not isinstance(game, str):
-        raise KitiError(f"game must be a game id or a kiti.Game, not {quoted(game)}")
-    return load(game, players=players, **(options or {}))
 
 
 def _check_seed(seed: Any) -> int:
