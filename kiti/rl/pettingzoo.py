@@ -107,6 +107,8 @@ class Table:
         #: Counts the changes of ``state`` (each move played), so a mask is worked out once.
         self.version = 0
         self._mask: tuple[int, int, np.ndarray] = (-1, -1, np.zeros(0, MASK))
+        #: What the seats' observations share (Encoder.shared), for the state's ``version``.
+        self._shared: tuple[int, Any] = (-1, None)
 
     def spaces(self) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
         """A separate (observation, action) space object per agent."""
@@ -149,7 +151,11 @@ class Table:
     def observe(self, seat: int) -> dict[str, Any]:
         state = self.state
         if self.kind == "tensor":
-            obs: Any = self.encoder.observation(state, seat)  # type: ignore[union-attr]
+            version, shared = self._shared
+            if version != self.version:
+                shared = self.encoder.shared(state)  # type: ignore[union-attr]
+                self._shared = (self.version, shared)
+            obs: Any = self.encoder.observation(state, seat, None, shared)  # type: ignore[union-attr]
         elif self.kind == "info_state":
             obs = self.trackers[seat](state)
         else:
@@ -167,6 +173,8 @@ class Table:
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
         """``seat``'s action, legal: as given, or replaced (``"random"``); None: an illegal
         action under ``"penalty"`` (the caller ends the episode); raises under ``"raise"``."""
+        if type(action) is int and 0 <= action < len(mask) and mask[action]:
+            return action  # the common case, at once
         value = self.actions.as_int(action, seat) if self.illegal == "raise" else _loose_int(action)
         if value is not None and 0 <= value < len(mask) and mask[value]:
             return value

@@ -59,16 +59,25 @@ class Actions:
         self.moves = self.codec.moves
         self.noop = self.codec.size
         self.size = self.codec.size + 1
+        #: Masks made so far by their legal actions (copied out: each mask is a new array),
+        #: kept while they fit in about 4 MB.
+        self._made: dict[tuple[int, ...], np.ndarray] = {}
+        self._keep = max(16, (4 << 20) // self.size)
 
     def mask(self, state: State, seat: int) -> np.ndarray:
         """``seat``'s legal actions now as an int8 mask of :attr:`size` values (only NOOP
-        for a seat that is not to act, none once the game is over)."""
-        mask = np.zeros(self.size, MASK)
+        for a seat that is not to act, none once the game is over): a new array."""
         if seat in state.acting:
-            mask[state.legal_actions(seat)] = 1
-        elif not state.over:
-            mask[self.noop] = 1
-        return mask
+            legal = tuple(state.legal_actions(seat))
+        else:
+            legal = () if state.over else (self.noop,)
+        made = self._made.get(legal)
+        if made is None:
+            if len(self._made) >= self._keep:
+                self._made.clear()
+            made = self._made[legal] = np.zeros(self.size, MASK)
+            made[list(legal)] = 1
+        return made.copy()
 
     def name(self, action: int) -> str:
         """The action in words: its move's notation, or ``NOOP``."""

@@ -208,7 +208,15 @@ class Encoder:
 
     and implements :meth:`_observe` (the observation into a zeroed buffer) and, if the
     history is not empty, :meth:`_read_events` (new events into the history buffer).
+
+    A game may also share work between the seats of one state: :meth:`shared` works it out
+    once, :meth:`_observe_shared` writes a seat's observation from it (the envs pass it to
+    :meth:`observation` while the state does not change).  A game whose ``_observe`` writes
+    every value of the buffer sets :attr:`writes_all`, and the buffer is not zeroed first.
     """
+
+    #: True where ``_observe`` writes every value of its buffer (so it is not zeroed first).
+    writes_all = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -222,6 +230,17 @@ class Encoder:
     def _observe(self, state: Any, seat: int, out: np.ndarray) -> None:
         """Write the observation of ``seat`` into ``out`` (zeroed, float32, the layout's size)."""
         raise NotImplementedError
+
+    def shared(self, state: Any) -> Any:
+        """What the observations of ``state`` share between seats, worked out once (None by
+        default: nothing).  It holds every seat's secrets: it never leaves the encoder but
+        through :meth:`observation`, and only for the state it was made from, unchanged."""
+        return None
+
+    def _observe_shared(self, state: Any, seat: int, shared: Any, out: np.ndarray) -> None:
+        """Write the observation of ``seat`` into ``out`` from ``shared`` (:meth:`shared` of
+        this very state); by default :meth:`_observe`, which needs nothing shared."""
+        self._observe(state, seat, out)
 
     def _read_events(
         self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
@@ -251,20 +270,25 @@ class Encoder:
                 f"there is no seat {quoted(seat)} in {self.game!r} (seats are 0-{self.players - 1})"
             )
 
-    def new_buffer(self, layout: Layout, out: np.ndarray | None) -> np.ndarray:
-        """``out`` checked against ``layout`` (a fresh zeroed buffer if None), zeroed."""
+    def new_buffer(self, layout: Layout, out: np.ndarray | None, zero: bool = True) -> np.ndarray:
+        """``out`` checked against ``layout`` (a fresh buffer if None), zeroed unless ``zero``
+        is False (then a fresh buffer holds anything)."""
         if out is None:
-            return np.zeros(layout.size, FLOAT)
+            return np.zeros(layout.size, FLOAT) if zero else np.empty(layout.size, FLOAT)
         if out.shape != layout.shape or out.dtype != FLOAT:
             raise ValueError(
                 f"the buffer must be float32 of shape {layout.shape}, not {out.dtype} {out.shape}"
             )
-        out.fill(0.0)
+        if zero:
+            out.fill(0.0)
         return out
 
-    def observation(self, state: State, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+    def observation(
+        self, state: State, seat: int, out: np.ndarray | None = None, shared: Any = None
+    ) -> np.ndarray:
         """The table now as ``seat`` sees it, written into ``out`` (float32, the observation
-        layout's shape; None: a new array), which is returned."""
+        layout's shape; None: a new array), which is returned.  ``shared``: :meth:`shared`
+        of this very state, unchanged since (a caller asking several seats saves work)."""
         if (
             type(state) is not self.rules
             or state.players != self.players
@@ -273,8 +297,11 @@ class Encoder:
             or not 0 <= seat < self.players
         ):
             self.check_state(state, seat)
-        out = self.new_buffer(self.observation_layout, out)
-        self._observe(state, seat, out)
+        out = self.new_buffer(self.observation_layout, out, not self.writes_all)
+        if shared is None:
+            self._observe(state, seat, out)
+        else:
+            self._observe_shared(state, seat, shared, out)
         return out
 
     def info_state_tracker(self, seat: int) -> InfoStateTracker:
@@ -338,8 +365,11 @@ class InfoStateTracker:
                 enc._read_events(self.seat, new, self._hist, self._memory)
             self._pos = end
             self._last = log[end - 1]
-        out = enc.new_buffer(enc.info_state_layout, out)
-        enc._observe(state, self.seat, out[: self._obs_size])
+        out = enc.new_buffer(enc.info_state_layout, out, zero=False)
+        obs = out[: self._obs_size]
+        if not enc.writes_all:
+            obs.fill(0.0)  # the history part is copied over whole: only the observation is zeroed
+        enc._observe(state, self.seat, obs)
         out[self._obs_size :] = self._hist
         return out
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from ...core.events import Entry
 from ...core.load import Game
-from ...rl.tensors import Encoder, Layout, Spec
+from ...rl.tensors import FLOAT, Encoder, Layout, Spec
 from .cards import COUNT, DECK_SIZE, VALUE
 from .rules import CODES, INFO, ROUNDS, MiauiState, pile_score
 
@@ -100,7 +100,16 @@ def history_specs(n: int) -> list[Spec]:
 
 
 class MiauiEncoder(Encoder):
-    """Miaui's observation and information-state tensors for one game (seats, options)."""
+    """Miaui's observation and information-state tensors for one game (seats, options).
+
+    The observation is gathered (one numpy call) from a table made once per state
+    (:meth:`shared`) of float32 blocks laid end to end: the public values (the observation's
+    layout, rows in seat order), then per seat its divers left and its dive, then per pile
+    its block (:data:`PILE`), then a constant 1.  Seat and pile blocks are made once per
+    content and kept.  A seat's gather list turns the rows ego-centric and reads, of the
+    secret values, only that seat's."""
+
+    writes_all = True  # the gather writes every value
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -116,83 +125,118 @@ class MiauiEncoder(Encoder):
         self._fixed = [at["options"] + i for i, f in enumerate(flags) if self.options[f]]
         #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+        self._seats_at = self.observation_layout.size  # the seats' blocks (2 × ROUNDS each)
+        self._piles_at = self._seats_at + n * 2 * ROUNDS  # the piles' blocks (PILE_SIZE each)
+        self._one = self._piles_at + n * PILE_SIZE
+        self._gather = [self._gather_list(seat) for seat in range(n)]
+        self._hands: dict[tuple[int, ...], bytes] = {}
+        self._piles_made: dict[tuple[tuple[str, ...], bool], bytes] = {}
+
+    def _gather_list(self, seat: int) -> np.ndarray:
+        """Where each value of ``seat``'s observation is read in the shared table."""
+        n, at = self.players, self._at
+        gather = list(range(self.observation_layout.size))
+        for name, width in (("kiti", 1), ("committed", 1), ("to_act", 1), ("discards", ROUNDS), ("pending_seat", 1)):
+            for r in range(n):
+                row = at[name] + (r + seat) % n * width
+                gather[at[name] + r * width : at[name] + (r + 1) * width] = range(row, row + width)
+        mine = self._seats_at + seat * 2 * ROUNDS
+        gather[at["hand"] : at["hand"] + ROUNDS] = range(mine, mine + ROUNDS)
+        gather[at["my_dive"] : at["my_dive"] + ROUNDS] = range(mine + ROUNDS, mine + 2 * ROUNDS)
+        for r in range(n):
+            pile = self._piles_at + (r + seat) % n * PILE_SIZE
+            cards = pile + (_FULL if r == 0 else _SHOWN)
+            gather[at["pile_cards"] + r * C : at["pile_cards"] + (r + 1) * C] = range(cards, cards + C)
+            gather[at["pile_top"] + r * C : at["pile_top"] + (r + 1) * C] = range(pile + _TOP, pile + _TOP + C)
+            gather[at["pile_size"] + r] = pile + _SIZE
+            gather[at["score"] + r] = pile + (_FULL_SCORE if r == 0 else _SHOWN_SCORE)
+            gather[at["score_known"] + r] = self._one if r == 0 else pile + _KNOWN  # its own: always
+        return np.array(gather, np.intp)
 
     def _observe(self, state: MiauiState, seat: int, out: np.ndarray) -> None:
+        self._observe_shared(state, seat, self.shared(state), out)
+
+    def _observe_shared(self, state: MiauiState, seat: int, shared: np.ndarray, out: np.ndarray) -> None:
+        shared.take(self._gather[seat], out=out, mode="clip")
+        if any(state.veil):
+            self._peeks(state, seat, out)
+
+    def shared(self, state: MiauiState) -> np.ndarray:
+        """The table of :class:`MiauiEncoder`'s doc for ``state`` (every seat's secrets)."""
+        blocks = [self._public(state).tobytes()]
+        hands = self._hands
+        for divers, chosen in zip(state.hands, state.committed):
+            key = tuple(divers)
+            made = hands.get(key)
+            if made is None:
+                made = hands[key] = _ones(ROUNDS, [d - 1 for d in divers])
+            blocks += (made, _DIVE[chosen])
+        piles = self._piles_made
+        shown = state.over or self.open_baskets
+        for pile in state.piles:
+            key2 = (tuple(pile), shown)
+            made = piles.get(key2)
+            if made is None:
+                if len(piles) > 1 << 16:
+                    piles.clear()
+                made = piles[key2] = _pile_block(pile, shown)
+            blocks.append(made)
+        blocks.append(_ONE)
+        return np.frombuffer(b"".join(blocks), FLOAT)
+
+    def _public(self, state: MiauiState) -> np.ndarray:
+        """The public values, in the observation's layout with rows in seat order."""
         at = self._at
-        rel = self._rel[seat]
         over = state.over
         ones = [*self._fixed, at["round"] + state.round - 1]
         if over:
             ones.append(at["over"])
         if state.kiti is not None:
-            ones.append(at["kiti"] + rel[state.kiti])
-        hand = at["hand"] - 1
-        ones += [hand + d for d in state.hands[seat]]
-        committed = state.committed
-        if committed[seat]:
-            ones.append(at["my_dive"] + committed[seat] - 1)
+            ones.append(at["kiti"] + state.kiti)
         base = at["committed"]
-        ones += [base + rel[s] for s, c in enumerate(committed) if c]
+        ones += [base + s for s, c in enumerate(state.committed) if c]
         base = at["to_act"]
-        ones += [base + rel[s] for s in state.acting]
-        self._lagoon(state, seat, ones)
+        ones += [base + s for s in state.acting]
+        self._lagoon(state, ones)
         where: list[int] = [at["deck"], at["box"]]
         values: list[float] = [len(state.deck), len(state.box)]
-        self._piles(state, seat, ones, where, values)
         if over or self.open_baskets:
-            width = ROUNDS
             for s in range(self.players):
-                row = at["discards"] + rel[s] * width - 1
+                row = at["discards"] + s * ROUNDS - 1
                 ones += [row + dives[s] for dives in state.reveals]
         if state.pending:
             taker, space, cards = state.pending
-            ones += [at["pending_seat"] + rel[taker], at["pending_space"] + space]
+            ones += [at["pending_seat"] + taker, at["pending_space"] + space]
             _count(at["pending_cards"], cards, where, values)
         where += ones  # one numpy call writes everything (no index is in both lists)
         values += [1.0] * len(ones)
-        out[where] = values
+        table = np.zeros(self.observation_layout.size, FLOAT)
+        table[where] = values
+        return table
 
-    def _lagoon(self, state: MiauiState, seat: int, ones: list[int]) -> None:
-        """Each depth's cards, oldest first: the code where this seat may see it (face up,
-        peeked by it, or the end), else "face down unseen"."""
+    def _lagoon(self, state: MiauiState, ones: list[int]) -> None:
+        """Each depth's cards, oldest first, as a seat that did not peek sees them: the code
+        where it is face up (or at the end), else "face down unseen" (see :meth:`_peeks`)."""
         base = self._at["lagoon"]
         over = state.over
         for space, (cards, veil) in enumerate(zip(state.lagoon, state.veil)):
             at = base + space * self.slots * SLOT
-            if not veil:
+            if not veil or over:
                 ones += [at + i * SLOT + CODE[c] for i, c in enumerate(cards)]
                 continue
-            for i, c in enumerate(cards):
-                slot = at + i * SLOT
-                seer = veil[i][0] if i in veil else None
-                if seer is None or seer == seat or over:
-                    ones.append(slot + CODE[c])
-                if seer == seat:
-                    ones.append(slot + C + 1)  # peeked (kept at the end, as the view's ``peeked``)
-                elif seer is not None and not over:
-                    ones.append(slot + C)
+            ones += [at + i * SLOT + (C if i in veil else CODE[c]) for i, c in enumerate(cards)]
 
-    def _piles(
-        self, state: MiauiState, seat: int, ones: list[int], where: list[int], values: list[float]
-    ) -> None:
-        """Every pile's size and top card; its cards and points where the view shows them."""
-        at = self._at
-        rel = self._rel[seat]
-        shown_all = state.over or self.open_baskets
-        for s, pile in enumerate(state.piles):
-            r = rel[s]
-            if shown_all or s == seat or len(pile) <= 1:
-                ones.append(at["score_known"] + r)
-                if pile:
-                    _count(at["pile_cards"] + r * C, pile, where, values)
-                    where.append(at["score"] + r)
-                    values.append(pile_score(pile))
-            elif pile:
-                ones.append(at["pile_cards"] + r * C + CODE[pile[-1]])
-            if pile:
-                ones.append(at["pile_top"] + r * C + CODE[pile[-1]])
-                where.append(at["pile_size"] + r)
-                values.append(len(pile))
+    def _peeks(self, state: MiauiState, seat: int, out: np.ndarray) -> None:
+        """The face-down cards ``seat`` peeked at: its code and "peeked" (kept at the end,
+        as the view's ``peeked``)."""
+        base = self._at["lagoon"]
+        for space, (cards, veil) in enumerate(zip(state.lagoon, state.veil)):
+            for i, (seer, _) in veil.items():
+                if seer == seat:
+                    slot = base + (space * self.slots + i) * SLOT
+                    out[slot + C] = 0.0
+                    out[slot + CODE[cards[i]]] = 1.0
+                    out[slot + C + 1] = 1.0
 
     def _read_events(
         self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
@@ -224,6 +268,46 @@ class MiauiEncoder(Encoder):
             elif kind == "jellyfish":
                 for card in args[_JELLIES]:
                     history[at["boxed"] + CODE[card]] += 1.0
+
+
+#: A pile's block in the shared table: its cards as every seat sees them (all of them where
+#: the view shows them, else the top card), its top card, all its cards (its own seat's
+#: sight), then its size, its points as every seat sees them, whether every seat knows
+#: them, and its points.
+_SHOWN, _TOP, _FULL = 0, C, 2 * C
+_SIZE, _SHOWN_SCORE, _KNOWN, _FULL_SCORE = 3 * C, 3 * C + 1, 3 * C + 2, 3 * C + 3
+PILE_SIZE = 3 * C + 4
+
+
+def _pile_block(pile: list[str], shown: bool) -> bytes:
+    """A pile's block (``shown``: the view shows every pile: Open Baskets or the end)."""
+    block = [0.0] * PILE_SIZE
+    if not pile:
+        block[_KNOWN] = 1.0  # no points to hide
+        return np.array(block, FLOAT).tobytes()
+    for card in pile:
+        block[_FULL + CODE[card]] += 1.0
+    top = CODE[pile[-1]]
+    block[_TOP + top] = 1.0
+    score = float(pile_score(pile))
+    block[_SIZE], block[_FULL_SCORE] = float(len(pile)), score
+    if shown or len(pile) <= 1:
+        block[_SHOWN : _SHOWN + C] = block[_FULL : _FULL + C]
+        block[_SHOWN_SCORE], block[_KNOWN] = score, 1.0
+    else:
+        block[_SHOWN + top] = 1.0
+    return np.array(block, FLOAT).tobytes()
+
+
+def _ones(size: int, at: list[int]) -> bytes:
+    """``size`` float32 zeros but ones at ``at``, as bytes."""
+    block = np.zeros(size, FLOAT)
+    block[at] = 1.0
+    return block.tobytes()
+
+
+_DIVE = [_ones(ROUNDS, [n - 1] if n else []) for n in range(ROUNDS + 1)]  # by the dive chosen (0: none)
+_ONE = np.ones(1, FLOAT).tobytes()
 
 
 def _count(base: int, cards: list[str], where: list[int], values: list[float]) -> None:
