@@ -24,6 +24,7 @@ Fighting tie, no diver left), the ties Kiti broke, and the cards sent to the box
 
 from __future__ import annotations
 
+import struct
 from typing import Any
 
 import numpy as np
@@ -136,7 +137,13 @@ class MiauiEncoder(Encoder):
         """Where each value of ``seat``'s observation is read in the shared table."""
         n, at = self.players, self._at
         gather = list(range(self.observation_layout.size))
-        for name, width in (("kiti", 1), ("committed", 1), ("to_act", 1), ("discards", ROUNDS), ("pending_seat", 1)):
+        for name, width in (
+            ("kiti", 1),
+            ("committed", 1),
+            ("to_act", 1),
+            ("discards", ROUNDS),
+            ("pending_seat", 1),
+        ):
             for r in range(n):
                 row = at[name] + (r + seat) % n * width
                 gather[at[name] + r * width : at[name] + (r + 1) * width] = range(row, row + width)
@@ -147,7 +154,9 @@ class MiauiEncoder(Encoder):
             pile = self._piles_at + (r + seat) % n * PILE_SIZE
             cards = pile + (_FULL if r == 0 else _SHOWN)
             gather[at["pile_cards"] + r * C : at["pile_cards"] + (r + 1) * C] = range(cards, cards + C)
-            gather[at["pile_top"] + r * C : at["pile_top"] + (r + 1) * C] = range(pile + _TOP, pile + _TOP + C)
+            gather[at["pile_top"] + r * C : at["pile_top"] + (r + 1) * C] = range(
+                pile + _TOP, pile + _TOP + C
+            )
             gather[at["pile_size"] + r] = pile + _SIZE
             gather[at["score"] + r] = pile + (_FULL_SCORE if r == 0 else _SHOWN_SCORE)
             gather[at["score_known"] + r] = self._one if r == 0 else pile + _KNOWN  # its own: always
@@ -163,7 +172,7 @@ class MiauiEncoder(Encoder):
 
     def shared(self, state: MiauiState) -> np.ndarray:
         """The table of :class:`MiauiEncoder`'s doc for ``state`` (every seat's secrets)."""
-        blocks = [self._public(state).tobytes()]
+        blocks: list[bytes | bytearray] = [self._public(state)]
         hands = self._hands
         for divers, chosen in zip(state.hands, state.committed):
             key = tuple(divers)
@@ -184,47 +193,51 @@ class MiauiEncoder(Encoder):
         blocks.append(_ONE)
         return np.frombuffer(b"".join(blocks), FLOAT)
 
-    def _public(self, state: MiauiState) -> np.ndarray:
-        """The public values, in the observation's layout with rows in seat order."""
+    def _public(self, state: MiauiState) -> bytearray:
+        """The public values, in the observation's layout with rows in seat order (float32
+        bytes, written through a memoryview: cheaper than numpy for a few dozen values)."""
         at = self._at
         over = state.over
-        ones = [*self._fixed, at["round"] + state.round - 1]
+        table = bytearray(self.observation_layout.size * 4)
+        out = memoryview(table).cast("f")
+        for i in self._fixed:
+            out[i] = 1.0
+        out[at["round"] + state.round - 1] = 1.0
         if over:
-            ones.append(at["over"])
+            out[at["over"]] = 1.0
         if state.kiti is not None:
-            ones.append(at["kiti"] + state.kiti)
+            out[at["kiti"] + state.kiti] = 1.0
         base = at["committed"]
-        ones += [base + s for s, c in enumerate(state.committed) if c]
+        for s, c in enumerate(state.committed):
+            if c:
+                out[base + s] = 1.0
         base = at["to_act"]
-        ones += [base + s for s in state.acting]
-        self._lagoon(state, ones)
-        where: list[int] = [at["deck"], at["box"]]
-        values: list[float] = [len(state.deck), len(state.box)]
+        for s in state.acting:
+            out[base + s] = 1.0
+        self._lagoon(state, out)
+        out[at["deck"]], out[at["box"]] = len(state.deck), len(state.box)
         if over or self.open_baskets:
             for s in range(self.players):
                 row = at["discards"] + s * ROUNDS - 1
-                ones += [row + dives[s] for dives in state.reveals]
+                for dives in state.reveals:
+                    out[row + dives[s]] = 1.0
         if state.pending:
             taker, space, cards = state.pending
-            ones += [at["pending_seat"] + taker, at["pending_space"] + space]
-            _count(at["pending_cards"], cards, where, values)
-        where += ones  # one numpy call writes everything (no index is in both lists)
-        values += [1.0] * len(ones)
-        table = np.zeros(self.observation_layout.size, FLOAT)
-        table[where] = values
+            out[at["pending_seat"] + taker] = out[at["pending_space"] + space] = 1.0
+            base = at["pending_cards"]
+            for c in cards:
+                out[base + CODE[c]] += 1.0
         return table
 
-    def _lagoon(self, state: MiauiState, ones: list[int]) -> None:
+    def _lagoon(self, state: MiauiState, out: memoryview[float]) -> None:
         """Each depth's cards, oldest first, as a seat that did not peek sees them: the code
         where it is face up (or at the end), else "face down unseen" (see :meth:`_peeks`)."""
         base = self._at["lagoon"]
         over = state.over
         for space, (cards, veil) in enumerate(zip(state.lagoon, state.veil)):
             at = base + space * self.slots * SLOT
-            if not veil or over:
-                ones += [at + i * SLOT + CODE[c] for i, c in enumerate(cards)]
-                continue
-            ones += [at + i * SLOT + (C if i in veil else CODE[c]) for i, c in enumerate(cards)]
+            for i, c in enumerate(cards):
+                out[at + i * SLOT + (C if i in veil and not over else CODE[c])] = 1.0
 
     def _peeks(self, state: MiauiState, seat: int, out: np.ndarray) -> None:
         """The face-down cards ``seat`` peeked at: its code and "peeked" (kept at the end,
@@ -284,7 +297,7 @@ def _pile_block(pile: list[str], shown: bool) -> bytes:
     block = [0.0] * PILE_SIZE
     if not pile:
         block[_KNOWN] = 1.0  # no points to hide
-        return np.array(block, FLOAT).tobytes()
+        return _PACK_PILE(*block)
     for card in pile:
         block[_FULL + CODE[card]] += 1.0
     top = CODE[pile[-1]]
@@ -296,7 +309,10 @@ def _pile_block(pile: list[str], shown: bool) -> bytes:
         block[_SHOWN_SCORE], block[_KNOWN] = score, 1.0
     else:
         block[_SHOWN + top] = 1.0
-    return np.array(block, FLOAT).tobytes()
+    return _PACK_PILE(*block)
+
+
+_PACK_PILE = struct.Struct(f"={PILE_SIZE}f").pack  # float32, native order (as numpy reads it)
 
 
 def _ones(size: int, at: list[int]) -> bytes:
@@ -308,13 +324,3 @@ def _ones(size: int, at: list[int]) -> bytes:
 
 _DIVE = [_ones(ROUNDS, [n - 1] if n else []) for n in range(ROUNDS + 1)]  # by the dive chosen (0: none)
 _ONE = np.ones(1, FLOAT).tobytes()
-
-
-def _count(base: int, cards: list[str], where: list[int], values: list[float]) -> None:
-    """Count ``cards`` by code into the segment row starting at ``base``."""
-    counts: dict[int, int] = {}
-    for c in cards:
-        k = base + CODE[c]
-        counts[k] = counts.get(k, 0) + 1
-    where += counts
-    values += counts.values()
