@@ -257,6 +257,19 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.observe(self.table.seat[agent])
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """As :meth:`pettingzoo.AECEnv.last` (the agent to act's observation, reward so far,
+        terminated, truncated, info), one call shorter: a learner's loop calls it every step."""
+        agent = self.agent_selection
+        table = self.table
+        return (
+            table.observe(table.seat[agent]) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def _select(self) -> None:
         """Point ``agent_selection`` at the seat to ask next (or end the episode)."""
         table = self.table
