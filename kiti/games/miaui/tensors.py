@@ -186,7 +186,7 @@ class MiauiEncoder(Encoder):
             key2 = (tuple(pile), shown)
             made = piles.get(key2)
             if made is None:
-                if len(piles) > 1 << 16:
+                if len(piles) > 1 << 14:  # about 6 MB
                     piles.clear()
                 made = piles[key2] = _pile_block(pile, shown)
             blocks.append(made)
