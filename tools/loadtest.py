@@ -47,6 +47,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+try:  # the clients parse what they receive with orjson where installed (the [server] extra):
+    # they share the machine with the server, so their own cost is kept as small as can be
+    import orjson
+
+    loads: Any = orjson.loads
+
+    def _fingerprint_text(value: Any) -> Any:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+
+except ImportError:  # pragma: no cover - the tests install it
+    loads = json.loads
+
+    def _fingerprint_text(value: Any) -> Any:
+        return json.dumps(value, sort_keys=True)
+
 
 @dataclass
 class Plan:
@@ -76,9 +91,10 @@ class Stats:
     warm: float = 0.0  # counting starts at this time.monotonic()
 
 
-def fingerprint(m: dict[str, Any]) -> str:
-    """What every viewer's copy of one broadcast shares (each viewer's view differs)."""
-    return json.dumps([m["table"], m["to_act"], m["over"], m["clock"]], sort_keys=True)
+def fingerprint(m: dict[str, Any]) -> Any:
+    """What every viewer's copy of one broadcast shares (each viewer's view differs), as
+    bytes or text: compared, never shown."""
+    return _fingerprint_text([m["table"], m["to_act"], m["over"], m["clock"]])
 
 
 class Watch:
@@ -99,7 +115,7 @@ class Watch:
             s: seat.gen for s, seat in self.seats.items() if s != mover and seat.live
         }
 
-    def answered(self, t0: float, fp: str, others: dict[int, int], counted: bool) -> None:
+    def answered(self, t0: float, fp: Any, others: dict[int, int], counted: bool) -> None:
         """The mover's answer came: the broadcast's fingerprint is known (a seat that
         reconnected meanwhile owes nothing)."""
         waiting = {s for s, gen in others.items() if self.seats[s].gen == gen and self.seats[s].live}
@@ -113,7 +129,7 @@ class Watch:
         if waiting:
             self.open.append((t0, time.perf_counter() + self.timeout, fp, waiting, counted))
 
-    def arrived(self, seat: int, t: float, fp: str) -> None:
+    def arrived(self, seat: int, t: float, fp: Any) -> None:
         for t0, _, f, waiting, counted in self.open:
             if seat in waiting and f == fp and t >= t0:
                 waiting.discard(seat)
@@ -169,7 +185,7 @@ class Seat:
         self.live = False  # connected and joined
         self.gen = 0  # this seat's connections so far
         self.cursor = 0
-        self.log: list[tuple[float, str]] = []  # the state messages received: time, fingerprint
+        self.log: list[tuple[float, Any]] = []  # the state messages received: time, fingerprint
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}  # answers awaited, by id
         self.n = 0
         self.mover: asyncio.Task[None] | None = None
@@ -231,7 +247,7 @@ class Seat:
     async def play(self, ws: Any) -> str | None:
         """Read this table's messages; the rematch's table id (None: time is up)."""
         async for frame in ws:
-            m = json.loads(frame)
+            m = loads(frame)
             kind = m["type"]
             if kind == "welcome":
                 self.live = self.token is not None
@@ -276,7 +292,7 @@ class Seat:
             return False
         return True
 
-    def first_since(self, t0: float, fp: str) -> float | None:
+    def first_since(self, t0: float, fp: Any) -> float | None:
         return next((t for t, f in self.log if t >= t0 and f == fp), None)
 
     async def ask(self, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -336,7 +352,7 @@ class Seat:
             self.stats.games += 1
             await ws.send(json.dumps({"type": "rematch"}))
         async for frame in ws:
-            if (r := json.loads(frame))["type"] == "rematch":
+            if (r := loads(frame))["type"] == "rematch":
                 self.cursor = 0
                 return str(r["table"])
         return None
