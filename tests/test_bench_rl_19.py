@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 pytest.importorskip("numpy", reason="kiti bench --rl needs the [rl] extra")
 pytest.importorskip("pettingzoo", reason="kiti bench --rl needs the [rl] extra")
 
-from kiti.cli.main import app  # noqa: E402
+from kiti.cli.main import app
 
 
 @pytest.mark.parametrize("game", ["miaui", "mauw", "motu"])
