@@ -40,7 +40,8 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
-from ..core.load import Game, load
+from ..core.load import Game
+from . import load_game
 from .spaces import MASK, Actions, IllegalActionError, check_illegal
 from .tensors import FLOAT, encoder_for
 
@@ -62,17 +63,6 @@ class JSONSpace(spaces.Dict):
 
     def __repr__(self) -> str:
         return "JSONSpace()"
-
-
-def load_game(game: Game | str, players: int | None, options: dict[str, Any] | None) -> Game:
-    """``game`` as a loaded :class:`kiti.Game` (an id is loaded with players and options)."""
-    if isinstance(game, Game):
-        if players is not None or options:
-            raise KitiError("players and options go with a game id, not with a loaded Game")
-        return game
-    if not isinstance(game, str):
-        raise KitiError(f"game must be a game id or a kiti.Game, not {quoted(game)}")
-    return load(game, players=players, **(options or {}))
 
 
 class Table:
