@@ -9,6 +9,7 @@ unanswered move, a move another seat never receives).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 from pathlib import Path
@@ -158,3 +159,45 @@ def test_the_writer_keeps_its_connection_and_survives_losing_it() -> None:
     assert len(seen) == 3 and seen[2] != seen[1]
     assert threads == {"kiti-store"}, "commits run in the writer thread, not in the event loop"
     assert waits == {"off"}, "without fsync the writer's commits do not wait for the disk"
+
+
+def test_postgres_commits_a_batch_of_row_inserts_in_one_pipeline() -> None:
+    """The moves' hot path on PostgreSQL: a batch of row inserts goes to the server with its
+    COMMIT in psycopg's pipeline mode (one round trip); a batch with any other operation (which
+    may read what it runs) does not; both are stored."""
+    from pg_kit import postgres_server
+    from sqlalchemy import select, text
+    from test_server_store import row
+
+    from kiti.server import models, queries
+    from kiti.server.store import Rows, Store
+
+    used: list[str] = []
+    with postgres_server() as url:
+        store = Store(url)
+        store.migrate()
+        real = store._pipeline
+
+        def spy(conn: Any, ops: Any) -> Any:
+            ctx = real(conn, ops)
+            used.append("plain" if isinstance(ctx, contextlib.nullcontext) else "pipeline")
+            return ctx
+
+        store._pipeline = spy  # type: ignore[method-assign]
+        store.start()
+        try:
+
+            async def writes() -> None:
+                await store.write(queries.insert_table(row("p1")))
+                await store.write(
+                    queries.append_move("p1", 0, 0, "dive 3"), queries.append_move("p1", 1, 1, "dive 4")
+                )
+                await store.write(lambda c: c.execute(text("SELECT 1")).scalar())
+
+            asyncio.run(writes())
+            moves = store.read_now(lambda c: c.execute(select(models.moves.c.move)).scalars().all())
+        finally:
+            store.close()
+    assert isinstance(queries.append_move("x", 0, 0, "m"), Rows)
+    assert used == ["plain", "pipeline", "plain"], used
+    assert sorted(moves) == ["dive 3", "dive 4"]

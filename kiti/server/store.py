@@ -2,7 +2,9 @@
 
 Writes are grouped: every change asked for during one turn of the event loop is committed
 in one transaction (group commit), on a connection the writer keeps open, and the caller
-awaits the commit, so a move is durable before it is broadcast.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
+awaits the commit, so a move is durable before it is broadcast.  On PostgreSQL a batch of
+row inserts only (the moves) runs in psycopg's pipeline mode: its statements and its COMMIT
+travel in one round trip.  With PostgreSQL (or SQLite with ``fsync``) the commits run in a
 writer thread (a network round trip or a disk sync must not block the loop); an SQLite
 commit otherwise takes microseconds, so it runs in the loop itself (a thread would wait
 for the GIL at every call while the loop is busy), and a checkpoint thread copies SQLite's
@@ -200,6 +202,18 @@ class Store:
             self._conn = self.engine.connect()
         return self._conn
 
+    def _pipeline(self, conn: Connection, ops: list[Op]) -> contextlib.AbstractContextManager[Any]:
+        """PostgreSQL, a batch of row inserts only (the moves: the hot path): psycopg's
+        pipeline mode, so that the inserts and the COMMIT go to the server together, one round
+        trip where there was one per statement and one for the commit.  Other operations may
+        read what they execute (a pipeline gives no rows back until its end): they run as
+        before.  SQLite: nothing."""
+        if self._sqlite or not all(isinstance(op, Rows) for op in ops):
+            return contextlib.nullcontext()
+        raw = conn.connection.dbapi_connection
+        pipeline = getattr(raw, "pipeline", None)
+        return contextlib.nullcontext() if pipeline is None else pipeline()
+
     def _drop_writer(self) -> None:
         if self._conn is not None:
             try:
@@ -213,8 +227,9 @@ class Store:
         start = time.perf_counter()
         try:
             conn = self._writer()
-            with conn.begin():
-                run_ops(conn, [op for ops, _, _ in batch for op in ops])
+            ops = [op for ops, _, _ in batch for op in ops]
+            with self._pipeline(conn, ops), conn.begin():
+                run_ops(conn, ops)
         except Exception as exc:  # one bad change: retry each alone, fail only that one
             self._drop_writer()
             if again and isinstance(exc, DBAPIError) and exc.connection_invalidated:
