@@ -59,7 +59,9 @@ class JSONSpace(spaces.Dict):
         return isinstance(x, dict)
 
     def sample(self, mask: Any = None, probability: Any = None) -> dict[str, Any]:
-        raise NotImplementedError("a seat's view cannot be sampled: play the game instead")
+        """An empty object: the one member of the space that needs no game (a real view comes
+        only from playing one)."""
+        return {}
 
     def __repr__(self) -> str:
         return "JSONSpace()"

@@ -33,6 +33,7 @@ Only :mod:`kiti.rl` and the games' ``tensors`` modules import numpy (the ``[rl]`
 from __future__ import annotations
 
 import functools
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -196,7 +197,7 @@ def _spread(bound: Bound, s: Segment) -> np.ndarray:
     return arr.copy()
 
 
-class Encoder:
+class Encoder(ABC):
     """The tensors of one game (rules, seat count, options) for any seat: a game's
     ``tensors`` part subclasses it.
 
@@ -227,9 +228,9 @@ class Encoder:
         self.history_layout = Layout([])
 
     # ------------------------------------------------------------ what a game writes
+    @abstractmethod
     def _observe(self, state: Any, seat: int, out: np.ndarray) -> None:
         """Write the observation of ``seat`` into ``out`` (zeroed, float32, the layout's size)."""
-        raise NotImplementedError
 
     def shared(self, state: Any) -> Any:
         """What the observations of ``state`` share between seats, worked out once (None by
@@ -242,14 +243,13 @@ class Encoder:
         this very state); by default :meth:`_observe`, which needs nothing shared."""
         self._observe(state, seat, out)
 
+    @abstractmethod
     def _read_events(
         self, seat: int, entries: list[Entry], history: np.ndarray, memory: dict[str, Any]
     ) -> None:
         """Add the log ``entries`` that ``seat`` saw (oldest first, each seen by it) to
         ``history`` (the history part of its information state, kept between calls);
         ``memory`` is the tracker's own scratch space, empty at the start of a game."""
-        if entries and self.history_layout.size:
-            raise NotImplementedError
 
     # ------------------------------------------------------------ the API
     @functools.cached_property

@@ -56,6 +56,7 @@ import random
 import signal
 import traceback
 import weakref
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,7 +65,7 @@ import numpy as np
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.load import Game, load
-from . import load_game
+from . import load_game, play_bots_until
 from .spaces import MASK, Actions, IllegalActionError
 from .tensors import FLOAT, Encoder, Layout, encoder_for
 
@@ -91,7 +92,7 @@ def episode_seed(seed: int, env: int, episode: int) -> int:
     return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 
-class VectorEnv:
+class VectorEnv(ABC):
     """The API of a batch of games (see the module's docs): what a learner codes against.
 
     An implementation sets ``num_envs``, ``players``, ``num_actions`` (NOOP included),
@@ -112,22 +113,23 @@ class VectorEnv:
         return self.observation_layout.size
 
     @property
+    @abstractmethod
     def seeds(self) -> np.ndarray:
         """Each env's current game seed (int64, [num_envs])."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start a new game in every env (game 0 of each, seeded from ``seed``): ``(obs,
         mask, player)``.  Without ``seed``: the seed given to :func:`make` the first time,
         then one drawn from the previous run's seed (so a run is replayable from its first
         seed), or from the system's entropy if none was ever given."""
-        raise NotImplementedError
 
+    @abstractmethod
     def step(self, actions: Any) -> tuple[np.ndarray, ...]:
         """Play ``actions`` ([num_envs] integers, one per env for its ``player``):
         ``(obs, mask, player, rewards, terminated, truncated)``, games that ended restarted."""
-        raise NotImplementedError
 
+    @abstractmethod
     def close(self) -> None:
         """Release what the env holds (worker processes); safe to call twice."""
 
@@ -306,18 +308,10 @@ class _Envs:
 
     def _play_bots(self, slot: _Slot) -> None:
         """Bots play until ``seat`` must act (holding their part of a choice it shares) or the end."""
-        state, seat = slot.state, self.spec.seat
-        while not state.over:
-            acting = state.acting
-            choices = {s: slot.bots[s].choose(self._seat_view(state, s)) for s in sorted(acting) if s != seat}
-            if seat in acting:
-                slot.bot_moves = choices
-                return
-            if len(choices) == 1:
-                ((s, move),) = choices.items()
-                state.apply(s, move)
-            else:
-                state.apply_all(choices)
+        state = slot.state
+        slot.bot_moves = play_bots_until(
+            state, self.spec.seat, lambda s: slot.bots[s].choose(self._seat_view(state, s))
+        )
 
     def _begin(self, i: int, slot: _Slot) -> None:
         """Env ``i``'s next game (one the bots end before the seat is asked is skipped)."""
