@@ -11,10 +11,13 @@ Importing :mod:`kiti.rl` imports none of the extra's packages; each face is its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import KitiError, quoted
+from ..core.game import State
 from ..core.load import Game, load
+from ..core.moves import Move
 
 
 def load_game(game: Game | str, players: int | None, options: dict[str, Any] | None) -> Game:
@@ -26,3 +29,21 @@ def load_game(game: Game | str, players: int | None, options: dict[str, Any] | N
     if not isinstance(game, str):
         raise KitiError(f"game must be a game id or a kiti.Game, not {quoted(game)}")
     return load(game, players=players, **(options or {}))
+
+
+def play_bots_until(state: State, seat: int, choose: Callable[[int], Move]) -> dict[int, Move]:
+    """Let the other seats' bots (``choose(s)``: seat ``s``'s move, from its own view) play
+    until ``seat`` must act or the game ends.  Returns the bots' part of a simultaneous choice
+    that includes ``seat`` (chosen before anyone's choice is seen; to apply with its move),
+    else nothing.  Used by the Gymnasium and vector envs."""
+    while not state.over:
+        acting = state.acting
+        choices = {s: choose(s) for s in sorted(acting) if s != seat}
+        if seat in acting:
+            return choices
+        if len(choices) == 1:
+            ((s, move),) = choices.items()
+            state.apply(s, move)
+        else:
+            state.apply_all(choices)
+    return {}

@@ -30,6 +30,7 @@ from ..core.game import MAX_SEED
 from ..core.load import Game
 from ..core.moves import Move
 from ..core.seatview import seat_view
+from . import play_bots_until
 from .pettingzoo import Table
 
 
@@ -93,17 +94,9 @@ class KitiGym(gymnasium.Env):
         """Play the bots until the agent must act (holding the bots' part of a simultaneous
         choice that includes it) or the game ends."""
         state = self.table.state
-        while not state.over:
-            acting = state.acting
-            choices = {s: self.bots[s].choose(seat_view(state, s)) for s in sorted(acting) if s != self.seat}
-            if self.seat in acting:
-                self._held = choices
-                return
-            if len(choices) == 1:
-                ((s, move),) = choices.items()
-                state.apply(s, move)
-            else:
-                state.apply_all(choices)
+        moved = len(state.history)
+        self._held = play_bots_until(state, self.seat, lambda s: self.bots[s].choose(seat_view(state, s)))
+        if len(state.history) != moved:
             self.table.version += 1
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:

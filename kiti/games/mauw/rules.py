@@ -1320,29 +1320,11 @@ class MauwState(State):
         for slot in range(len(SLOTS)):
             k, top = len(self.nines[s][slot]), self.tops[s][slot]
             accepts = () if side is None else column_accepts(side, k, top, opt, self.counts)
-            if viewer == REFEREE:
-                out.append(
-                    RefereeColumn(
-                        slot=SLOTS[slot],
-                        where=_where(s, slot),
-                        nines=k,
-                        top=top,
-                        score=column_score(k, top),
-                        accepts=accepts,
-                        nine_cards=tuple(self.nines[s][slot]),
-                    )
-                )
+            fields = (SLOTS[slot], _where(s, slot), k, top, column_score(k, top), accepts)
+            if viewer == REFEREE:  # the referee also sees the nines' cards
+                out.append(RefereeColumn(*fields, nine_cards=tuple(self.nines[s][slot])))
             else:
-                out.append(
-                    Column(
-                        slot=SLOTS[slot],
-                        where=_where(s, slot),
-                        nines=k,
-                        top=top,
-                        score=column_score(k, top),
-                        accepts=accepts,
-                    )
-                )
+                out.append(Column(*fields))
         return tuple(out)
 
     def _rules_view(self) -> MauwRules:
