@@ -234,8 +234,8 @@ class Table:
                 raise ProtocolError("away", "a bot is playing this seat: send back to take it")
             await self._move(seat, text, bot)
             played = await self._forced_moves()
-            self.changed(origin, re)
             self.tell_forced(played)
+            self.changed(origin, re)
 
     async def _move(self, seat: int, text: str, bot: bool, forced: bool = False) -> None:
         """Apply and store a move, with its seat's clock (a stand-in's move is counted; a forced
@@ -336,8 +336,8 @@ class Table:
             status = self.row.status
             await self._sit(seat, conn)
             played = await self._forced_moves()
-            self.changed(conn, moved=bool(played) or self.row.status != status)  # started or moved
             self.tell_forced(played)
+            self.changed(conn, moved=bool(played) or self.row.status != status)  # started or moved
 
     async def _sit(self, seat: int, conn: Conn) -> None:
         s = self.seats[seat]
@@ -389,8 +389,8 @@ class Table:
             await self.clock.restore()
             self._came_back(seat)
             played = await self._forced_moves()
-            self.changed(origin, re)
             self.tell_forced(played)
+            self.changed(origin, re)
 
     async def detach(self, conn: Conn) -> None:
         async with self.lock:
@@ -451,8 +451,8 @@ class Table:
             await self.clock.restore()
             if self.playing():
                 played = await self._forced_moves()
-                self.changed()
                 self.tell_forced(played)
+                self.changed()
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
