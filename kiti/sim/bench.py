@@ -30,8 +30,10 @@ every ratio the median of the ratios taken within each round; the ``..._spread``
 ``int_over_object`` hold ``{"median", "low", "high"}`` with ``low`` and ``high`` the first and
 third quartiles of the rounds' figures (see :func:`spread`).
 
-It also measures ISMCTS iterations per second for the game (one core, first decision of a
-fresh game, random rollouts), see :func:`ismcts_iterations_per_second`, and any extra figures
+It also measures ISMCTS iterations per second for the game (one core, searches of 200
+iterations from the first decision of fresh games, random rollouts) against OpenSpiel's Python
+``MCTSBot`` on goofspiel with the same seats, in interleaved rounds with a same-round ratio
+(``ismcts_ratio``, see :func:`ismcts_comparison`), and any extra figures
 the game declares as its ``bench`` part (a function ``(seconds) -> [{"name", "value", "unit"}]``,
 e.g. MOTU's legal-placement enumeration), kept under ``extras`` in the middle row.
 """
@@ -163,31 +165,116 @@ def goofspiel_runner(players: int) -> Runner | None:
     return run
 
 
-def ismcts_iterations_per_second(
-    cls: type[State], players: int, seconds: float = 2.0, rollout: str = "random", seed: int = 12345
-) -> float:
-    """ISMCTS iterations per second on one core, from the first decision of fresh games."""
+#: What ISMCTS's iterations per second are compared with.
+MCTS_REFERENCE = (
+    "open_spiel MCTSBot (Python, uct_c=2, one random rollout a leaf) on goofspiel(num_cards=12, "
+    "imp_info, points_order=random) made turn-based, same seats"
+)
+#: Iterations a search, for ISMCTS and for the reference alike.
+SEARCH_ITERS = 200
+
+
+def ismcts_runner(cls: type[State], players: int, rollout: str = "random", seed: int = SEED) -> Runner:
+    """ISMCTS searches of :data:`SEARCH_ITERS` iterations from the first decision of eight
+    fresh games (random rollouts by default): ``run(first, searches)`` returns the seconds they
+    took and the iterations they ran."""
     from ..bots.ismcts import ISMCTSBot
     from ..core.seatview import seat_view
 
     rng = random.Random(seed)
-    per_search = 200
-    bot = ISMCTSBot(seed, iters=per_search, rollout=rollout)
+    bot = ISMCTSBot(seed, iters=SEARCH_ITERS, rollout=rollout)
     views = []
     for _ in range(8):
         state = cls.new(players, None, rng.getrandbits(32))
         views.append(seat_view(state, min(state.to_act())))
     bot.choose(views[0])  # warm-up
-    iters = 0
-    searches = 0
-    start = time.perf_counter()
-    while True:
-        bot.choose(views[searches % len(views)])
-        iters += bot.last_iterations
-        searches += 1
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return iters / elapsed
+
+    def run(first: int, searches: int) -> tuple[float, int]:
+        iters = 0
+        start = time.perf_counter()
+        for k in range(first, first + searches):
+            bot.choose(views[k % len(views)])
+            iters += bot.last_iterations
+        return time.perf_counter() - start, iters
+
+    return run
+
+
+def mcts_reference_runner(players: int, seed: int = SEED) -> Runner | None:
+    """OpenSpiel's Python ``MCTSBot`` (:data:`MCTS_REFERENCE`), searches of
+    :data:`SEARCH_ITERS` simulations from the first decision of eight fresh games, as
+    :func:`ismcts_runner`; None without open-spiel."""
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return None
+    game = pyspiel.convert_to_turn_based(
+        pyspiel.load_game(
+            "goofspiel", {"num_cards": 12, "players": players, "imp_info": True, "points_order": "random"}
+        )
+    )
+    draws = random.Random(seed)
+    states = []
+    for _ in range(8):
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(draws.choice(state.chance_outcomes())[0])
+        states.append(state)
+    numbers = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(1, numbers)
+    bot = mcts.MCTSBot(game, 2.0, SEARCH_ITERS, evaluator, random_state=numbers)
+    bot.step(states[0])  # warm-up
+
+    def run(first: int, searches: int) -> tuple[float, int]:
+        start = time.perf_counter()
+        for k in range(first, first + searches):
+            bot.step(states[k % len(states)])
+        return time.perf_counter() - start, searches * SEARCH_ITERS
+
+    return run
+
+
+def ismcts_iterations_per_second(
+    cls: type[State], players: int, seconds: float = 2.0, rollout: str = "random", seed: int = SEED
+) -> float:
+    """ISMCTS iterations per second on one core, from the first decision of fresh games."""
+    run = ismcts_runner(cls, players, rollout, seed)
+    iters, took, k = 0, 0.0, 0
+    while took < seconds:
+        spent, done = run(k, 1)
+        iters, took, k = iters + done, took + spent, k + 1
+    return iters / took
+
+
+def ismcts_comparison(cls: type[State], players: int, seconds: float, rounds: int) -> dict[str, Any]:
+    """ISMCTS's iterations per second and, with open-spiel, OpenSpiel's Python MCTSBot's
+    (:data:`MCTS_REFERENCE`) in ``rounds`` interleaved rounds (:func:`interleaved`): medians,
+    spreads and the same-round ratio ``ismcts_ratio`` (ISMCTS over MCTSBot)."""
+    runners = {"ismcts": ismcts_runner(cls, players)}
+    reference = mcts_reference_runner(players)
+    if reference is not None:
+        runners["mcts"] = reference
+    per_round = seconds / rounds
+    rates = interleaved({k: (run, _games_per_round(run, per_round)) for k, run in runners.items()}, rounds)
+    ours = [i for _, i in rates["ismcts"]]
+    row: dict[str, Any] = {
+        "ismcts_iterations_per_s": round(statistics.median(ours), 1),
+        "ismcts_iterations_per_s_spread": spread(ours),
+        "ismcts_reference": MCTS_REFERENCE,
+        "ismcts_reference_iterations_per_s": None,
+        "ismcts_reference_iterations_per_s_spread": None,
+        "ismcts_ratio": None,
+        "ismcts_ratio_spread": None,
+    }
+    if reference is not None:
+        theirs = [i for _, i in rates["mcts"]]
+        row["ismcts_reference_iterations_per_s"] = round(statistics.median(theirs), 1)
+        row["ismcts_reference_iterations_per_s_spread"] = spread(theirs)
+        row["ismcts_ratio_spread"] = ratios = spread([o / t for o, t in zip(ours, theirs)], 3)
+        row["ismcts_ratio"] = ratios["median"]
+    return row
 
 
 def run_bench(
@@ -206,7 +293,7 @@ def run_bench(
     rows = [_measure(cls, players, seconds / count, count, version) for players in bench_seat_counts(cls)]
     row = rows[len(rows) // 2]
     if ismcts:
-        row["ismcts_iterations_per_s"] = round(ismcts_iterations_per_second(cls, row["players"], seconds), 1)
+        row.update(ismcts_comparison(cls, row["players"], seconds, count))
     if has_part(cls, "bench"):
         row["extras"] = game_part(cls, "bench")(seconds)
     if progress:
@@ -310,9 +397,17 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     )
     for r in rows:
         if r["ismcts_iterations_per_s"] is not None:
+            against = r.get("ismcts_ratio_spread")
             console.print(
                 f"ISMCTS, {r['players']} seats, first decision, one core, random rollouts: "
                 f"{r['ismcts_iterations_per_s']:,.0f} iterations/s"
+                + (
+                    f"; OpenSpiel's Python MCTSBot on goofspiel, same seats: "
+                    f"{r['ismcts_reference_iterations_per_s']:,.0f}/s; ratio {_ratio(against)}"
+                    if against
+                    else ""
+                ),
+                markup=False,
             )
         for extra in r["extras"] or []:
             value = extra["value"]
