@@ -47,7 +47,10 @@ before anything starts.
   serves it at ``/js/games/{id}.js``, and the generic module to a game without one;
 - ``tensors``: the game's tensor encoder for reinforcement learning, a subclass of
   :class:`kiti.rl.tensors.Encoder` (built for one ``kiti.load(...)`` game; its module may
-  import numpy, so only :func:`kiti.rl.tensors.encoder_for` imports it).
+  import numpy, so only :func:`kiti.rl.tensors.encoder_for` imports it);
+- ``balance``: the game's hooks for ``kiti balance`` (a module: ``UNIT``, ``turn_order``,
+  ``length``, ``card_facts``, ``card_name``; see :mod:`kiti.sim.playout`), reading a finished
+  state through the game's public rules functions only.
 
 ``summary`` and ``client`` name files: ``game_part`` returns the summary's text and the client
 module's file (an :class:`importlib.resources.abc.Traversable`).
@@ -87,6 +90,7 @@ class GameParts:
     bench: str | None = None
     client: str | None = None
     tensors: str | None = None
+    balance: str | None = None
 
 
 _GAMES: dict[str, type[State]] = {}
