@@ -13,6 +13,7 @@ register(
         client="client.js",  # the web client's module (served at /js/games/mauw.js)
         catalog="kiti.games.mauw.cards:catalog",
         tensors="kiti.games.mauw.tensors:MauwEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
+        balance="kiti.games.mauw.balance",  # hooks for kiti balance (kiti.sim.playout)
     ),
 )
 

@@ -13,6 +13,7 @@ register(
         client="client.js",  # the web client's module (served at /js/games/miaui.js)
         catalog="kiti.games.miaui.cards:catalog",
         tensors="kiti.games.miaui.tensors:MiauiEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
+        balance="kiti.games.miaui.balance",  # hooks for kiti balance (kiti.sim.playout)
     ),
 )
 

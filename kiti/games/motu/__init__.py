@@ -21,6 +21,7 @@ register(
         cards="kiti.games.motu.draw:CARDS",
         bench="kiti.sim.bench_motu:bench_extras",
         tensors="kiti.games.motu.tensors:MotuEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
+        balance="kiti.games.motu.balance",  # hooks for kiti balance (kiti.sim.playout)
     ),
 )
 
