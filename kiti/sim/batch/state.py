@@ -1,0 +1,392 @@
+"""Miaui over many games at once: the batch state, :func:`init` and :func:`step`.
+
+Every field of :class:`BatchState` is a NumPy array whose first axis is the game; seats,
+spaces and card slots follow.  A card is its index in :data:`~.tables.CODES`; an action is
+the engine's integer action (``n - 1`` dives diver ``n``, ``ROUNDS + i`` takes ``CODES[i]``).
+Games move on independently: a game whose taker is ordering a No Fighting catch spends its
+steps on takes while the others dive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import OptionError, SetupError, quoted
+from ...games.miaui import rules as R
+from . import tables as T
+
+_SEAT = np.int8
+
+
+@dataclass
+class BatchState:
+    """N games of Miaui (pgx's shape: a dataclass of arrays, game first)."""
+
+    players: int
+    no_fighting: np.ndarray  # [N] bool
+    taker_chooses: np.ndarray  # [N] bool: No Fighting takers order their catches
+    open_baskets: np.ndarray  # [N] bool (what seats see only; play is the same)
+    stock: np.ndarray  # [N, STOCKED] cards in the order they are stocked, three a round
+    burned: np.ndarray  # [N] the burned card
+    round: np.ndarray  # [N] 1..ROUNDS
+    hands: np.ndarray  # [N, P, ROUNDS] bool: diver n+1 still in hand
+    lagoon: np.ndarray  # [N, 3, ROUNDS] cards per space, oldest first
+    lagoon_len: np.ndarray  # [N, 3]
+    veil: np.ndarray  # [N, 3] seat that alone sees the space's first card (face down), or -1
+    hide_next: np.ndarray  # [N, 3] seat whose Lantern hides the next card stocked there, or -1
+    piles: np.ndarray  # [N, P, STOCKED] each seat's fish pile, bottom first
+    pile_len: np.ndarray  # [N, P]
+    jellies: np.ndarray  # [N, P] Jellyfish in each pile
+    kiti: np.ndarray  # [N] seat on Kiti's right, -1 with No Fighting
+    catches: np.ndarray  # [N, 3] winner of each space not yet handed out this round, or -1
+    taker: np.ndarray  # [N] the seat ordering a catch, or -1
+    taking: np.ndarray  # [N, len(CODES)] cards of that catch still to take, per code
+    moves: np.ndarray  # [N] moves played (the engine's history length)
+    terminated: np.ndarray  # [N] bool
+    rewards: np.ndarray  # [N, P] float32: each seat's share of the victory, on the last step
+
+    @property
+    def num_games(self) -> int:
+        return len(self.round)
+
+    @property
+    def acting(self) -> np.ndarray:
+        """[N, P] bool: the seats to act (every seat in a round's dives, else the taker)."""
+        live = ~self.terminated
+        acting = np.repeat((live & (self.taker < 0))[:, None], self.players, axis=1)
+        rows = np.flatnonzero(live & (self.taker >= 0))
+        acting[rows, self.taker[rows]] = True
+        return acting
+
+    @property
+    def legal_action_mask(self) -> np.ndarray:
+        """[N, P, NUM_ACTIONS] bool: each seat's legal actions (none for a seat not to act)."""
+        mask = np.zeros((self.num_games, self.players, T.NUM_ACTIONS), dtype=bool)
+        live = ~self.terminated
+        diving = np.flatnonzero(live & (self.taker < 0))
+        mask[diving, :, : T.ROUNDS] = self.hands[diving]
+        taking = np.flatnonzero(live & (self.taker >= 0))
+        mask[taking, self.taker[taking], T.ROUNDS :] = self.taking[taking] > 0
+        return mask
+
+    def scores(self) -> np.ndarray:
+        """[N, P]: each pile's points (final once the game is over)."""
+        return _scores(self.piles, self.pile_len)
+
+    def copy(self) -> BatchState:
+        return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy() for f in _ARRAYS})
+
+
+def _scores(piles: np.ndarray, pile_len: np.ndarray) -> np.ndarray:
+    held = np.arange(T.STOCKED) < pile_len[..., None]
+    scores: np.ndarray = (T.VALUES[piles] * held).sum(-1)
+    return scores
+
+
+_ARRAYS = [f for f in dataclasses.fields(BatchState) if f.name != "players"]
+
+
+# --------------------------------------------------------------------- setup
+def init(
+    seed: int | np.random.Generator, num_games: int, players: int, options: Mapping[str, Any] | None = None
+) -> BatchState:
+    """``num_games`` new games: shuffled decks, the first card burned, round 1 stocked.
+
+    As in the engine, a Seagull is never stocked in round 1: the first three cards stocked
+    are drawn among the others and the rest is reshuffled.  ``options`` are Miaui's; each
+    value a scalar (every game) or an array with one value per game."""
+    rng = np.random.default_rng(seed)
+    decks = T.DECK[np.argsort(rng.random((num_games, len(T.DECK))), axis=1)]
+    stock = decks[:, 1:]
+    others = ~T.EATS[stock]
+    place = np.cumsum(others, axis=1)  # the first three others go first, in their order
+    keys = np.where(others & (place <= T.SPACES), place - T.SPACES - 1.0, rng.random(stock.shape))
+    decks[:, 1:] = np.take_along_axis(stock, np.argsort(keys, axis=1), axis=1)
+    return init_from_decks(decks, players, options)
+
+
+def init_from_decks(decks: np.ndarray, players: int, options: Mapping[str, Any] | None = None) -> BatchState:
+    """Games dealt from ``decks`` ([N, 37] card indexes: the burned card, then the cards in
+    the order they are stocked), as the engine's ``setup={"deck": ...}`` deals them."""
+    decks = np.asarray(decks, dtype=np.int8)
+    n = len(decks)
+    if not T.MIN_SEATS <= players <= T.MAX_SEATS:
+        raise SetupError(f"Miaui is for {T.MIN_SEATS}-{T.MAX_SEATS} players, not {quoted(players)}")
+    if decks.shape != (n, len(T.DECK)) or not (np.sort(decks, axis=1) == np.sort(T.DECK)).all():
+        raise SetupError(f"decks must be [games, {len(T.DECK)}] orders of the Miaui deck")
+    if T.EATS[decks[:, 1:4]].any():
+        raise SetupError("a deck stocks a Seagull in round 1 (the engine would reshuffle it)")
+    opts = _options(options, n, players)
+    state = BatchState(
+        players=players,
+        no_fighting=opts["no_fighting"],
+        taker_chooses=opts["taker_chooses_order"],
+        open_baskets=opts["open_baskets"],
+        stock=decks[:, 1:].copy(),
+        burned=decks[:, 0].copy(),
+        round=np.ones(n, dtype=np.int8),
+        hands=np.ones((n, players, T.ROUNDS), dtype=bool),
+        lagoon=np.zeros((n, T.SPACES, T.ROUNDS), dtype=np.int8),
+        lagoon_len=np.zeros((n, T.SPACES), dtype=np.int8),
+        veil=np.full((n, T.SPACES), -1, dtype=_SEAT),
+        hide_next=np.full((n, T.SPACES), -1, dtype=_SEAT),
+        piles=np.zeros((n, players, T.STOCKED), dtype=np.int8),
+        pile_len=np.zeros((n, players), dtype=np.int8),
+        jellies=np.zeros((n, players), dtype=np.int8),
+        kiti=np.where(opts["no_fighting"], -1, opts["kiti_start"]).astype(_SEAT),
+        catches=np.full((n, T.SPACES), -1, dtype=_SEAT),
+        taker=np.full(n, -1, dtype=_SEAT),
+        taking=np.zeros((n, len(T.CODES)), dtype=np.int8),
+        moves=np.zeros(n, dtype=np.int16),
+        terminated=np.zeros(n, dtype=bool),
+        rewards=np.zeros((n, players), dtype=np.float32),
+    )
+    _stock(state, np.arange(n))
+    return state
+
+
+def _options(options: Mapping[str, Any] | None, n: int, players: int) -> dict[str, np.ndarray]:
+    """Every option as an array of one value per game; each distinct combination is checked
+    by the engine itself (the one place Miaui's option rules live)."""
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(T.OPTION_NAMES))
+    if unknown:
+        raise OptionError(
+            f"Miaui has no option {quoted(unknown[0])} (its options: {', '.join(T.OPTION_NAMES)})"
+        )
+    out: dict[str, np.ndarray] = {}
+    for spec in R.OPTIONS:
+        value = np.asarray(given.get(spec.name, spec.default))
+        if value.ndim > 1 or (value.ndim == 1 and len(value) != n):
+            raise OptionError(f"option {spec.name} must be one value or one per game ({n})")
+        out[spec.name] = np.broadcast_to(value.astype(spec.type), (n,)).copy()
+    combos = np.unique(np.stack([out[name].astype(np.int64) for name in T.OPTION_NAMES], axis=1), axis=0)
+    for combo in combos:
+        R.MiauiState.new(players, {s.name: s.type(v) for s, v in zip(R.OPTIONS, combo)}, 0)
+    return out
+
+
+# ---------------------------------------------------------------------- step
+def step(state: BatchState, actions: Any, check: bool = True) -> BatchState:
+    """The games after one step (a new state; ``state`` is unchanged): ``actions`` [N, P]
+    holds every seat's action, read only for the seats to act (``acting``)."""
+    new = state.copy()
+    step_in_place(new, actions, check)
+    return new
+
+
+def step_in_place(state: BatchState, actions: Any, check: bool = True) -> None:
+    """:func:`step`, changing ``state`` itself (no copy); ``rewards`` hold this step's."""
+    actions = np.asarray(actions)
+    if actions.shape != (state.num_games, state.players):
+        raise ValueError(
+            f"actions must be [games, players] = {[state.num_games, state.players]}, not {list(actions.shape)}"
+        )
+    if check:
+        _check(state, actions)
+    state.rewards[:] = 0
+    live = ~state.terminated
+    diving = np.flatnonzero(live & (state.taker < 0))
+    taking = np.flatnonzero(live & (state.taker >= 0))
+    if diving.size:
+        _dive(state, diving, actions[diving])
+    if taking.size:
+        _take(state, taking, actions[taking, state.taker[taking]])
+
+
+def _check(state: BatchState, actions: np.ndarray) -> None:
+    """Refuse the step if a seat to act chose an illegal action (nothing changes)."""
+    acting = state.acting
+    clipped = np.clip(actions, 0, T.NUM_ACTIONS - 1)
+    legal = np.take_along_axis(state.legal_action_mask, clipped[..., None], axis=2)[..., 0]
+    bad = acting & ~(legal & (actions == clipped))
+    if bad.any():
+        game, seat = (int(x) for x in np.argwhere(bad)[0])
+        raise ValueError(
+            f"game {game}: action {quoted(actions[game, seat].item())} is not legal for seat {seat}"
+        )
+
+
+def _dive(state: BatchState, games: np.ndarray, actions: np.ndarray) -> None:
+    """Every seat's dive in a round, then the reveal."""
+    seats = np.arange(state.players)
+    state.hands[games[:, None], seats, actions] = False
+    state.moves[games] += state.players
+    _reveal(state, games, actions + 1)
+
+
+def _reveal(state: BatchState, games: np.ndarray, dives: np.ndarray) -> None:
+    state.catches[games] = _resolve(dives, state.kiti[games], state.players)
+    _hand_out(state, games)
+
+
+def _resolve(dives: np.ndarray, kiti: np.ndarray, players: int) -> np.ndarray:
+    """[M, 3]: each depth's winner or -1, as :func:`~kiti.games.miaui.rules.resolve_depths`:
+    one catch a seat at most; a tie goes by Kiti's order, or with No Fighting (no Kiti)
+    nobody wins and the tied divers are out."""
+    m = len(dives)
+    left = np.ones((m, players), dtype=bool)
+    out = np.full((m, T.SPACES), -1, dtype=_SEAT)
+    rank = T.kiti_rank(players)[kiti]  # [M, 3, P]; -1 (no Kiti) picks the zero row
+    rows = np.arange(m)
+    no_kiti = kiti < 0
+    for space in range(T.SPACES):
+        if T.TAKES_HIGHEST[space]:
+            best = np.where(left, dives, -1).max(1)
+        else:
+            best = np.where(left, dives, T.ROUNDS + 1).min(1)
+        tied = left & (dives == best[:, None])
+        count = tied.sum(1)
+        winner = np.where(tied, rank[:, space], players).argmin(1)
+        won = (count == 1) | ((count > 1) & ~no_kiti)
+        out[won, space] = winner[won]
+        left[rows[won], winner[won]] = False
+        left &= ~(tied & (no_kiti & (count > 1))[:, None])
+    return out
+
+
+def _hand_out(state: BatchState, games: np.ndarray) -> None:
+    """Give each won space to its winner, deepest first; a game pauses at the first catch
+    its taker must order (the shallower ones wait); the others end the round.  A seat wins
+    one space at most, so the catches handed out together go to distinct piles."""
+    seat = state.catches[games]
+    length = state.lagoon_len[games]
+    most = int(length.max(initial=1))
+    cards = state.lagoon[games, :, :most]
+    held = np.arange(most) < length[..., None]
+    spaces = np.arange(T.SPACES)
+    stop = np.full(len(games), T.SPACES)  # the space each game pauses at (3: none)
+    if most > 1 and state.taker_chooses[games].any():
+        mixed = (seat >= 0) & state.taker_chooses[games, None] & ((cards != cards[..., :1]) & held).any(-1)
+        stop = np.where(mixed.any(1), mixed.argmax(1), T.SPACES)
+    now = (seat >= 0) & (spaces <= stop[:, None])
+    hides = (T.HIDES[state.round[games, None, None], cards] & held).any(-1) & now
+    state.hide_next[games] = np.where(hides, seat, state.hide_next[games])
+    state.lagoon_len[games] = np.where(now, 0, length)
+    state.veil[games] = np.where(now, -1, state.veil[games])
+    state.catches[games] = np.where(now, -1, seat)
+    row, space = np.nonzero(now & (spaces < stop[:, None]))
+    g, s, c, n = games[row], seat[row, space], cards[row, space], length[row, space]
+    for k in range(most):
+        if k:
+            more = n > k
+            g, s, c, n = g[more], s[more], c[more], n[more]
+        _add(state, g, s, c[:, k])
+    paused = stop < T.SPACES
+    if paused.any():
+        rows = np.flatnonzero(paused)
+        _pause(state, games[rows], seat[rows, stop[rows]], cards[rows, stop[rows]], held[rows, stop[rows]])
+        games = games[~paused]
+    _end_round(state, games)
+
+
+def _pause(
+    state: BatchState, games: np.ndarray, seat: np.ndarray, cards: np.ndarray, held: np.ndarray
+) -> None:
+    """The taker orders the catch (its cards wait in ``taking``)."""
+    state.taker[games] = seat
+    counts = np.zeros((len(games), len(T.CODES)), dtype=np.int8)
+    rows = np.repeat(np.arange(len(games)), held.sum(1))
+    np.add.at(counts, (rows, cards[held]), 1)
+    state.taking[games] = counts
+
+
+def _take(state: BatchState, games: np.ndarray, actions: np.ndarray) -> None:
+    """A taker adds one card of the catch; once the rest are alike they join on their own
+    and the round goes on."""
+    seat = state.taker[games].astype(np.intp)
+    card = actions - T.ROUNDS
+    state.taking[games, card] -= 1
+    state.moves[games] += 1
+    _add(state, games, seat, card)
+    left = state.taking[games]
+    done = (left > 0).sum(1) <= 1
+    g, seat, left = games[done], seat[done], left[done]
+    card, count = left.argmax(1), left.max(1)
+    for k in range(int(count.max(initial=0))):
+        now = k < count
+        _add(state, g[now], seat[now], card[now])
+    state.taking[g] = 0
+    state.taker[g] = -1
+    _hand_out(state, g)
+
+
+def _add(state: BatchState, games: np.ndarray, seat: np.ndarray, card: np.ndarray) -> None:
+    """One card joins each listed pile (each pile once at most), as
+    :func:`~kiti.games.miaui.rules.add_to_pile`: a Seagull eats the top card, and a pile
+    reaching the Jellyfish limit loses its Jellyfish."""
+    p = state.players
+    piles = state.piles.reshape(-1, T.STOCKED)  # one row per (game, seat): views
+    pile_len = state.pile_len.reshape(-1)
+    jellies = state.jellies.reshape(-1)
+    pile = games * p + seat
+    eats = T.EATS[card]
+    if eats.any():
+        gull = pile[eats]
+        n = pile_len[gull]
+        gull, n = gull[n > 0], n[n > 0] - 1
+        jellies[gull] -= T.JELLY[piles[gull, n]]
+        pile_len[gull] = n
+        pile, card = pile[~eats], card[~eats]
+    n = pile_len[pile]
+    piles[pile, n] = card
+    pile_len[pile] = n + 1
+    count = jellies[pile] + T.JELLY[card]
+    jellies[pile] = count
+    full = count >= T.JELLY_LIMIT
+    if full.any():
+        _drop_jellies(state, pile[full])
+
+
+def _drop_jellies(state: BatchState, pile: np.ndarray) -> None:
+    piles = state.piles.reshape(-1, T.STOCKED)
+    pile_len = state.pile_len.reshape(-1)
+    cards = piles[pile]
+    keep = (np.arange(T.STOCKED) < pile_len[pile, None]) & ~T.JELLY[cards]
+    piles[pile] = np.take_along_axis(cards, np.argsort(~keep, axis=1, kind="stable"), axis=1)
+    pile_len[pile] = keep.sum(1)
+    state.jellies.reshape(-1)[pile] = 0
+
+
+def _end_round(state: BatchState, games: np.ndarray) -> None:
+    """Kiti moves on; the last round ends the game, any other stocks the next (whose last
+    divers play themselves in the last round)."""
+    if not games.size:
+        return
+    state.kiti[games] = T.kiti_after(state.players)[state.kiti[games]]
+    last = state.round[games] == T.ROUNDS
+    _finish(state, games[last])
+    games = games[~last]
+    state.round[games] += 1
+    _stock(state, games)
+    final = games[state.round[games] == T.ROUNDS]
+    if final.size:
+        dives = state.hands[final].argmax(-1) + 1
+        state.hands[final] = False
+        _reveal(state, final, dives)
+
+
+def _finish(state: BatchState, games: np.ndarray) -> None:
+    """The end: every top scorer shares the victory."""
+    state.terminated[games] = True
+    scores = _scores(state.piles[games], state.pile_len[games])
+    top = scores == scores.max(1, keepdims=True)
+    state.rewards[games] = top / top.sum(1, keepdims=True)
+
+
+def _stock(state: BatchState, games: np.ndarray) -> None:
+    """One card into each space, bottom first; a Lantern's catcher alone sees the card it hides."""
+    spaces = np.arange(T.SPACES)
+    first = (state.round[games].astype(np.intp) - 1) * T.SPACES
+    cards = state.stock[games[:, None], first[:, None] + spaces]
+    at = state.lagoon_len[games]
+    state.lagoon[games[:, None], spaces, at] = cards
+    state.lagoon_len[games] = at + 1
+    hidden = state.hide_next[games]
+    state.veil[games] = np.where(hidden >= 0, hidden, state.veil[games])
+    state.hide_next[games] = -1
