@@ -397,7 +397,7 @@ def effects(plan: Plan, games: list[Game]) -> list[dict[str, Any]]:
     for g in games:
         by_cell.setdefault(g.cell, []).append(g)
     out = []
-    figures = metrics(plan)
+    figures = {k: v for k, v in metrics(plan).items() if len({v[1](g) for g in games}) > 1}  # not constant
     for name, values in plan.config.grid.items():
         for value, n in itertools.product(values[1:], plan.config.players):
             mine = _games_where(plan, by_cell, n, name, value)

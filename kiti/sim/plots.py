@@ -86,3 +86,144 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
         ax.set_title(f"Skill ratings ({_what(summary)})", fontsize=10)
         written.append(_save(plt, fig, out / "ratings.png"))
     return written
+
+
+# ------------------------------------------------------------------ kiti balance
+def _study(summary: dict[str, Any]) -> str:
+    cfg = summary["config"]
+    return f"{cfg['name']}: {cfg['games']:,} games, seed {cfg['seed']}"
+
+
+def _grid(count: int, width: float = 3.4, height: float = 2.8) -> tuple[int, int, tuple[float, float]]:
+    cols = min(4, count)
+    rows = (count + cols - 1) // cols
+    return rows, cols, (width * cols, height * rows + 0.6)
+
+
+def balance_plots(summary: dict[str, Any], samples: dict[str, list[list[float]]], out: Path) -> list[Path]:
+    """The plots of a balance study (:mod:`kiti.sim.balance_report`); returns the files."""
+    plt = _pyplot()
+    written = [_balance_seats(plt, summary, out)]
+    unit = summary["config"]["unit"]
+    written.append(
+        _balance_hist(plt, summary, samples["length"], f"game length ({unit})", out / "length.png")
+    )
+    written.append(
+        _balance_hist(plt, summary, samples["margin"], "winner's margin (points)", out / "margin.png")
+    )
+    if summary["effects"]:
+        written.append(_balance_effects(plt, summary, out / "effects.png"))
+    if summary["cards"]:
+        written.append(_balance_cards(plt, summary, out / "cards.png"))
+    return written
+
+
+def _balance_seats(plt: Any, summary: dict[str, Any], out: Path) -> Path:
+    cells = summary["cells"]
+    rows, cols, size = _grid(len(cells))
+    fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharey=True)
+    for ax, cell in zip(axes.flat, cells):
+        shares = cell["win_share_by_turn_order"]
+        means, err = _errors([{"s": d} for d in shares], "s")
+        ax.bar([str(i + 1) for i in range(len(shares))], means, yerr=err, capsize=3, color="#4c72b0")
+        ax.axhline(cell["fair_share"], color="grey", linestyle="--", label="an even share")
+        ax.set_title(cell["label"], fontsize=8, wrap=True)
+        ax.set_xlabel("place in turn order", fontsize=8)
+        ax.set_ylim(0, 1)
+    for ax in axes.flat[len(cells) :]:
+        ax.axis("off")
+    axes[0][0].set_ylabel("share of games won")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(f"Does the turn order matter? (bars: 95% range; {_study(summary)})", fontsize=10)
+    return _save(plt, fig, out / "seats.png")
+
+
+def _balance_hist(
+    plt: Any, summary: dict[str, Any], values: list[list[float]], what: str, path: Path
+) -> Path:
+    cells = summary["cells"]
+    rows, cols, size = _grid(len(cells))
+    fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharex=True)
+    for ax, cell, vals in zip(axes.flat, cells, values):
+        if vals:
+            ax.hist(vals, bins=min(30, max(5, len(set(vals)))), color="#55a868")
+            ax.axvline(sum(vals) / len(vals), color="black", linestyle="--", linewidth=1)
+        ax.set_title(cell["label"], fontsize=8, wrap=True)
+        ax.set_xlabel(what, fontsize=8)
+    for ax in axes.flat[len(cells) :]:
+        ax.axis("off")
+    axes[0][0].set_ylabel("games")
+    fig.suptitle(f"{what.capitalize()} (dashed: the mean; {_study(summary)})", fontsize=10)
+    return _save(plt, fig, path)
+
+
+def _balance_effects(plt: Any, summary: dict[str, Any], path: Path) -> Path:
+    by_metric: dict[str, list[dict[str, Any]]] = {}
+    for e in summary["effects"]:
+        by_metric.setdefault(e["words"], []).append(e)
+    count = len(by_metric)
+    height = max(len(v) for v in by_metric.values())
+    cols = min(3, count)
+    lines = (count + cols - 1) // cols
+    size = (4.2 * cols + 2.0, (0.4 * height + 1.4) * lines + 0.5)
+    fig, axes = plt.subplots(lines, cols, figsize=size, squeeze=False, sharey=True)
+    for ax in axes.flat[count:]:
+        ax.axis("off")
+    for ax, (words, rows) in zip(axes.flat, by_metric.items()):
+        ys = list(range(len(rows)))[::-1]
+        means, err = _errors([{"d": r["difference"]} for r in rows], "d")
+        colours = ["#c44e52" if r["significant"] else "#4c72b0" for r in rows]
+        for y, m, lo, hi, c in zip(ys, means, err[0], err[1], colours):
+            ax.errorbar([m], [y], xerr=[[lo], [hi]], fmt="o", color=c, capsize=3)
+        ax.axvline(0, color="grey", linestyle="--")
+        ax.set_title(words, fontsize=9)
+        ax.set_xlabel("difference from the baseline", fontsize=8)
+        labels = [
+            f"{r['option']}={_value(r['value'])} vs {_value(r['baseline'])}, {r['players']}p" for r in rows
+        ]
+        ax.set_yticks(ys, labels, fontsize=8)
+    fig.suptitle(f"What each option changes (95% ranges; red: leaves out 0; {_study(summary)})", fontsize=10)
+    return _save(plt, fig, path)
+
+
+def _value(v: Any) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def _balance_cards(plt: Any, summary: dict[str, Any], path: Path, top: int = 12) -> Path:
+    cards = summary["cards"]
+    shown = cards if len(cards) <= 2 * top else cards[:top] + cards[-top:]
+    cells = []
+    for r in shown:
+        w, p = r["win_share"], r["points"]
+        rng = "" if w["low"] is None else f" ({100 * w['low']:.0f}-{100 * w['high']:.0f})"
+        pts = "" if p is None or p["mean"] is None else f"{p['mean']:.1f}"
+        cells.append(
+            [
+                r["name"],
+                f"{r['games']:,}",
+                f"{100 * w['mean']:.1f}%{rng}",
+                f"{100 * r['fair_share']:.1f}%",
+                pts,
+            ]
+        )
+    fig, ax = plt.subplots(figsize=(8, 0.3 * len(cells) + 1.2))
+    ax.axis("off")
+    table = ax.table(
+        cellText=cells,
+        colLabels=["card", "seat-games", "win share (95%)", "even share", "points"],
+        loc="center",
+        cellLoc="left",
+    )
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    for i, r in enumerate(shown, start=1):
+        colour = "#d8f0d8" if r["above_fair"] else "#f6d6d6" if r["below_fair"] else "white"
+        for j in range(5):
+            table[i, j].set_facecolor(colour)
+    verb = summary["config"]["card_verb"]
+    fig.suptitle(
+        f"Win share of the seats that {verb} each card (green/red: above/below an even share; {_study(summary)})",
+        fontsize=9,
+    )
+    return _save(plt, fig, path)
