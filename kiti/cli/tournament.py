@@ -66,7 +66,30 @@ def tournament_command(
         "cyclic", "--rotation", metavar="MODE", help="Seat rotations per deal: cyclic or all."
     ),
     out: str | None = typer.Option(
-        None, "--out", metavar="DIR", help="Write results.json, results.csv and plots here."
+        None,
+        "--out",
+        metavar="DIR",
+        help="Write deals.jsonl (as deals finish), results.json, results.csv, games.csv, "
+        "run.json and plots here.",
+    ),
+    resume: bool = typer.Option(
+        False, "--resume", metavar="", help="With --out: continue the run stopped there (same arguments)."
+    ),
+    shard: str | None = typer.Option(
+        None,
+        "--shard",
+        metavar="K/N",
+        help="With --out: play only shard K of N (deals i with i % N == K-1); "
+        "combine the shards with kiti tournament-merge.",
+    ),
+    backend: str = typer.Option(
+        "local", "--backend", metavar="NAME", help="local (a process pool) or ray (pip install 'kiti[ray]')."
+    ),
+    address: str | None = typer.Option(
+        None,
+        "--address",
+        metavar="ADDR",
+        help="With --backend ray: the cluster (auto: the one this machine joined; default: a local Ray).",
     ),
     save_records: bool = typer.Option(
         False, "--save-records", metavar="", help="With --out: one record per game."
@@ -77,16 +100,11 @@ def tournament_command(
 ) -> None:
     """Play GAME between bots on duplicate deals with rotated seats, and report who wins."""
     from ..bots.registry import split_bot_specs
-    from ..sim.tournament import (
-        TournamentConfig,
-        plan_tournament,
-        run_tournament,
-        slim_summary,
-        write_outputs,
-    )
+    from ..sim.tournament import TournamentConfig, parse_shard, plan_tournament
 
-    if save_records and out is None:
-        fail("--save-records needs --out DIR")
+    for flag, given in (("--save-records", save_records), ("--resume", resume), ("--shard", shard)):
+        if given and out is None:
+            fail(f"{flag} needs --out DIR")
     if out is not None:
         _check_out_dir(out)
     try:
@@ -100,35 +118,74 @@ def tournament_command(
             seed=seed,
             rotation=rotation,
             save_records=save_records,
+            backend=backend,
+            address=address,
+            shard=None if shard is None else parse_shard(shard),
         )
         plan = plan_tournament(config)  # every argument checked before the first game
     except KitiError as exc:
         fail(str(exc))
+    result = _play(plan, out, resume, as_json)
+    _report(result, out, save_records, as_json)
+
+
+def _play(plan: Any, out: str | None, resume: bool, quiet: bool) -> dict[str, Any]:
+    """Run the tournament (its deals on file in ``out``); exit with a message if stopped."""
+    from ..sim.tournament import run_tournament
+    from ..sim.tournament_file import DEALS, open_deals
+
+    store = None
     try:
-        result = run_tournament(plan) if as_json else _with_progress(plan, run_tournament)
+        if out is not None:
+            store = open_deals(out, plan, resume)
+        return run_tournament(plan, store=store) if quiet else _with_progress(plan, store)
     except KitiError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write to {out}: {exc.strerror}", 1)
     except KeyboardInterrupt:
-        typer.echo("kiti: tournament stopped; nothing was written", err=True)
+        if store is None:
+            typer.echo("kiti: tournament stopped; nothing was written", err=True)
+        else:
+            typer.echo(
+                f"kiti: tournament stopped; the finished deals are in {Path(out or '') / DEALS}: "
+                "run the same command with --resume to go on",
+                err=True,
+            )
         raise typer.Exit(130) from None
-    summary = result["summary"]
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _report(result: dict[str, Any], out: str | None, records: bool, as_json: bool) -> None:
+    """Write the outputs to ``out`` (a shard: only run.json) and print the summary."""
+    from ..sim.tournament import slim_summary, write_outputs, write_run
+
+    shard = result["run"].get("shard")
     if out is not None:
         try:
-            write_outputs(result, out, records=save_records)
+            write_run(result, out) if shard else write_outputs(result, out, records=records)
         except ImportError as exc:
             fail(str(exc), 1)
         except OSError as exc:
             fail(f"cannot write results to {out}: {exc.strerror}", 1)
     if as_json:
-        typer.echo(json.dumps(slim_summary(summary), allow_nan=False))
+        typer.echo(json.dumps(dict(slim_summary(result["summary"]), run=result["run"]), allow_nan=False))
         return
-    _print_summary(summary)
-    if out is not None:
+    _print_summary(result["summary"], result["run"])
+    if shard:
+        typer.echo(
+            f"shard {shard[0]}/{shard[1]} written to {out}: combine the shards with kiti tournament-merge"
+        )
+    elif out is not None:
         typer.echo(f"results written to {out}")
 
 
-def _with_progress(plan: Any, run: Any) -> dict[str, Any]:
+def _with_progress(plan: Any, store: Any) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..sim.tournament import run_tournament
 
     columns = (
         TextColumn("[bold]games"),
@@ -139,14 +196,15 @@ def _with_progress(plan: Any, run: Any) -> dict[str, Any]:
         TimeRemainingColumn(),
     )
     with Progress(*columns, transient=False) as bar:
-        task = bar.add_task("games", total=plan.total, rate="-")
+        resumed = sum(map(len, store.done.values())) if store is not None else 0
+        task = bar.add_task("games", total=plan.total, completed=resumed, rate="-")
         start = time.perf_counter()
 
         def tick(done: int, total: int) -> None:
-            rate = done / max(1e-9, time.perf_counter() - start)
+            rate = (done - resumed) / max(1e-9, time.perf_counter() - start)
             bar.update(task, completed=done, total=total, rate=f"{rate:,.1f}")
 
-        out: dict[str, Any] = run(plan, progress=tick)
+        out: dict[str, Any] = run_tournament(plan, progress=tick, store=store)
         return out
 
 
@@ -156,17 +214,42 @@ def _range(d: dict[str, Any], fmt: str = "{:.2f}") -> str:
     return f"{fmt.format(d['low'])}-{fmt.format(d['high'])}"
 
 
-def _print_summary(summary: dict[str, Any]) -> None:
+def _print_summary(summary: dict[str, Any], run: dict[str, Any]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     cfg = summary["config"]
     console = Console(highlight=False)
-    title = (
-        f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
-        f"rotations), seed {cfg['seed']}"
-    )
-    console.print(title)
+    shard = run.get("shard")
+    if shard:
+        played = summary["length"]["games"]
+        console.print(
+            f"{cfg['game']}, shard {shard[0]}/{shard[1]}: {played} of {cfg['games']} games "
+            f"({played // cfg['games_per_deal']} of {cfg['deals']} deals), seed {cfg['seed']}"
+        )
+    else:
+        console.print(
+            f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
+            f"rotations), seed {cfg['seed']}"
+        )
+    console.print(_bots_table(summary))
+    console.print(f"Win share per seat (an even share: {summary['fair_share']:.2f})")
+    console.print(_seats_table(summary))
+    console.print(_spreads_table(summary))
+    console.print("* wins more than an even share (95% confidence); - fewer")
+    console.print("! this seat differs from an even share; rating: skill rating ± 95% range")
+    for warning in summary.get("warnings", []):
+        console.print(f"[bold yellow]warning:[/] {warning}", markup=True)
+    if run.get("deals_resumed"):
+        console.print(
+            f"{run['deals_resumed']} deal(s) resumed from the file, {run['deals_played']} played now"
+        )
+    if run.get("games_per_s") is not None:
+        console.print(f"{run['games_per_s']} games/s")
+
+
+def _bots_table(summary: dict[str, Any]) -> Any:
+    from rich.table import Table
+
     table = Table(pad_edge=False, box=None, header_style="bold")
     for col, just in (
         ("bot", "left"),
@@ -193,8 +276,12 @@ def _print_summary(summary: dict[str, Any]) -> None:
             f"{b['mean_rank']['mean']:.2f}",
             "n/a" if r is None else f"{r['mu']:.1f}±{1.96 * r['sigma']:.1f}",
         )
-    console.print(table)
-    console.print(f"Win share per seat (an even share: {summary['fair_share']:.2f})")
+    return table
+
+
+def _seats_table(summary: dict[str, Any]) -> Any:
+    from rich.table import Table
+
     seats = Table(pad_edge=False, box=None, header_style="bold")
     for col in ("seat", "share", "95% range", ""):
         seats.add_column(col, justify="left" if col in ("seat", "") else "right", no_wrap=True)
@@ -205,11 +292,62 @@ def _print_summary(summary: dict[str, Any]) -> None:
             _range(s["win_share"]),
             "!" if s["differs_from_fair"] else "",
         )
-    console.print(seats)
-    console.print(
-        "* wins more than an even share (95% confidence); - fewer; ! this seat differs "
-        "from an even share; rating: skill rating ± 95% range"
-    )
-    for warning in summary.get("warnings", []):
-        console.print(f"[bold yellow]warning:[/] {warning}", markup=True)
-    console.print(f"{summary['games_per_s']} games/s")
+    return seats
+
+
+def _spreads_table(summary: dict[str, Any]) -> Any:
+    """Game length (in the game's unit, if it declares one), moves and the winner's margin:
+    mean, its 95% range, spread."""
+    from rich.table import Table
+
+    table = Table(pad_edge=False, box=None, header_style="bold")
+    cols = ("per game", "mean", "95% range", "sd", "min", "10%", "median", "90%", "max")
+    for col in cols:
+        table.add_column(col, justify="left" if col == "per game" else "right", no_wrap=True)
+    unit = summary["length"].get("unit")
+    names = {"length": f"length ({unit})", "moves": "moves", "margin": "winner's margin"}
+    for key, name in names.items():
+        d = summary[key]
+        if key == "length" and unit is None:
+            continue
+        if not d["games"]:
+            table.add_row(name, *["n/a"] * (len(cols) - 1))
+            continue
+        keys = ("sd", "min", "p10", "median", "p90", "max")
+        table.add_row(name, _num(d["mean"]), _range(d, "{:.1f}"), *(_num(d[k]) for k in keys))
+    return table
+
+
+def _num(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    return str(int(x)) if float(x).is_integer() else f"{x:.1f}"
+
+
+@app.command(
+    "tournament-merge", short_help="Combine the shards of a tournament (kiti tournament --shard K/N)."
+)
+def tournament_merge_command(
+    folders: list[str] = typer.Argument(  # noqa: B008
+        ..., metavar="DIR...", help="The --out folders of the shards, each a finished run."
+    ),
+    out: str = typer.Option(
+        ..., "--out", metavar="DIR", help="Write deals.jsonl, results.json, games.csv... here."
+    ),
+    as_json: bool = typer.Option(
+        False, "--json", metavar="", help="Print the summary as JSON instead of tables."
+    ),
+) -> None:
+    """Check that the shards belong to one tournament and hold every deal once, and write
+    the outputs of the whole tournament, as one unsharded run writes them."""
+    from ..sim.tournament_file import merge_deals
+
+    _check_out_dir(out)
+    try:
+        result = merge_deals(folders, out)
+    except KitiError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot merge into {out}: {exc.strerror}", 1)
+    records = (Path(out) / "records").is_dir()
+    _report(result, out, records, as_json)

@@ -16,8 +16,17 @@ Design:
   every distinct permutation is played.  The deck depends only on the game seed, so the
   luck of the cards and of the seats cancels.  ``games`` is rounded up to whole deals.
 * **Reproducibility.**  Every game's seed and every bot's seed are pure functions of
-  (tournament seed, deal, rotation, seat); deals are farmed out to worker processes and
-  put back in deal order, so the numbers do not depend on ``jobs``.
+  (tournament seed, deal, rotation, seat); deals are farmed out by
+  :func:`kiti.sim.runner.run_ordered` (a local process pool, or Ray) and come back in
+  deal order, so the figures depend neither on ``jobs`` nor on the backend.
+* **Deals on file** (:mod:`kiti.sim.tournament_file`): with an output folder, each deal's
+  games are appended to ``deals.jsonl`` as soon as the deal and every deal before it are
+  done, so a stopped run resumes where it stopped; ``shard=(k, n)`` plays only the deals
+  ``i`` with ``i % n == k - 1``, and shards merge into the figures of one run.
+* **Game length and margin**: every game records its length (moves made, all seats
+  together) and the winner's margin (the first party's score minus the best score among
+  the parties behind it; 0 when every party shares first place; none for a game stopped
+  at the move limit).
 * **Bots see views only**: every decision is ``bot.choose(seat_view(state, seat))``.
 * **Statistics** (:mod:`kiti.sim.stats`): intervals over deal blocks (a win share's never
   leaves [0, 1]); with fewer than 10 deals the summary warns that nothing can be told
@@ -32,18 +41,20 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
 from ..core.chance import derive_seed
-from ..core.errors import KitiError
+from ..core.errors import KitiError, quoted
 from ..core.game import State
+from ..core.registry import game_part, has_part
 from ..core.seatview import seat_view
 from ..core.turns import turns
 from . import stats
+from .runner import BACKENDS, RAY_MISSING, run_ordered
 
 
 class TournamentError(KitiError, ValueError):
@@ -61,6 +72,9 @@ class TournamentConfig:
     seed: int = 0
     rotation: str = "cyclic"
     save_records: bool = False
+    backend: str = "local"
+    address: str | None = None
+    shard: tuple[int, int] | None = None  # (k, n): only the deals i with i % n == k - 1
 
 
 def lineups(n_bots: int, mode: str = "cyclic", labels: list[str] | None = None) -> list[tuple[int, ...]]:
@@ -105,6 +119,19 @@ def _spread_copies(perms: list[tuple[int, ...]], labels: list[str]) -> list[tupl
     return out
 
 
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"K/N"`` (1 <= K <= N) as ``(K, N)``; TournamentError naming what is wrong."""
+    parts = text.split("/")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise TournamentError(f"--shard must be K/N, e.g. 1/3 (shard 1 of 3), not {quoted(text)}")
+    k, n = int(parts[0]), int(parts[1])
+    if n < 1 or not 1 <= k <= n:
+        raise TournamentError(
+            f"--shard K/N needs 1 <= K <= N (shards are numbered from 1), not {quoted(text)}"
+        )
+    return k, n
+
+
 def _csv(x: Any) -> str:
     if x is None:
         return ""
@@ -138,6 +165,7 @@ def _play_deal(
 
     cls = get_game(game)
     teams = places(cls, players, options)
+    hooks = game_part(cls, "balance") if has_part(cls, "balance") else None
     gseed = deal_seed(seed, deal)
     out = []
     for r, lineup in enumerate(rots):
@@ -149,34 +177,55 @@ def _play_deal(
             make_bot(specs[seat_of[s]], cls, derive_seed(seed, "bot", deal, r, s)) for s in range(players)
         ]
         state = play_game(cls, players, options, gseed, bots)
-        result = state.result()
-        parties = []
-        for i, party in enumerate(result.parties):
-            share = 1.0 / len(result.winners) if i in result.winners else 0.0
-            parties.append(
-                {
-                    "name": party.name,
-                    "seats": list(party.seats),
-                    "contestant": seat_of[party.seats[0]] if party.seats else None,
-                    "score": result.scores[i],
-                    "rank": result.ranks[i],
-                    "share": share,
-                }
-            )
-        res = {
-            "deal": deal,
-            "rotation": r,
-            "seed": gseed,
-            "lineup": list(lineup),
-            "scores": list(state.scores()),
-            "returns": list(state.returns()),
-            "parties": parties,
-            "truncated": result.truncated,
-        }
+        res = {"deal": deal, "rotation": r, "seed": gseed, "lineup": list(lineup)}
+        res.update(game_facts(state, seat_of, hooks))
         if keep:
             res["record"] = state.record()
         out.append(res)
     return out
+
+
+def game_facts(state: State, seat_of: list[int], hooks: Any = None) -> dict[str, Any]:
+    """What a tournament keeps of a finished game: scores, parties (score, rank, share),
+    moves, the winner's margin, and where the game declares them (its ``balance`` part)
+    its length in its own unit and each seat's place in the turn order (0: first)."""
+    result = state.result()
+    parties = []
+    for i, party in enumerate(result.parties):
+        share = 1.0 / len(result.winners) if i in result.winners else 0.0
+        parties.append(
+            {
+                "name": party.name,
+                "seats": list(party.seats),
+                "contestant": seat_of[party.seats[0]] if party.seats else None,
+                "score": result.scores[i],
+                "rank": result.ranks[i],
+                "share": share,
+            }
+        )
+    return {
+        "scores": list(state.scores()),
+        "returns": list(state.returns()),
+        "parties": parties,
+        "truncated": result.truncated,
+        "moves": len(state.history),
+        "length": hooks.length(state) if hooks is not None else None,
+        "turn_order": list(hooks.turn_order(state)) if hooks is not None else None,
+        "margin": winners_margin(parties, result.truncated),
+    }
+
+
+def winners_margin(parties: list[dict[str, Any]], truncated: bool) -> float | None:
+    """The first party's score minus the best score behind it (0 when all share first);
+    None for a truncated game or a single party."""
+    if truncated or len(parties) < 2:
+        return None
+    best = min(p["rank"] for p in parties)
+    rest = [p["score"] for p in parties if p["rank"] != best]
+    if not rest:
+        return 0.0
+    top = max(p["score"] for p in parties if p["rank"] == best)
+    return float(top - max(rest))
 
 
 @dataclass
@@ -188,11 +237,36 @@ class Plan:
     teams: list[tuple[int, ...]]
     labels: list[str]
     rotations: list[tuple[int, ...]]
-    deals: int
+    deals: int  # in the whole tournament (every shard)
+    version: str = ""  # the game's rules version
+
+    @property
+    def deal_ids(self) -> range:
+        """The deals this run plays: all of them, or its shard's."""
+        k, n = self.config.shard or (1, 1)
+        return range(k - 1, self.deals, n)
 
     @property
     def total(self) -> int:
-        return self.deals * len(self.rotations)
+        """Games this run plays (its shard's, if sharded)."""
+        return len(self.deal_ids) * len(self.rotations)
+
+    def describe(self) -> dict[str, Any]:
+        """Everything that decides the figures (not jobs, backend or shard): the summary's
+        ``config``, and what a resume or a merge must find unchanged."""
+        c = self.config
+        return {
+            "game": c.game,
+            "bots": list(c.bots),
+            "players": self.players,
+            "options": dict(c.options),
+            "teams": [list(t) for t in self.teams],
+            "seed": c.seed,
+            "rotation": c.rotation,
+            "deals": self.deals,
+            "games": self.deals * len(self.rotations),
+            "games_per_deal": len(self.rotations),
+        }
 
 
 def plan_tournament(config: TournamentConfig) -> Plan:
@@ -227,68 +301,92 @@ def plan_tournament(config: TournamentConfig) -> Plan:
         )
     rots = lineups(len(teams), config.rotation, [repr(parse_bot_spec(s)) for s in specs])
     deals = max(1, math.ceil(config.games / len(rots)))
-    return Plan(config, players, teams, contestant_labels(specs), rots, deals)
+    plan = Plan(config, players, teams, contestant_labels(specs), rots, deals, cls.info.version)
+    _check_running(plan)
+    return plan
+
+
+def _check_running(plan: Plan) -> None:
+    """The shard and the backend, checked before any game (TournamentError)."""
+    config = plan.config
+    if config.shard is not None and not plan.deal_ids:
+        k, n = config.shard
+        raise TournamentError(
+            f"--shard {k}/{n}: the tournament has only {plan.deals} deal(s), so shard {k} would "
+            f"play none; split it into at most {plan.deals} shards"
+        )
+    if config.backend not in BACKENDS:
+        raise TournamentError(
+            f"unknown backend {quoted(config.backend)} (known backends: {', '.join(BACKENDS)})"
+        )
+    if config.backend != "ray" and config.address is not None:
+        raise TournamentError("--address is for --backend ray only")
+    if config.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise TournamentError(RAY_MISSING) from None
+
+
+def deal_task(plan: Plan, deal: int) -> tuple[Any, ...]:
+    """The arguments :func:`_play_deal` needs for one deal (picklable)."""
+    c = plan.config
+    return (c.game, list(c.bots), plan.players, dict(c.options), c.seed, deal, plan.rotations, c.save_records)
 
 
 def run_tournament(
-    config: TournamentConfig | Plan, progress: Callable[[int, int], None] | None = None
+    config: TournamentConfig | Plan,
+    progress: Callable[[int, int], None] | None = None,
+    store: Any = None,
 ) -> dict[str, Any]:
-    """Play the tournament; return the raw games and the summary (see :func:`summarize`)."""
+    """Play the tournament (the deals of its shard, if any); return its ``summary``, its
+    ``games`` in deal order and ``run`` (how it ran: timing, jobs, backend).
+
+    ``store`` (a :class:`kiti.sim.tournament_file.DealFile`) holds the deals already played
+    (a resume) and gets each new deal as soon as it and every deal before it are done."""
     plan = config if isinstance(config, Plan) else plan_tournament(config)
     config = plan.config
-    jobs = config.jobs or os.cpu_count() or 1
-    tasks = [
-        (
-            config.game,
-            list(config.bots),
-            plan.players,
-            dict(config.options),
-            config.seed,
-            d,
-            plan.rotations,
-            config.save_records,
-        )
-        for d in range(plan.deals)
-    ]
-    results: list[list[dict[str, Any]]] = [[] for _ in range(plan.deals)]
+    blocks: dict[int, list[dict[str, Any]]] = dict(store.done) if store is not None else {}
+    resumed = len(blocks)
+    todo = [d for d in plan.deal_ids if d not in blocks]
+    count = sum(len(b) for b in blocks.values())
+    if progress is not None and count:
+        progress(count, plan.total)
     start = time.perf_counter()
-    done = 0
-    for block in _map(tasks, jobs):
-        results[block[0]["deal"]] = block
-        done += len(block)
+    tasks = [deal_task(plan, d) for d in todo]
+    for block in run_ordered(
+        _play_deal, tasks, backend=config.backend, jobs=config.jobs, address=config.address
+    ):
+        if store is not None:
+            store.append(block)
+        blocks[block[0]["deal"]] = block
+        count += len(block)
         if progress is not None:
-            progress(done, plan.total)
+            progress(count, plan.total)
     elapsed = time.perf_counter() - start
-    games = [g for block in results for g in block]
-    summary = summarize(games, plan.labels)
-    summary["config"] = {
-        "game": config.game,
-        "bots": list(config.bots),
-        "players": plan.players,
-        "options": dict(config.options),
-        "teams": [list(t) for t in plan.teams],
-        "seed": config.seed,
-        "rotation": config.rotation,
-        "deals": plan.deals,
-        "games": plan.total,
-        "games_per_deal": len(plan.rotations),
-        "jobs": jobs,
+    games = [g for d in plan.deal_ids for g in blocks[d]]
+    played = len(todo) * len(plan.rotations)
+    run = {
+        "backend": config.backend,
+        "jobs": config.jobs or (os.cpu_count() or 1 if config.backend == "local" else None),
+        "shard": list(config.shard) if config.shard else None,
+        "deals_played": len(todo),
+        "deals_resumed": resumed,
+        "elapsed_s": round(elapsed, 3),
+        "games_per_s": round(played / elapsed, 2) if elapsed > 0 and played else None,
     }
-    summary["elapsed_s"] = round(elapsed, 3)
-    summary["games_per_s"] = round(plan.total / elapsed, 2) if elapsed > 0 else None
-    return {"summary": summary, "games": games}
+    return {"summary": tournament_summary(plan.describe(), games), "games": games, "run": run}
 
 
-def _map(tasks: list[Any], jobs: int) -> Iterator[list[dict[str, Any]]]:
-    if jobs <= 1 or len(tasks) <= 1:
-        for t in tasks:
-            yield _play_deal(t)
-        return
-    import multiprocessing as mp
+def tournament_summary(described: dict[str, Any], games: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of ``games`` (see :func:`summarize`) with the tournament's ``config``."""
+    from ..games import get_game
 
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-    with ctx.Pool(min(jobs, len(tasks))) as pool:
-        yield from pool.imap_unordered(_play_deal, tasks, chunksize=1)
+    summary = summarize(games, contestant_labels(described["bots"]))
+    cls = get_game(described["game"])
+    summary["length"]["unit"] = game_part(cls, "balance").UNIT if has_part(cls, "balance") else None
+    summary["config"] = described
+    return summary
 
 
 def contestant_labels(specs: list[str]) -> list[str]:
@@ -368,6 +466,8 @@ def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
     truncated = sum(1 for g in games if g.get("truncated"))
     if truncated:
         warnings.append(f"{truncated} game(s) reached the move limit and were scored as draws")
+    ended = [g for g in games if g.get("margin") is not None]
+    measured = [g for g in games if g.get("length") is not None]
     return {
         "fair_share": fair,
         "bots": bots,
@@ -375,8 +475,39 @@ def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
         "seats": seats,
         "pairs": pairs,
         "ratings": ratings(games, labels),
+        "moves": spread([g["moves"] for g in games], [g["deal"] for g in games]),
+        "length": spread([g["length"] for g in measured], [g["deal"] for g in measured]),
+        "margin": spread([g["margin"] for g in ended], [g["deal"] for g in ended]),
+        "truncated": truncated,
         "warnings": warnings,
     }
+
+
+def spread(values: list[float], deals: list[int]) -> dict[str, Any]:
+    """Mean (95% interval over deals), standard deviation and quantiles of per-game values."""
+    ci = stats.block_ci(values, deals, bounds=(0.0, math.inf))  # lengths and margins are >= 0
+    out: dict[str, Any] = {"games": len(values), "mean": ci.mean if values else None}
+    out.update(low=ci.low, high=ci.high)
+    if not values:
+        return dict(out, sd=None, **dict.fromkeys(_QUANTILES))
+    mean = math.fsum(values) / len(values)
+    sd = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (len(values) - 1)) if len(values) > 1 else 0.0
+    ordered = sorted(values)
+    out["sd"] = sd
+    for name, q in _QUANTILES.items():
+        out[name] = _quantile(ordered, q)
+    return out
+
+
+_QUANTILES = {"min": 0.0, "p10": 0.1, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.9, "max": 1.0}
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """Linear interpolation between the closest ranks (numpy's default method)."""
+    h = (len(ordered) - 1) * q
+    lo = math.floor(h)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (h - lo) * (ordered[hi] - ordered[lo])
 
 
 def _line(label: str, row: dict[str, list[float]], fair: float, parties: int) -> dict[str, Any]:
@@ -434,12 +565,66 @@ def slim_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return dict(summary, bots=strip(summary["bots"]), others=strip(summary["others"]))
 
 
+GAMES_CSV_COLUMNS = (
+    "deal",
+    "rotation",
+    "options",
+    "seat",
+    "turn_order",
+    "bot",
+    "score",
+    "rank",
+    "share",
+    "length",
+    "truncated",
+    "moves",
+    "margin",
+)
+
+
+def options_text(options: dict[str, Any]) -> str:
+    """The options as given, ``name=value`` pairs separated by spaces (games.csv)."""
+    return " ".join(f"{k}={v}" for k, v in options.items())
+
+
+def games_csv(games: list[dict[str, Any]], described: dict[str, Any]) -> str:
+    """One row per game and seat (and per party that is no seat, e.g. MOTU's Opponent, its
+    seat and turn order empty): the seat's place in the turn order (1: first) and score, its
+    party's rank and share, the game's length (in the game's unit), moves and margin."""
+    labels = contestant_labels(described["bots"])
+    opts = _quote(options_text(described["options"]))
+    rows = [",".join(GAMES_CSV_COLUMNS)]
+    for g in games:
+        head = f"{g['deal']},{g['rotation']},{opts}"
+        tail = f"{_csv(g['length'])},{str(g['truncated']).lower()},{g['moves']},{_csv(g['margin'])}"
+        for p in g["parties"]:
+            bot = _quote(labels[p["contestant"]] if p["contestant"] is not None else p["name"])
+            rank, share = _csv(p["rank"]), _csv(p["share"])
+            seats = [(str(s), _csv(g["scores"][s])) for s in p["seats"]] or [("", _csv(p["score"]))]
+            for seat, score in seats:
+                order = _csv(g["turn_order"][int(seat)] + 1) if seat and g.get("turn_order") else ""
+                rows.append(f"{head},{seat},{order},{bot},{score},{rank},{share},{tail}")
+    return "\n".join(rows) + "\n"
+
+
+def _quote(text: str) -> str:
+    """A CSV field: quoted when it holds a comma, a quote or a space."""
+    if any(ch in text for ch in ',"\n '):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
 def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False) -> list[Path]:
-    """Write results.json, results.csv, plots and (optionally) one record per game under ``out``."""
+    """Write results.json, results.csv, games.csv, run.json, plots and (optionally) one
+    record per game under ``out``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     summary = result["summary"]
     written = []
+    p = out / "games.csv"
+    p.write_text(games_csv(result["games"], summary["config"]), "utf-8")
+    written.append(p)
+    written.append(write_run(result, out))
     slim = slim_summary(summary)
     p = out / "results.json"
     p.write_text(json.dumps(slim, indent=2, allow_nan=False) + "\n", "utf-8")
@@ -492,3 +677,11 @@ def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False
                 p.write_text(json.dumps(g["record"]) + "\n", "utf-8")
         written.append(rec_dir)
     return written
+
+
+def write_run(result: dict[str, Any], out: str | Path) -> Path:
+    """run.json: how the run went (backend, jobs, time, deals resumed), apart from the
+    figures so that results.json depends only on the arguments."""
+    p = Path(out) / "run.json"
+    p.write_text(json.dumps(result.get("run", {}), indent=2, allow_nan=False) + "\n", "utf-8")
+    return p
