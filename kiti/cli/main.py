@@ -12,6 +12,7 @@ from . import play  # noqa: F401  (play)
 from . import replay  # noqa: F401  (replay)
 from . import commands  # noqa: F401  (rules, cards, bench)
 from . import tournament  # noqa: F401  (tournament)
+from . import balance  # noqa: F401  (balance)
 from . import serve  # noqa: F401  (serve)
 
 # isort: on
