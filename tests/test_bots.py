@@ -314,7 +314,9 @@ def test_ismcts_mix_sets_how_sharply_a_secret_choice_follows_the_visits() -> Non
     class Fixed(ISMCTSBot):
         def _search(self, view, rng):  # type: ignore[no-untyped-def]
             roots = [ismcts._Node() for _ in range(view.players)]
-            roots[view.seat].edges = {st.parse_move(m): [n, 0.0, n, None] for m, n in visits.items()}
+            codec = view.codec()  # edges are keyed by the moves' action integers
+            self._moves = codec.moves
+            roots[view.seat].edges = {codec.index[st.parse_move(m)]: [n, 0.0, n, None] for m, n in visits.items()}
             return roots
 
     def shares(mix: float) -> dict[str, float]:

@@ -52,15 +52,15 @@ import math
 import random
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
-from ..core.errors import quoted
+from ..core.errors import KitiError, quoted
 from ..core.events import key_since
 from ..core.game import State
 from ..core.moves import Move
 from ..core.options import OptionSpec
 from ..core.registry import has_part
-from ..core.seatview import SeatView
+from ..core.seatview import SeatView, seat_view
 from ..core.turns import turns
 
 #: The most iterations and seconds a move may be given (a bigger budget would seem to hang).
@@ -148,16 +148,56 @@ PARAMS = (
 )
 
 
+class Guide(Protocol):
+    """What the search asks a learned policy (:class:`kiti.rl.learned.LearnedPolicy` is one):
+    its probabilities over a seat's legal moves and the seat's expected share of the victory
+    (0..1), each from one seat's view and nothing more."""
+
+    def probabilities(self, view: SeatView) -> Mapping[Move, float]: ...
+
+    def value(self, view: SeatView) -> float: ...
+
+
+def load_guide(game: type[State] | None, name: str) -> Guide:
+    """The shipped learned policy ``name`` (``GAME`` or ``GAME.VARIANT``, e.g. ``miaui`` or
+    ``mauw.teams``) for ``game``; :class:`~kiti.bots.registry.BotSpecError` naming what is
+    wrong.  Imports :mod:`kiti.rl.learned` (NumPy) only here."""
+    from .registry import BotSpecError
+
+    game_id, _, variant = name.strip().lower().partition(".")
+    if game is None or game_id != game.info.id:
+        playing = f" (this table plays {game.info.id})" if game is not None else ""
+        raise BotSpecError(
+            f"bot ismcts parameter policy must name a learned policy of the game it plays, "
+            f"not {quoted(name)}{playing}"
+        )
+    try:
+        from ..rl.learned import load_learned
+    except ImportError as exc:
+        raise BotSpecError(
+            f"bot ismcts parameter policy needs the [rl] extra (pip install 'kiti[rl]'): {exc}"
+        ) from None
+    try:
+        return load_learned(game_id, variant or None)
+    except KitiError as exc:
+        raise BotSpecError(f"bot ismcts parameter policy {quoted(name)}: {exc}") from None
+
+
 class _Node:
-    """A decision node of one seat: move -> edge [visits, total reward, availability, children];
-    ``priors``: the heuristic's opinion of its moves (the searching seat's root only)."""
+    """A decision node of one seat: action -> edge [visits, total reward, availability,
+    children]; ``priors``: action -> prior (a root the heuristic has an opinion on, or any
+    node opened with a learned policy)."""
 
     __slots__ = ("edges", "priors", "visits")
 
     def __init__(self) -> None:
-        self.edges: dict[Move, list[Any]] = {}
+        self.edges: dict[int, list[Any]] = {}
         self.visits = 0
-        self.priors: dict[Move, float] | None = None
+        self.priors: dict[int, float] | None = None
+
+
+#: The most moves a learned policy opens at once at a node where moves are many.
+WIDE_PRIORS = 16
 
 
 class ISMCTSBot:
@@ -178,6 +218,9 @@ class ISMCTSBot:
         keys: str = "seen",
         prior: float = 1.0,
         mix: float = 3.0,
+        policy: str | Guide | None = None,
+        value: float = 1.0,
+        game: type[State] | None = None,
     ) -> None:
         if iters is None and seconds is None:
             iters = 1000
@@ -189,6 +232,8 @@ class ISMCTSBot:
             raise ValueError(f"rollout must be auto, random or heuristic, not {quoted(rollout)}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be win or margin, not {quoted(reward)}")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"value must be between 0 and 1, not {quoted(value)}")
         self.rng = random.Random(seed)
         self.iters = iters
         self.seconds = seconds
@@ -200,10 +245,15 @@ class ISMCTSBot:
         self.keys = keys
         self.prior = float(prior)
         self.mix = float(mix)
+        self.guide: Guide | None = load_guide(game, policy) if isinstance(policy, str) else policy
+        self.value = float(value)
         self.last_iterations = 0
         self._evaluate: Any = None
         self._depth = depth or 120
-        self._action: Mapping[Move, int] = {}  # the game's action numbers, set per search
+        # the game's action codec, set per search: edges are keyed by action integers
+        self._moves: tuple[Move, ...] = ()
+        self._index: Mapping[Move, int] = {}
+        self._identity: Mapping[int, int] = {}
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -212,10 +262,11 @@ class ISMCTSBot:
             self.last_iterations = 0
             return legal[0]
         roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+        moves = self._moves
         counts = [
-            (move, edge[0])
-            for move, edge in roots[view.seat].edges.items()
-            if edge[0] > 0 and (legal is None or move in legal)
+            (moves[a], edge[0])
+            for a, edge in roots[view.seat].edges.items()
+            if edge[0] > 0 and (legal is None or moves[a] in legal)
         ]
         if not counts:
             return view.random_move(self.rng)
@@ -233,25 +284,27 @@ class ISMCTSBot:
             roots = self._search(view, random.Random(self.rng.getrandbits(64)))
         finally:
             self.iters, self.seconds = saved
-        return {str(m): (e[0], e[1] / e[0] if e[0] else 0.0) for m, e in roots[view.seat].edges.items()}
+        moves = self._moves
+        return {
+            str(moves[a]): (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in roots[view.seat].edges.items()
+        }
 
     def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
-        policy = None
         strategy = None
         if has_part(view.game, "heuristic"):
             from .heuristic import strategy_class
 
             strategy = strategy_class(view.game)()
+        policy = None
         if self.rollout == "heuristic" or (self.rollout == "auto" and strategy is not None):
             policy = strategy.rollout if strategy is not None else None
         self._evaluate = getattr(strategy, "evaluate", None)
         self._depth = self.depth or (2 * view.players if self._evaluate else 120)
-        self._action = view.codec().index  # moves go in through the unchecked integer path
+        codec = view.codec()  # moves go in through the unchecked integer path
+        self._moves, self._index, self._identity = codec.moves, codec.index, codec.identity
         roots = [_Node() for _ in range(view.players)]
-        for seat, priors in self._priors(view, rng).items():
-            roots[seat].priors = priors
-            for move in priors:  # opened at once: widening alone would seldom draw them
-                roots[seat].edges[move] = [0, 0.0, 0, {}]
+        for seat, priors in self._priors(view, rng, strategy).items():
+            self._open(roots[seat], priors)
         done = 0
         if self.seconds is None:
             for _ in range(self.iters or 1):
@@ -269,20 +322,33 @@ class ISMCTSBot:
         self.last_iterations = done
         return roots
 
-    def _priors(self, view: SeatView, rng: random.Random) -> dict[int, dict[Move, float]]:
-        """The game heuristic's expectations for the seats' root moves, if it has any."""
-        if self.prior <= 0 or not has_part(view.game, "heuristic"):
+    def _priors(self, view: SeatView, rng: random.Random, strategy: Any) -> dict[int, dict[Move, float]]:
+        """The seats' root priors: the game heuristic's expectations where it has any; the
+        searching seat's from the learned policy instead where one guides the search."""
+        if self.prior <= 0:
             return {}
-        from .heuristic import strategy_class
-
-        strategy = strategy_class(view.game)()
         found = strategy.priors(view, rng) if hasattr(strategy, "priors") else {}
-        out = {}
-        for seat, priors in found.items():
-            if priors:
-                floor = 0.1 / len(priors)  # every move keeps a chance
-                out[seat] = {m: 0.9 * p + floor for m, p in priors.items()}
+        out = {seat: _floored(priors) for seat, priors in found.items() if priors}
+        if self.guide is not None:
+            out[view.seat] = self._learned(view, view.many_moves())
         return out
+
+    def _learned(self, view: SeatView, wide: bool) -> dict[Move, float]:
+        """The learned policy's priors for ``view``'s seat (its likeliest moves only where
+        moves are many), floored as the heuristic's."""
+        assert self.guide is not None
+        probs = self.guide.probabilities(view)
+        if wide and len(probs) > WIDE_PRIORS:
+            probs = dict(sorted(probs.items(), key=lambda mp: -mp[1])[:WIDE_PRIORS])
+        return _floored(probs)
+
+    def _open(self, node: _Node, priors: Mapping[Move, float]) -> None:
+        """Give ``node`` these priors and open their moves at once (widening alone would
+        seldom draw them on wide positions)."""
+        index = self._index
+        node.priors = {index[m]: p for m, p in priors.items()}
+        for action in node.priors:
+            node.edges[action] = [0, 0.0, 0, {}]
 
     def _iterate(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> None:
         state: State = view.determinize(rng)
@@ -292,102 +358,143 @@ class ISMCTSBot:
         taken: list[list[Any] | None] = [None] * players  # the edge a seat took last
         since = [start] * players  # where each seat's next observation begins
         paths: list[list[tuple[_Node, list[Any]]]] = [[] for _ in range(players)]
-        random_move = state.random_move
+        random_action = state.random_action
         step = state.step
-        action = self._action
+        index = self._index
+        seen = self.keys == "seen"
+        guide = self.guide
+        cut: list[float] | None = None  # the learned value of each seat where the tree ended
         left = self._depth
         for seat in turns(state):
             edge = taken[seat]
             if edge is not None:  # the seat is back: what did it see since its last move?
                 children = edge[3]
-                key = key_since(state.log, seat, since[seat]) if self.keys == "seen" else ()
+                key = key_since(state.log, seat, since[seat]) if seen else ()
                 child = children.get(key)
                 if child is None:
                     child = children[key] = _Node()
+                    if guide is not None and self.prior > 0:
+                        self._open(child, self._learned(seat_view(state, seat), state.many_moves(seat)))
                     node[seat] = child
                     taken[seat] = None
-                    move, chosen = self._select(state, seat, child, rng)
+                    action, chosen = self._select(state, seat, child, rng)
                     paths[seat].append((child, chosen))
                     node[seat] = None  # a new node: this seat leaves its tree
-                    step(seat, action[move])
+                    step(seat, action)
                     continue
                 node[seat] = child
             current = node[seat]
             if current is None:  # out of the tree: roll out
+                if guide is not None and cut is None and all(n is None for n in node):
+                    cut = [guide.value(seat_view(state, s)) for s in range(players)]
+                    if self.value >= 1.0:
+                        break
                 left -= 1
                 if left < 0:
                     break
-                move = policy(state, seat, rng) if policy is not None else random_move(seat, rng)
-                step(seat, action[move])
+                step(seat, random_action(seat, rng) if policy is None else index[policy(state, seat, rng)])
                 continue
-            move, chosen = self._select(state, seat, current, rng)
+            action, chosen = self._select(state, seat, current, rng)
             paths[seat].append((current, chosen))
             if chosen[0] == 0:
                 node[seat] = None  # first visit of this move: roll out from here
                 taken[seat] = None
             else:
                 taken[seat] = chosen
-            step(seat, action[move])
+            step(seat, action)
             since[seat] = len(state.log)
-        rewards = self._rewards(state)
-        for seat in range(players):
+        self._back_up(paths, self._leaf_rewards(state, cut))
+
+    def _leaf_rewards(self, state: State, cut: list[float] | None) -> list[float]:
+        """Each seat's reward: the game's (ended or stopped early), the learned value where
+        it cut the iteration, or ``value * learned + (1 - value) * rollout``."""
+        if cut is None:
+            return self._rewards(state)
+        w = self.value
+        if w >= 1.0:
+            return cut
+        return [w * v + (1.0 - w) * r for v, r in zip(cut, self._rewards(state))]
+
+    @staticmethod
+    def _back_up(paths: list[list[tuple[_Node, list[Any]]]], rewards: list[float]) -> None:
+        for seat, path in enumerate(paths):
             r = rewards[seat]
-            for owner, e in paths[seat]:
+            for owner, e in path:
                 owner.visits += 1
                 e[0] += 1
                 e[1] += r
 
-    def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[Move, list[Any]]:
-        """UCB1 with availability among the moves legal here (progressive widening if wide)."""
+    def _legal(self, state: State, seat: int) -> list[int]:
+        """``seat``'s legal moves as actions, in the game's order."""
+        moves = state.legal_moves(seat)
+        get = self._identity.get
+        actions = [get(id(m)) for m in moves]  # the codec's own objects: one look-up each
+        if None in actions:
+            index = self._index
+            return [index[m] for m in moves]
+        return actions  # type: ignore[return-value]
+
+    def _widen(self, state: State, seat: int, node: _Node, rng: random.Random) -> list[int]:
+        """Progressive widening: open one more random move while the node has fewer than
+        ``width * sqrt(visits)`` edges; the node's edges legal here."""
         edges = node.edges
-        if state.many_moves(seat):
-            limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
-            if len(edges) < limit:
-                edges.setdefault(state.random_move(seat, rng), [0, 0.0, 0, {}])
-            moves = [m for m in edges if state.illegal_reason(seat, m) is None] or [
-                state.random_move(seat, rng)
-            ]
-        else:
-            moves = state.legal_moves(seat)
-        offered = _offered(edges, moves)
+        limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
+        if len(edges) < limit:
+            edges.setdefault(state.random_action(seat, rng), [0, 0.0, 0, {}])
+        moves = self._moves
+        return [a for a in edges if state.illegal_reason(seat, moves[a]) is None] or [
+            state.random_action(seat, rng)
+        ]
+
+    def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:
+        """UCB1 with availability among the moves legal here (progressive widening if wide);
+        each offered move's edge is made when first seen and its availability counted."""
+        actions = self._widen(state, seat, node, rng) if state.many_moves(seat) else self._legal(state, seat)
         if node.priors is not None:
-            return self._select_with_priors(node, offered)
+            return self._select_with_priors(node, actions)
+        edges = node.edges
         c = self.c
         log = math.log
         sqrt = math.sqrt
-        unvisited: list[tuple[Move, list[Any]]] = []
-        best: tuple[Move, list[Any]] | None = None
+        unvisited: list[tuple[int, list[Any]]] = []
+        best: tuple[int, list[Any]] | None = None
         best_v = -1.0
-        for m, e in offered:
+        for a in actions:
+            e = edges.get(a)
+            if e is None:
+                unvisited.append((a, edges.setdefault(a, [0, 0.0, 1, {}])))
+                continue
+            e[2] += 1
             n = e[0]
             if n == 0:
-                unvisited.append((m, e))
+                unvisited.append((a, e))
             elif not unvisited:
                 v = e[1] / n + c * sqrt(log(e[2]) / n)
                 if v > best_v:
-                    best_v, best = v, (m, e)
+                    best_v, best = v, (a, e)
         if unvisited:
             return unvisited[0] if len(unvisited) == 1 else rng.choice(unvisited)
         assert best is not None
         return best
 
-    def _select_with_priors(
-        self, node: _Node, offered: list[tuple[Move, list[Any]]]
-    ) -> tuple[Move, list[Any]]:
+    def _select_with_priors(self, node: _Node, actions: list[int]) -> tuple[int, list[Any]]:
         """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
         edges = node.edges
         priors = node.priors or {}
         total = sum(e[0] for e in edges.values())
         mean = sum(e[1] for e in edges.values()) / total if total else 0.5
         scale = self.prior * math.sqrt(total + 1)
-        best: tuple[Move, list[Any]] | None = None
+        best: tuple[int, list[Any]] | None = None
         best_v = -1e18
-        for m, e in offered:
+        for a in actions:
+            e = edges.get(a)
+            if e is None:
+                e = edges[a] = [0, 0.0, 0, {}]
+            e[2] += 1
             n = e[0]
-            q = e[1] / n if n else mean
-            v = q + scale * priors.get(m, 0.0) / (1 + n)
+            v = (e[1] / n if n else mean) + scale * priors.get(a, 0.0) / (1 + n)
             if v > best_v:
-                best_v, best = v, (m, e)
+                best_v, best = v, (a, e)
         assert best is not None
         return best
 
@@ -411,14 +518,7 @@ class ISMCTSBot:
         return out
 
 
-def _offered(edges: dict[Move, list[Any]], moves: list[Move]) -> list[tuple[Move, list[Any]]]:
-    """Each move offered at a node with its edge (made when first seen), its availability
-    counted once more."""
-    out = []
-    for m in moves:
-        e = edges.get(m)
-        if e is None:
-            e = edges[m] = [0, 0.0, 0, {}]
-        e[2] += 1
-        out.append((m, e))
-    return out
+def _floored(priors: Mapping[Move, float]) -> dict[Move, float]:
+    """``0.9 * p + 0.1 / len``: every move with a prior keeps a chance."""
+    floor = 0.1 / len(priors)
+    return {m: 0.9 * p + floor for m, p in priors.items()}

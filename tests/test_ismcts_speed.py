@@ -1,0 +1,47 @@
+"""ISMCTS sped up (issue 20): the same choices and statistics as the search before (the
+frozen reference in tests/ismcts_reference.py), for the same seed, in every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ismcts_reference import ReferenceISMCTS
+
+from kiti.bots.ismcts import ISMCTSBot
+from kiti.core.registry import get_game
+from kiti.core.seatview import seat_view
+from kiti.core.turns import turns
+
+# (game, seats, bot parameters, iterations): random and heuristic rollouts, wide positions
+# (MOTU), margins, open-loop keys, heuristic priors off.
+CASES = [
+    ("miaui", 4, {}, 60),
+    ("miaui", 3, {"rollout": "random", "keys": "own"}, 60),
+    ("mauw", 2, {"rollout": "random"}, 30),
+    ("mauw", 4, {"reward": "margin", "prior": 0.0}, 30),
+    ("motu", 2, {"depth": 6}, 25),
+    ("motu", 1, {"rollout": "random", "depth": 6}, 25),
+]
+
+
+def _positions(game_id: str, players: int, count: int = 3) -> list:
+    """A few decisions from one random game: its start and positions further on."""
+    rng = random.Random(7)
+    state = get_game(game_id).new(players, None, 11)
+    found = []
+    for n, seat in enumerate(turns(state)):
+        if n % 9 == 0 and len(found) < count:
+            found.append(seat_view(state, seat))
+        if len(found) == count:
+            break
+        state.step(seat, state.random_action(seat, rng))
+    return found
+
+
+@pytest.mark.parametrize(("game_id", "players", "params", "iters"), CASES)
+def test_ismcts_chooses_as_the_search_before_it(game_id: str, players: int, params: dict, iters: int) -> None:
+    for k, view in enumerate(_positions(game_id, players)):
+        new, old = ISMCTSBot(k, iters=iters, **params), ReferenceISMCTS(k, iters=iters, **params)
+        assert new.root_statistics(view, iters) == old.root_statistics(view, iters), (game_id, k)
+        assert new.choose(view) == old.choose(view), (game_id, k)
