@@ -13,7 +13,7 @@ _SEAGULL = int(np.flatnonzero(T.EATS)[0])
 def random_actions(state: BatchState, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action for every seat to act."""
     noise = rng.random(state.hands.shape, dtype=np.float32)
-    actions: np.ndarray = np.where(state.hands, noise, -1.0).argmax(-1)
+    actions: np.ndarray = T.HAND_PICK[state.hands, (noise * T.HAND_SIZE[state.hands]).astype(np.intp)]
     taking = np.flatnonzero(~state.terminated & (state.taker >= 0))
     if taking.size:
         noise = rng.random((taking.size, len(T.CODES)), dtype=np.float32)
@@ -30,13 +30,11 @@ def greedy_actions(state: BatchState) -> np.ndarray:
     first, and a Seagull once her pile's top is worth no more than the cards still waiting."""
     worth = _worth(state)
     hands = state.hands
-    highest = T.ROUNDS - 1 - hands[..., ::-1].argmax(-1)
-    rest = hands.copy()
-    np.put_along_axis(rest, highest[..., None], False, axis=-1)
-    second = np.where(rest.any(-1), T.ROUNDS - 1 - rest[..., ::-1].argmax(-1), highest)
-    lowest = hands.argmax(-1)
-    place = np.cumsum(hands, axis=-1)
-    middle = (hands & (place == (place[..., -1:] + 1) // 2)).argmax(-1)
+    size = T.HAND_SIZE[hands].astype(np.intp)
+    highest = T.HAND_PICK[hands, size - 1]
+    second = T.HAND_PICK[hands, np.maximum(size - 2, 0)]
+    lowest = T.HAND_PICK[hands, 0]
+    middle = T.HAND_PICK[hands, (size - 1) // 2]
     aim = worth.argmax(-1)
     actions: np.ndarray = np.where(worth.max(-1) > 0, np.choose(aim, [highest, second, lowest]), middle)
     taking = np.flatnonzero(~state.terminated & (state.taker >= 0))

@@ -34,7 +34,7 @@ class BatchState:
     stock: np.ndarray  # [N, STOCKED] cards in the order they are stocked, three a round
     burned: np.ndarray  # [N] the burned card
     round: np.ndarray  # [N] 1..ROUNDS
-    hands: np.ndarray  # [N, P, ROUNDS] bool: diver n+1 still in hand
+    hands: np.ndarray  # [N, P] int16 bit masks: bit n-1 set while diver n is in hand
     lagoon: np.ndarray  # [N, 3, ROUNDS] cards per space, oldest first
     lagoon_len: np.ndarray  # [N, 3]
     veil: np.ndarray  # [N, 3] seat that alone sees the space's first card (face down), or -1
@@ -42,6 +42,7 @@ class BatchState:
     piles: np.ndarray  # [N, P, STOCKED] each seat's fish pile, bottom first
     pile_len: np.ndarray  # [N, P]
     jellies: np.ndarray  # [N, P] Jellyfish in each pile
+    points: np.ndarray  # [N, P] int16: each pile's points
     kiti: np.ndarray  # [N] seat on Kiti's right, -1 with No Fighting
     catches: np.ndarray  # [N, 3] winner of each space not yet handed out this round, or -1
     taker: np.ndarray  # [N] the seat ordering a catch, or -1
@@ -69,23 +70,22 @@ class BatchState:
         mask = np.zeros((self.num_games, self.players, T.NUM_ACTIONS), dtype=bool)
         live = ~self.terminated
         diving = np.flatnonzero(live & (self.taker < 0))
-        mask[diving, :, : T.ROUNDS] = self.hands[diving]
+        mask[diving, :, : T.ROUNDS] = T.HAND_BITS[self.hands[diving]]
         taking = np.flatnonzero(live & (self.taker >= 0))
         mask[taking, self.taker[taking], T.ROUNDS :] = self.taking[taking] > 0
         return mask
 
     def scores(self) -> np.ndarray:
         """[N, P]: each pile's points (final once the game is over)."""
-        return _scores(self.piles, self.pile_len)
+        return self.points.copy()
 
     def copy(self) -> BatchState:
         return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy() for f in _ARRAYS})
 
 
-def _scores(piles: np.ndarray, pile_len: np.ndarray) -> np.ndarray:
-    held = np.arange(T.STOCKED) < pile_len[..., None]
-    scores: np.ndarray = (T.VALUES[piles] * held).sum(-1)
-    return scores
+def _at(state: BatchState, games: np.ndarray) -> slice | np.ndarray:
+    """``games`` as an index: every game as a slice (no copies), else the array."""
+    return slice(None) if len(games) == len(state.round) else games
 
 
 _ARRAYS = [f for f in dataclasses.fields(BatchState) if f.name != "players"]
@@ -101,13 +101,14 @@ def init(
     are drawn among the others and the rest is reshuffled.  ``options`` are Miaui's; each
     value a scalar (every game) or an array with one value per game."""
     rng = np.random.default_rng(seed)
-    decks = T.DECK[np.argsort(rng.random((num_games, len(T.DECK))), axis=1)]
-    stock = decks[:, 1:]
+    decks = rng.permuted(np.broadcast_to(T.DECK, (num_games, len(T.DECK))), axis=1)
+    redo = np.flatnonzero(T.EATS[decks[:, 1 : 1 + T.SPACES]].any(1))
+    stock = decks[redo, 1:]
     others = ~T.EATS[stock]
     place = np.cumsum(others, axis=1)  # the first three others go first, in their order
     keys = np.where(others & (place <= T.SPACES), place - T.SPACES - 1.0, rng.random(stock.shape))
-    decks[:, 1:] = np.take_along_axis(stock, np.argsort(keys, axis=1), axis=1)
-    return init_from_decks(decks, players, options)
+    decks[redo, 1:] = np.take_along_axis(stock, np.argsort(keys, axis=1), axis=1)
+    return _deal(decks, players, _options(options, num_games, players))
 
 
 def init_from_decks(decks: np.ndarray, players: int, options: Mapping[str, Any] | None = None) -> BatchState:
@@ -119,9 +120,13 @@ def init_from_decks(decks: np.ndarray, players: int, options: Mapping[str, Any] 
         raise SetupError(f"Miaui is for {T.MIN_SEATS}-{T.MAX_SEATS} players, not {quoted(players)}")
     if decks.shape != (n, len(T.DECK)) or not (np.sort(decks, axis=1) == np.sort(T.DECK)).all():
         raise SetupError(f"decks must be [games, {len(T.DECK)}] orders of the Miaui deck")
-    if T.EATS[decks[:, 1:4]].any():
+    if T.EATS[decks[:, 1 : 1 + T.SPACES]].any():
         raise SetupError("a deck stocks a Seagull in round 1 (the engine would reshuffle it)")
-    opts = _options(options, n, players)
+    return _deal(decks, players, _options(options, n, players))
+
+
+def _deal(decks: np.ndarray, players: int, opts: dict[str, np.ndarray]) -> BatchState:
+    n = len(decks)
     state = BatchState(
         players=players,
         no_fighting=opts["no_fighting"],
@@ -130,7 +135,7 @@ def init_from_decks(decks: np.ndarray, players: int, options: Mapping[str, Any] 
         stock=decks[:, 1:].copy(),
         burned=decks[:, 0].copy(),
         round=np.ones(n, dtype=np.int8),
-        hands=np.ones((n, players, T.ROUNDS), dtype=bool),
+        hands=np.full((n, players), T.FULL_HAND, dtype=np.int16),
         lagoon=np.zeros((n, T.SPACES, T.ROUNDS), dtype=np.int8),
         lagoon_len=np.zeros((n, T.SPACES), dtype=np.int8),
         veil=np.full((n, T.SPACES), -1, dtype=_SEAT),
@@ -138,6 +143,7 @@ def init_from_decks(decks: np.ndarray, players: int, options: Mapping[str, Any] 
         piles=np.zeros((n, players, T.STOCKED), dtype=np.int8),
         pile_len=np.zeros((n, players), dtype=np.int8),
         jellies=np.zeros((n, players), dtype=np.int8),
+        points=np.zeros((n, players), dtype=np.int16),
         kiti=np.where(opts["no_fighting"], -1, opts["kiti_start"]).astype(_SEAT),
         catches=np.full((n, T.SPACES), -1, dtype=_SEAT),
         taker=np.full(n, -1, dtype=_SEAT),
@@ -165,9 +171,11 @@ def _options(options: Mapping[str, Any] | None, n: int, players: int) -> dict[st
         if value.ndim > 1 or (value.ndim == 1 and len(value) != n):
             raise OptionError(f"option {spec.name} must be one value or one per game ({n})")
         out[spec.name] = np.broadcast_to(value.astype(spec.type), (n,)).copy()
-    combos = np.unique(np.stack([out[name].astype(np.int64) for name in T.OPTION_NAMES], axis=1), axis=0)
-    for combo in combos:
-        R.MiauiState.new(players, {s.name: s.type(v) for s, v in zip(R.OPTIONS, combo)}, 0)
+    code = np.zeros(n, dtype=np.int64)  # each combination as one number, to find them fast
+    for spec in R.OPTIONS:
+        code = code * (T.MAX_SEATS + 1) + out[spec.name].astype(np.int64)
+    for first in np.unique(code, return_index=True)[1]:
+        R.MiauiState.new(players, {spec.name: out[spec.name][first].item() for spec in R.OPTIONS}, 0)
     return out
 
 
@@ -214,9 +222,9 @@ def _check(state: BatchState, actions: np.ndarray) -> None:
 
 def _dive(state: BatchState, games: np.ndarray, actions: np.ndarray) -> None:
     """Every seat's dive in a round, then the reveal."""
-    seats = np.arange(state.players)
-    state.hands[games[:, None], seats, actions] = False
-    state.moves[games] += state.players
+    at = _at(state, games)
+    state.hands[at] ^= np.left_shift(1, actions, dtype=np.int16)
+    state.moves[at] += state.players
     _reveal(state, games, actions + 1)
 
 
@@ -233,16 +241,21 @@ def _resolve(dives: np.ndarray, kiti: np.ndarray, players: int) -> np.ndarray:
     left = np.ones((m, players), dtype=bool)
     out = np.full((m, T.SPACES), -1, dtype=_SEAT)
     rank = T.kiti_rank(players)[kiti]  # [M, 3, P]; -1 (no Kiti) picks the zero row
+    key = dives.astype(np.int16) * (2 * T.MAX_SEATS)  # the dive first, then Kiti's order
     rows = np.arange(m)
     no_kiti = kiti < 0
+    fights = not no_kiti.any()
     for space in range(T.SPACES):
         if T.TAKES_HIGHEST[space]:
-            best = np.where(left, dives, -1).max(1)
+            winner = np.where(left, key - rank[:, space], -1).argmax(1)
         else:
-            best = np.where(left, dives, T.ROUNDS + 1).min(1)
-        tied = left & (dives == best[:, None])
+            winner = np.where(left, key + rank[:, space], np.iinfo(np.int16).max).argmin(1)
+        if fights:  # with Kiti every depth has a winner
+            out[:, space] = winner
+            left[rows, winner] = False
+            continue
+        tied = left & (dives == dives[rows, winner][:, None])
         count = tied.sum(1)
-        winner = np.where(tied, rank[:, space], players).argmin(1)
         won = (count == 1) | ((count > 1) & ~no_kiti)
         out[won, space] = winner[won]
         left[rows[won], winner[won]] = False
@@ -254,22 +267,27 @@ def _hand_out(state: BatchState, games: np.ndarray) -> None:
     """Give each won space to its winner, deepest first; a game pauses at the first catch
     its taker must order (the shallower ones wait); the others end the round.  A seat wins
     one space at most, so the catches handed out together go to distinct piles."""
-    seat = state.catches[games]
-    length = state.lagoon_len[games]
+    at = _at(state, games)
+    seat = state.catches[at].copy()  # a slice of every game is a view: keep what was read
+    length = state.lagoon_len[at].copy()
     most = int(length.max(initial=1))
-    cards = state.lagoon[games, :, :most]
+    if most == 1 and (seat >= 0).all():
+        _hand_out_one_each(state, games, seat)
+        return
+    cards = state.lagoon[at, :, :most]
     held = np.arange(most) < length[..., None]
     spaces = np.arange(T.SPACES)
     stop = np.full(len(games), T.SPACES)  # the space each game pauses at (3: none)
-    if most > 1 and state.taker_chooses[games].any():
-        mixed = (seat >= 0) & state.taker_chooses[games, None] & ((cards != cards[..., :1]) & held).any(-1)
+    if most > 1 and state.taker_chooses[at].any():
+        mixed = (seat >= 0) & state.taker_chooses[at, None] & ((cards != cards[..., :1]) & held).any(-1)
         stop = np.where(mixed.any(1), mixed.argmax(1), T.SPACES)
     now = (seat >= 0) & (spaces <= stop[:, None])
-    hides = (T.HIDES[state.round[games, None, None], cards] & held).any(-1) & now
-    state.hide_next[games] = np.where(hides, seat, state.hide_next[games])
-    state.lagoon_len[games] = np.where(now, 0, length)
-    state.veil[games] = np.where(now, -1, state.veil[games])
-    state.catches[games] = np.where(now, -1, seat)
+    hides = (T.HIDES[state.round[at, None, None], cards] & held).any(-1) & now
+    if hides.any():
+        state.hide_next[at] = np.where(hides, seat, state.hide_next[at])
+    state.lagoon_len[at] = np.where(now, 0, length)
+    state.veil[at] = np.where(now, -1, state.veil[at])
+    state.catches[at] = np.where(now, -1, seat)
     row, space = np.nonzero(now & (spaces < stop[:, None]))
     g, s, c, n = games[row], seat[row, space], cards[row, space], length[row, space]
     for k in range(most):
@@ -282,6 +300,20 @@ def _hand_out(state: BatchState, games: np.ndarray) -> None:
         rows = np.flatnonzero(paused)
         _pause(state, games[rows], seat[rows, stop[rows]], cards[rows, stop[rows]], held[rows, stop[rows]])
         games = games[~paused]
+    _end_round(state, games)
+
+
+def _hand_out_one_each(state: BatchState, games: np.ndarray, seat: np.ndarray) -> None:
+    """:func:`_hand_out` where every space holds one card and has a winner (always, with Kiti)."""
+    at = _at(state, games)
+    cards = state.lagoon[at, :, 0]
+    hides = T.HIDES[state.round[at, None], cards]
+    if hides.any():
+        state.hide_next[at] = np.where(hides, seat, state.hide_next[at])
+    state.lagoon_len[at] = 0
+    state.veil[at] = -1
+    state.catches[at] = -1
+    _add(state, np.repeat(games, T.SPACES), seat.reshape(-1), cards.reshape(-1))
     _end_round(state, games)
 
 
@@ -324,30 +356,37 @@ def _add(state: BatchState, games: np.ndarray, seat: np.ndarray, card: np.ndarra
     piles = state.piles.reshape(-1, T.STOCKED)  # one row per (game, seat): views
     pile_len = state.pile_len.reshape(-1)
     jellies = state.jellies.reshape(-1)
+    points = state.points.reshape(-1)
     pile = games * p + seat
     eats = T.EATS[card]
     if eats.any():
         gull = pile[eats]
         n = pile_len[gull]
         gull, n = gull[n > 0], n[n > 0] - 1
-        jellies[gull] -= T.JELLY[piles[gull, n]]
+        eaten = piles[gull, n]
+        jellies[gull] -= T.JELLY[eaten]
+        points[gull] -= T.VALUES[eaten]
         pile_len[gull] = n
         pile, card = pile[~eats], card[~eats]
     n = pile_len[pile]
     piles[pile, n] = card
     pile_len[pile] = n + 1
-    count = jellies[pile] + T.JELLY[card]
-    jellies[pile] = count
+    points[pile] += T.VALUES[card]
+    jelly = pile[T.JELLY[card]]
+    count = jellies[jelly] + 1
+    jellies[jelly] = count
     full = count >= T.JELLY_LIMIT
     if full.any():
-        _drop_jellies(state, pile[full])
+        _drop_jellies(state, jelly[full])
 
 
 def _drop_jellies(state: BatchState, pile: np.ndarray) -> None:
     piles = state.piles.reshape(-1, T.STOCKED)
     pile_len = state.pile_len.reshape(-1)
     cards = piles[pile]
-    keep = (np.arange(T.STOCKED) < pile_len[pile, None]) & ~T.JELLY[cards]
+    held = np.arange(T.STOCKED) < pile_len[pile, None]
+    keep = held & ~T.JELLY[cards]
+    state.points.reshape(-1)[pile] -= (T.VALUES[cards] * (held & ~keep)).sum(1).astype(np.int16)
     piles[pile] = np.take_along_axis(cards, np.argsort(~keep, axis=1, kind="stable"), axis=1)
     pile_len[pile] = keep.sum(1)
     state.jellies.reshape(-1)[pile] = 0
@@ -358,35 +397,43 @@ def _end_round(state: BatchState, games: np.ndarray) -> None:
     divers play themselves in the last round)."""
     if not games.size:
         return
-    state.kiti[games] = T.kiti_after(state.players)[state.kiti[games]]
-    last = state.round[games] == T.ROUNDS
-    _finish(state, games[last])
-    games = games[~last]
-    state.round[games] += 1
+    at = _at(state, games)
+    state.kiti[at] = T.kiti_after(state.players)[state.kiti[at]]
+    last = state.round[at] == T.ROUNDS
+    if last.any():
+        _finish(state, games[last])
+        games = games[~last]
+        at = _at(state, games)
+    state.round[at] += 1
     _stock(state, games)
-    final = games[state.round[games] == T.ROUNDS]
+    final = games[state.round[at] == T.ROUNDS]
     if final.size:
-        dives = state.hands[final].argmax(-1) + 1
-        state.hands[final] = False
+        dives = T.HAND_PICK[state.hands[final], 0] + 1
+        state.hands[final] = 0
         _reveal(state, final, dives)
 
 
 def _finish(state: BatchState, games: np.ndarray) -> None:
     """The end: every top scorer shares the victory."""
     state.terminated[games] = True
-    scores = _scores(state.piles[games], state.pile_len[games])
+    scores = state.points[games]
     top = scores == scores.max(1, keepdims=True)
     state.rewards[games] = top / top.sum(1, keepdims=True)
 
 
 def _stock(state: BatchState, games: np.ndarray) -> None:
     """One card into each space, bottom first; a Lantern's catcher alone sees the card it hides."""
+    at = _at(state, games)
     spaces = np.arange(T.SPACES)
-    first = (state.round[games].astype(np.intp) - 1) * T.SPACES
+    first = (state.round[at].astype(np.intp) - 1) * T.SPACES
     cards = state.stock[games[:, None], first[:, None] + spaces]
-    at = state.lagoon_len[games]
-    state.lagoon[games[:, None], spaces, at] = cards
-    state.lagoon_len[games] = at + 1
-    hidden = state.hide_next[games]
-    state.veil[games] = np.where(hidden >= 0, hidden, state.veil[games])
-    state.hide_next[games] = -1
+    end = state.lagoon_len[at]
+    if end.any():
+        state.lagoon[games[:, None], spaces, end] = cards
+    else:
+        state.lagoon[at, :, 0] = cards
+    state.lagoon_len[at] = end + 1
+    hidden = state.hide_next[at]
+    if (hidden >= 0).any():
+        state.veil[at] = np.where(hidden >= 0, hidden, state.veil[at])
+        state.hide_next[at] = -1

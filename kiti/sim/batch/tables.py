@@ -61,6 +61,13 @@ JELLY_LIMIT = _LIMITS.pop()
 JELLY = np.array([not _eats(c) and _jelly_limit(c) > 0 for c in CODES])
 #: ``HIDES[round, card]``: a catch holding ``card`` in ``round`` hides the next card stocked there.
 HIDES = np.array([[r > 0 and R.lantern_hides_next((c,), r) for c in CODES] for r in range(ROUNDS + 1)])
+#: A hand is a bit mask of divers (bit ``n - 1``: diver ``n``); ``HAND_BITS[hand]`` its divers
+#: as booleans, ``HAND_SIZE[hand]`` how many, ``HAND_PICK[hand, j]`` the action of its ``j``-th
+#: lowest diver.
+FULL_HAND = (1 << ROUNDS) - 1
+HAND_BITS = (np.arange(FULL_HAND + 1)[:, None] >> np.arange(ROUNDS)) & 1 == 1
+HAND_SIZE = HAND_BITS.sum(1).astype(np.int8)
+HAND_PICK = np.argsort(~HAND_BITS, axis=1, kind="stable").astype(np.int8)
 #: The mean value of a card not yet seen (the greedy policy's guess for a face-down card).
 MEAN_VALUE = float(VALUES[DECK].mean())
 
