@@ -62,7 +62,7 @@ def _make_ismcts(game: type[State], seed: int | None, params: dict[str, Any]) ->
 
     params = dict(params)
     seconds = params.pop("time", None)
-    return ISMCTSBot(seed, seconds=seconds, **params)
+    return ISMCTSBot(seed, seconds=seconds, game=game, **params)  # the game: for its learned policy
 
 
 def openspiel_ismcts_params() -> tuple[OptionSpec, ...]:
