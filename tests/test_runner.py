@@ -44,6 +44,25 @@ def test_ray_gives_the_local_results_in_item_order(ray_session: object) -> None:
     assert list(run_ordered(math.factorial, [], backend="ray")) == []
 
 
+def test_balance_games_csv_is_the_same_byte_for_byte_on_ray(ray_session: object) -> None:
+    from kiti.core.registry import get_game
+    from kiti.sim.balance import BalanceConfig, parse_grid, plan_balance, run_balance
+    from kiti.sim.balance_report import games_csv
+
+    grid = parse_grid(["no_fighting=false,true"], get_game("miaui"))
+
+    def csv_on(backend: str, jobs: int) -> str:
+        config = BalanceConfig(
+            "miaui", ["heuristic", "random"], [3], grid, games=3, seed=4, jobs=jobs, backend=backend
+        )
+        plan = plan_balance(config)
+        return games_csv(plan, run_balance(plan))
+
+    local = csv_on("local", 1)
+    assert local.count("\n") == 1 + 2 * 3 * 3  # a header, 2 cells x 3 games x 3 seats
+    assert csv_on("ray", 2) == local
+
+
 def test_unknown_backend_and_bad_jobs_are_named() -> None:
     with pytest.raises(KitiError, match=r"unknown backend 'dask' \(known backends: local, ray\)"):
         run_ordered(math.factorial, ITEMS, backend="dask")

@@ -207,6 +207,7 @@ class Game:
     cell: int
     deal: int
     rotation: int
+    seed: int  # the game seed (the deal's)
     specs: tuple[str, ...]
     out: Playout
 
@@ -220,7 +221,7 @@ def run_balance(plan: Plan, progress: Callable[[int, int], None] | None = None) 
     games = []
     results = run_ordered(play, [w[3] for w in work], backend=cfg.backend, jobs=cfg.jobs, address=cfg.address)
     for (c, d, r, deal), out in zip(work, results):
-        games.append(Game(c, d, r, deal.specs, out))
+        games.append(Game(c, d, r, deal.seed, deal.specs, out))
         if progress is not None:
             progress(len(games), len(work))
     return games

@@ -48,7 +48,7 @@ def games_csv(plan: Plan, games: list[Game]) -> str:
             row = [
                 *head,
                 str(g.deal),
-                str(_seed(plan, g)),
+                str(g.seed),
                 str(g.rotation),
                 str(seat),
                 str(out.turn_order[seat] + 1),
@@ -63,12 +63,6 @@ def games_csv(plan: Plan, games: list[Game]) -> str:
             ]
             lines.append(",".join(row))
     return "\n".join(lines) + "\n"
-
-
-def _seed(plan: Plan, g: Game) -> int:
-    from .tournament import deal_seed
-
-    return deal_seed(plan.config.seed, g.deal)
 
 
 def write_outputs(plan: Plan, games: list[Game], summary: dict[str, Any], out: str | Path) -> list[Path]:

@@ -89,6 +89,13 @@ def make_plots(summary: dict[str, Any], out: Path) -> list[Path]:
 
 
 # ------------------------------------------------------------------ kiti balance
+def _bars(rows: list[dict[str, Any]]) -> tuple[list[float], list[list[float]]]:
+    """Means and error bar lengths of intervals (never negative: rounding can put a bound a
+    hair past its mean)."""
+    means, err = _errors([{"i": r} for r in rows], "i")
+    return means, [[max(0.0, e) for e in side] for side in err]
+
+
 def _study(summary: dict[str, Any]) -> str:
     cfg = summary["config"]
     return f"{cfg['name']}: {cfg['games']:,} games, seed {cfg['seed']}"
@@ -124,7 +131,7 @@ def _balance_seats(plt: Any, summary: dict[str, Any], out: Path) -> Path:
     fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharey=True)
     for ax, cell in zip(axes.flat, cells):
         shares = cell["win_share_by_turn_order"]
-        means, err = _errors([{"s": d} for d in shares], "s")
+        means, err = _bars(shares)
         ax.bar([str(i + 1) for i in range(len(shares))], means, yerr=err, capsize=3, color="#4c72b0")
         ax.axhline(cell["fair_share"], color="grey", linestyle="--", label="an even share")
         ax.set_title(cell["label"], fontsize=8, wrap=True)
@@ -171,7 +178,7 @@ def _balance_effects(plt: Any, summary: dict[str, Any], path: Path) -> Path:
         ax.axis("off")
     for ax, (words, rows) in zip(axes.flat, by_metric.items()):
         ys = list(range(len(rows)))[::-1]
-        means, err = _errors([{"d": r["difference"]} for r in rows], "d")
+        means, err = _bars([r["difference"] for r in rows])
         colours = ["#c44e52" if r["significant"] else "#4c72b0" for r in rows]
         for y, m, lo, hi, c in zip(ys, means, err[0], err[1], colours):
             ax.errorbar([m], [y], xerr=[[lo], [hi]], fmt="o", color=c, capsize=3)
