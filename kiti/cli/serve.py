@@ -106,13 +106,57 @@ def serve_command(
         metavar="N",
         help="Tables a client address may create per minute; more get HTTP 429 (0: no limit).",
     ),
+    cluster: bool = typer.Option(
+        False,
+        "--cluster",
+        help="Run as one instance of a cluster: several kiti serve on one PostgreSQL behind a "
+        "proxy (docs/deploy.md).",
+    ),
+    instance: str = typer.Option(
+        "", "--instance", metavar="NAME", help="With --cluster: this instance's name (default: --advertise)."
+    ),
+    advertise: str = typer.Option(
+        "",
+        "--advertise",
+        metavar="HOST:PORT",
+        help="With --cluster: where the other instances reach this one (default: --host:--port).",
+    ),
+    lease: float = typer.Option(
+        10.0,
+        "--lease",
+        min=0.5,
+        metavar="S",
+        help="With --cluster: an instance not heard of for S seconds is dead; its tables move.",
+    ),
+    claim_delay: float = typer.Option(
+        1.0,
+        "--claim-delay",
+        min=0.0,
+        metavar="S",
+        help="With --cluster: an orphaned table waits S seconds for its clients before any instance takes it.",
+    ),
+    print_haproxy: str | None = typer.Option(
+        None,
+        "--print-haproxy",
+        metavar="HOST:PORT,...",
+        help="Print an HAProxy configuration for the cluster instances at these addresses "
+        "(listening on --host:--port) and exit.",
+    ),
 ) -> None:
     """Serve tables online: a lobby API, a WebSocket per seat or spectator, a page at /."""
+    if print_haproxy is not None:
+        _print_haproxy(print_haproxy, host, port)
+        return
     _check_extra()
     from ..server.app import serve
     from ..server.config import ServerConfig
 
     db = database_url(db)
+    if cluster and not (db or "").startswith(("postgresql", "postgres:")):
+        fail(
+            "--cluster needs a PostgreSQL database shared by every instance (--db postgresql://...): "
+            "SQLite serves one machine only, without --cluster"
+        )
     config = ServerConfig(
         db=db or "",
         bot_workers=bot_workers,
@@ -126,5 +170,21 @@ def serve_command(
         max_connections=max_connections,
         conns_per_address=conns_per_address,
         tables_per_minute=tables_per_minute,
+        cluster=cluster,
+        instance=instance,
+        advertise=advertise or f"{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}",
+        lease=lease,
+        claim_delay=claim_delay,
     )
     serve(config, host=host, port=port, log_level=log_level)
+
+
+def _print_haproxy(servers: str, host: str, port: int) -> None:
+    """The HAProxy configuration of docs/deploy.md for these instances."""
+    from ..server.cluster import haproxy_config
+
+    addresses = [a.strip() for a in servers.split(",") if a.strip()]
+    bad = [a for a in addresses if not a.rpartition(":")[2].isdigit()]
+    if not addresses or bad:
+        fail(f"--print-haproxy takes HOST:PORT addresses separated by commas, not {quoted(servers)}")
+    typer.echo(haproxy_config(addresses, f"{host}:{port}"))

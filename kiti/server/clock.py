@@ -10,7 +10,9 @@ clock (monotonic).
 Per human seat the clock also counts the decisions a stand-in made (``stand_ins``) and how
 many of the last ones in a row (``streak``).  Bank and counts are stored (``kiti_clocks``)
 with the move that changes them, so a restart keeps them; the decision that was running
-when the server stopped starts afresh (its ``move`` seconds plus the stored bank).
+when the server stopped starts afresh (its ``move`` seconds plus the stored bank); in a
+cluster, a table claimed from a dead instance resumes it from its last move's stored time
+(``carried``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ class TurnClock:
         self.started: dict[int, float] = {}  # when the running decision of a seat began
         self.deadlines: dict[int, float] = {}
         self.handle: asyncio.TimerHandle | None = None
+        #: cluster: seconds the running decisions had already lasted when another instance
+        #: stopped (the table was claimed from it); used once, by the next update
+        self.carried = 0.0
         #: a fresh game has nothing stored, nor does a table without timer and takeover
         self.restored = not table.state.history or (table.row.timer is None and not table.row.takeover)
 
@@ -128,10 +133,11 @@ class TurnClock:
         for seat in list(self.deadlines):
             if seat not in acting or table.plays(seat):
                 self.restart(seat)
+        start, self.carried = now - self.carried, 0.0
         for seat in acting:
             if not table.plays(seat) and seat not in self.deadlines:
-                self.started[seat] = now
-                self.deadlines[seat] = now + self.preset.move + self.time(seat).bank
+                self.started[seat] = start
+                self.deadlines[seat] = start + self.preset.move + self.time(seat).bank
         self._arm(asyncio.get_running_loop())
 
     def restart(self, seat: int) -> None:

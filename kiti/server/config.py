@@ -66,6 +66,12 @@ class ServerConfig:
     max_connections: int = 4_096  # open connections in all (uvicorn limit_concurrency: HTTP 503 beyond)
     conns_per_address: int = 64  # open WebSockets and requests in progress per client address
     tables_per_minute: int = 60  # tables one client address may create per minute
+    # Cluster mode (kiti serve --cluster, PostgreSQL only; kiti.server.cluster, docs/deploy.md).
+    cluster: bool = False
+    instance: str = ""  # this instance's name in the cluster ("": made from host, port, process)
+    advertise: str = ""  # host:port the other instances reach it at (relays, forwarded requests)
+    lease: float = 10.0  # seconds an instance's lease lasts without renewal (renewed every quarter)
+    claim_delay: float = 1.0  # seconds an orphaned table waits for a client to bring its claim
 
     def db_url(self) -> str:
         return self.db or default_db_url()

@@ -24,6 +24,7 @@ from ..core.words import same_name
 from ..games import get_game
 from . import chat, queries
 from .botpool import BotPool
+from .cluster import Cluster
 from .config import ServerConfig
 from .newtable import join_request, new_table
 from .protocol import ProtocolError
@@ -54,6 +55,15 @@ class Hub:
         self._evictions: dict[str, asyncio.TimerHandle] = {}
         #: With ``config.seed`` (tests, demos), every new game's seed comes from this generator.
         self._seeds = None if config.seed is None else random.Random(config.seed)
+        self.cluster: Cluster | None = None
+        if config.cluster:
+            self.cluster = Cluster(
+                self,
+                config.instance or config.advertise,
+                config.advertise,
+                config.lease,
+                config.claim_delay,
+            )
 
     def new_seed(self) -> int:
         """A new game's seed: unpredictable, unless the server was started with a seed."""
@@ -64,6 +74,11 @@ class Hub:
         await asyncio.to_thread(self.store.migrate)
         self.store.start()
         self.bots = BotPool(self.config.bot_workers, self.config.bot_mode)
+        if self.cluster is not None:  # the tables are the cluster's: claimed, not restored
+            self.store.fencing = True
+            await self.cluster.start()
+            gc.set_threshold(*GC_THRESHOLDS)
+            return
         rows = await self.store.read(queries.load_tables(LIVE))
         for row in rows:
             table = await self._revive(row)
@@ -74,6 +89,8 @@ class Hub:
         gc.set_threshold(*GC_THRESHOLDS)
 
     async def close(self) -> None:
+        if self.cluster is not None:
+            await self.cluster.stop()
         for table in self.tables.values():
             table.close()
         for handle in self._evictions.values():
@@ -110,6 +127,9 @@ class Hub:
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        since = None
+        if self.cluster is not None and len(table_id) <= 16:  # a live table: owned here first
+            since = await self.cluster.take(table_id)  # raises Elsewhere (another owner)
         rows = await self.store.read(queries.load_tables(ids=(table_id,)))
         if not rows or rows[0].status == "broken":
             raise ProtocolError("no_table", f"there is no table {quoted(table_id)}")
@@ -118,16 +138,46 @@ class Hub:
         table = await self._revive(rows[0])
         if table is None:
             raise ProtocolError("no_table", f"table {quoted(table_id)} cannot be replayed")
+        if since is not None:
+            table.clock.carried = since
         table.resume()
         self.maybe_evict(table)
         return table
 
+    async def adopt(self, table_id: str, since: float | None) -> None:
+        """Cluster: a table just claimed (its owner died or handed it over), replayed from its
+        log, its clock resumed ``since`` seconds into the running decision."""
+        if table_id in self.tables:
+            return
+        rows = await self.store.read(queries.load_tables(ids=(table_id,)))
+        if not rows or table_id in self.tables:
+            return
+        table = await self._revive(rows[0])
+        if table is not None:
+            table.clock.carried = since or 0.0
+            table.resume()
+
+    def drop(self, table: Table) -> None:
+        """Cluster: stop serving a table another instance owns now; its people reconnect
+        (code 4004) through the proxy to the new owner."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        table.close()
+        for conn in table.connections():
+            conn.close(4004, "moved")
+
     async def create(self, body: Any) -> tuple[Table, dict[int, str]]:
         row, state, tokens, spectator_chat = new_table(body, self.config.bot_time_limit, self.new_seed())
-        await self.store.write(queries.insert_table(row), *chat.rule_ops(row.id, spectator_chat))
-        table = self.tables[row.id] = Table(row, state, self)
-        table.resume()
-        return table, tokens
+        ops = [queries.insert_table(row), *chat.rule_ops(row.id, spectator_chat)]
+        if self.cluster is None or not tokens:  # owned here (cluster: a table of bots only)
+            if self.cluster is not None:
+                ops.append(self.cluster.own_op(row.id))
+            await self.store.write(*ops)
+            table = self.tables[row.id] = Table(row, state, self)
+            table.resume()
+            return table, tokens
+        await self.store.write(*ops)  # cluster: owned by the instance its first client reaches
+        return Table(row, state, self), tokens
 
     async def join(self, table_id: str, body: Any) -> tuple[Table, int, str]:
         """A seat open to anyone for a joiner (``free_seat``), with a new token (the creator's
@@ -156,10 +206,15 @@ class Hub:
                 raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
             row = rematch_row(table, self.new_seed())
             state = get_game(row.game).new(row.players, row.options, row.seed)
-            await table.write(queries.insert_table(row), queries.update_table(table.id, rematch=row.id))
+            humans = any(s.human for s in table.seats)
+            ops = [queries.insert_table(row), queries.update_table(table.id, rematch=row.id)]
+            if self.cluster is not None and not humans:
+                ops.append(self.cluster.own_op(row.id))
+            await table.write(*ops)
             table.row.rematch = row.id
-            self.tables[row.id] = Table(row, state, self)
-            self.tables[row.id].resume()
+            if self.cluster is None or not humans:  # cluster: its first client's instance owns it
+                self.tables[row.id] = Table(row, state, self)
+                self.tables[row.id].resume()
             table.broadcast()
             for conn in table.connections():
                 conn.send({"type": "rematch", "table": row.id})
@@ -204,6 +259,7 @@ class Hub:
             "connections": self.connections,
             "moves": self.moves,
             "uptime": round(time.time() - self.started, 1),
+            **({} if self.cluster is None else {"ok": self.cluster.held, "cluster": self.cluster.health()}),
         }
 
 

@@ -61,6 +61,7 @@ ERRORS = {
     "replaced": "the seat was opened on another connection",
     "too_slow": "the connection does not read its messages",
     "storage": "the database refused the change; nothing changed",
+    "moved": "this server no longer plays the table (cluster): reconnect",
     "chat_closed": "spectators may read this table's chat but not write in it",
 }
 

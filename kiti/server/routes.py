@@ -20,6 +20,7 @@ from ..core.contract import game_schema
 from ..core.errors import KitiError, OptionError, quoted
 from ..core.options import parse_int
 from ..core.registry import game_ids, game_part, get_game, has_part
+from .cluster import Elsewhere
 from .config import TIMER_PRESETS
 from .lobby import Hub
 from .messages import seat_names
@@ -36,6 +37,7 @@ STATUS = {
     "seat_kept": 409,
     "not_over": 403,
     "storage": 503,
+    "moved": 503,
 }
 
 
@@ -53,14 +55,42 @@ def refuse(exc: ProtocolError) -> JSONResponse:
 def api(handler: Any) -> Any:
     """An endpoint whose ProtocolErrors become JSON errors."""
 
-    async def endpoint(request: Request) -> JSONResponse:
+    async def endpoint(request: Request) -> Response:
         try:
             response: JSONResponse = await handler(request)
             return response
         except ProtocolError as exc:
             return refuse(exc)
+        except Elsewhere as owner:
+            return await forward(request, owner.address)
 
     return endpoint
+
+
+async def forward(request: Request, address: str) -> Response:
+    """Cluster: a lobby request about a table another instance owns, answered by that owner
+    (as asked: same method, path, query, body and Host, so links name this address)."""
+    import httpx
+
+    hub = hub_of(request)
+    if "x-kiti-relay" in request.headers or hub.cluster is None:
+        return refuse(ProtocolError("moved", "the table is changing servers: try again in a moment"))
+    headers = {
+        "host": request.headers.get("host", ""),
+        "content-type": "application/json",
+        "x-kiti-relay": hub.cluster.instance,
+        "x-forwarded-for": request.client.host if request.client else "unknown",
+    }
+    url = f"http://{address}{request.url.path}" + (f"?{request.url.query}" if request.url.query else "")
+    try:
+        async with httpx.AsyncClient(timeout=10) as client:
+            answer = await client.request(
+                request.method, url, content=getattr(request.state, "body", b""), headers=headers
+            )
+    except httpx.HTTPError:
+        return refuse(ProtocolError("moved", "the table's server cannot be reached: try again in a moment"))
+    hub.cluster.forwarded += 1
+    return Response(answer.content, status_code=answer.status_code, media_type="application/json")
 
 
 async def body_of(request: Request) -> Any:
@@ -71,6 +101,7 @@ async def body_of(request: Request) -> Any:
         data += chunk
         if len(data) > limit:
             raise ProtocolError("too_large", f"the request body is over {limit:,} bytes")
+    request.state.body = data  # kept for forward()
     if not data.strip():
         return None
     try:
@@ -255,7 +286,7 @@ async def create_table(request: Request) -> JSONResponse:
         for seat, token in sorted(tokens.items())
     ]
     return JSONResponse(
-        {"table": hub_of(request).public(table.id), "seats": seats, "link": link(request, table.id)},
+        {"table": table.public(), "seats": seats, "link": link(request, table.id)},
         status_code=201,
     )
 
@@ -317,7 +348,10 @@ async def replay(request: Request) -> JSONResponse:
 
 
 async def health(request: Request) -> JSONResponse:
-    return JSONResponse(hub_of(request).health())
+    """The server's figures; in a cluster HTTP 503 while it holds no lease (a proxy's health
+    check then sends it nothing)."""
+    out = hub_of(request).health()
+    return JSONResponse(out, status_code=200 if out["ok"] else 503)
 
 
 async def websocket(ws: WebSocket) -> None:

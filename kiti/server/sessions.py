@@ -9,6 +9,7 @@ never holds a table up (a client that stops reading is dropped as too slow).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -17,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.contract import dumps
 from ..core.errors import quoted
 from . import chat
+from .cluster import Elsewhere
 from .lobby import Hub
 from .messages import steps_message
 from .protocol import VERSION, ProtocolError, error, message_id, parse_frame
@@ -39,6 +41,8 @@ class Session:
         self.closing: tuple[int, str] | None = None
         self.busy = False  # a frame is being answered
         self.deadline: asyncio.TimerHandle | None = None  # for a hello (see _no_hello)
+        self.upstream: Any = None  # cluster: the owner's WebSocket this one is relayed to
+        self.pump: asyncio.Task[None] | None = None  # its frames to this client
 
     # ------------------------------------------------------------ out
     def send(self, message: dict[str, Any]) -> None:
@@ -92,6 +96,8 @@ class Session:
             self.deadline.cancel()
             writer.cancel()
             self.hub.connections -= 1
+            if self.upstream is not None:
+                await self._unrelay()
             if self.table is not None:  # a task of its own: it runs even if this one is cancelled
                 self.table.spawn(self.table.detach(self))
 
@@ -100,7 +106,7 @@ class Session:
         being answered (a busy server, a table loaded from the database) gets another second."""
         if self.busy:
             self.deadline = asyncio.get_running_loop().call_later(1.0, self._no_hello)
-        elif self.table is None:
+        elif self.table is None and self.upstream is None:
             seconds = self.hub.config.hello_timeout
             self.send(error("no_hello", f"no hello joined a table within {seconds:g} s: closing"))
             self.close(4003, "no hello")
@@ -113,6 +119,13 @@ class Session:
             text = frame.get("text")
             if text is None:
                 self.send(error("bad_json", "send text frames holding JSON, not binary frames"))
+                continue
+            if self.upstream is not None:  # relayed: the owner checks and answers it
+                try:
+                    await self.upstream.send(text)
+                except Exception:  # the owner went away: the client reconnects
+                    self.close(4004, "moved")
+                    return
                 continue
             self.busy = True
             await self.handle(text)
@@ -147,12 +160,68 @@ class Session:
         for key in ("since", "chat_since"):
             if m.get(key, 0) < 0:
                 raise ProtocolError("bad_message", f"hello: {key!r} must be 0 or more")
-        table = await self.hub.get(m["table"])
+        wanted = self.ws.query_params.get("table")
+        if wanted is not None and wanted != m["table"]:
+            raise ProtocolError(
+                "bad_message",
+                f"hello: the table {quoted(m['table'])} is not the URL's table {quoted(wanted)} (/ws?table=ID)",
+            )
+        try:
+            table = await self.hub.get(m["table"])
+        except Elsewhere as owner:
+            await self._relay(owner.address, m)
+            return
         room = await chat.room(table) if "chat_since" in m else None
         await table.attach(self, m.get("token"), since)
         self.table = table
         if room is not None:  # a client that shows the chat (chat_since 0: it has no message yet)
             self.send(room.history(self, m["chat_since"]))
+
+    async def _relay(self, address: str, hello: dict[str, Any]) -> None:
+        """Cluster: the table is owned by the instance at ``address``: this connection is
+        relayed there (the hello, then every frame each way) until either side closes.  A
+        connection that was relayed already is not relayed again (it reconnects)."""
+        import websockets
+
+        cluster = self.hub.cluster
+        assert cluster is not None
+        if "x-kiti-relay" in self.ws.headers:
+            raise ProtocolError("moved", "the table is changing servers: reconnect in a moment")
+        client = (self.ws.client.host if self.ws.client else "") or "unknown"
+        try:
+            self.upstream = await websockets.connect(
+                f"ws://{address}/ws?table={hello['table']}",
+                additional_headers={"x-kiti-relay": cluster.instance, "x-forwarded-for": client},
+                max_size=self.hub.config.hard_frame,
+                open_timeout=5,
+                compression=None,
+            )
+        except Exception:
+            raise ProtocolError(
+                "moved", "the table's server cannot be reached: reconnect in a moment"
+            ) from None
+        cluster.relaying += 1
+        cluster.relayed += 1
+        await self.upstream.send(dumps(hello))
+        self.pump = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        """The owner's frames to the client, then its close code."""
+        upstream = self.upstream
+        try:
+            async for text in upstream:
+                self.send_text(text if isinstance(text, str) else text.decode())
+        except Exception:
+            pass
+        code = upstream.close_code or 1011
+        self.close(4004 if code in (1000, 1001, 1006, 1011, 1012) else code, upstream.close_reason or "")
+
+    async def _unrelay(self) -> None:
+        assert self.hub.cluster is not None
+        self.hub.cluster.relaying -= 1
+        upstream, self.upstream = self.upstream, None
+        with contextlib.suppress(Exception):
+            await upstream.close()
 
     def _seated(self) -> tuple[Table, int]:
         if self.table is None:

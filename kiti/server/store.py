@@ -43,6 +43,7 @@ log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
 SLOW = 0.05  # a commit slower than this (seconds) is logged
 BATCH = 256  # most operations in one commit
+MIGRATION_LOCK = 0x6B697469  # PostgreSQL advisory lock held while migrating ("kiti")
 
 
 def engine_url(url: str) -> str:
@@ -106,6 +107,7 @@ class Store:
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         self._conn: Connection | None = None  # the writer's connection (see _writer)
+        self.fencing = False  # cluster mode: commits carry Fence ops (see fenced)
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic, shipped in the package)."""
@@ -115,6 +117,8 @@ class Store:
         config = Config()
         config.set_main_option("script_location", str(resources.files("kiti.server") / "migrations"))
         with self.engine.begin() as conn:
+            if not self._sqlite:  # instances starting together: one migrates, the others wait
+                conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = conn
             command.upgrade(config, "head")
 
@@ -208,7 +212,7 @@ class Store:
         trip where there was one per statement and one for the commit.  Other operations may
         read what they execute (a pipeline gives no rows back until its end): they run as
         before.  SQLite: nothing."""
-        if self._sqlite or not all(isinstance(op, Rows) for op in ops):
+        if self._sqlite or not all(isinstance(op, (Rows, Fence)) for op in ops):
             return contextlib.nullcontext()
         raw = conn.connection.dbapi_connection
         pipeline = getattr(raw, "pipeline", None)
@@ -228,6 +232,8 @@ class Store:
         try:
             conn = self._writer()
             ops = [op for ops, _, _ in batch for op in ops]
+            if self.fencing:
+                ops = fenced(ops)
             with self._pipeline(conn, ops), conn.begin():
                 run_ops(conn, ops)
         except Exception as exc:  # one bad change: retry each alone, fail only that one
@@ -245,6 +251,37 @@ class Store:
         took = time.perf_counter() - start
         if took > SLOW:
             log.warning("slow commit: %.0f ms for %d change(s)", 1000 * took, len(batch))
+
+
+@dataclass
+class Fence:
+    """Cluster mode (:mod:`kiti.server.cluster`): the check, first in a transaction, that
+    ``instance`` still holds its lease at ``epoch`` and owns these tables; the procedure
+    raises (and the transaction commits nothing) otherwise.  It reads nothing back, so a
+    batch of moves still goes in one round trip."""
+
+    instance: str
+    epoch: int
+    tables: tuple[str, ...]
+
+    def __call__(self, conn: Connection) -> None:
+        conn.exec_driver_sql("CALL kiti_fence(%s, %s, %s)", (self.instance, self.epoch, list(self.tables)))
+
+
+def fenced(ops: list[Op]) -> list[Op]:
+    """``ops`` with their fences (cluster mode) made one per lease, at the front: one
+    statement per commit, however many moves it holds."""
+    fences: dict[tuple[str, int], set[str]] = {}
+    rest: list[Op] = []
+    for op in ops:
+        if isinstance(op, Fence):
+            fences.setdefault((op.instance, op.epoch), set()).update(op.tables)
+        else:
+            rest.append(op)
+    if not fences:
+        return ops
+    # the tables sorted: every transaction locks their rows in one order
+    return [Fence(i, e, tuple(sorted(t))) for (i, e), t in sorted(fences.items())] + rest
 
 
 def run_ops(conn: Connection, ops: list[Op]) -> None:

@@ -24,6 +24,7 @@ from ..core.turns import forced_move
 from . import messages, queries
 from .botplay import BotDriver
 from .clock import SeatTime, TurnClock, save_op
+from .cluster import refusal
 from .protocol import ProtocolError, error
 from .queries import TableRow
 from .store import Op
@@ -302,10 +303,20 @@ class Table:
             self.row.status = "over"
 
     async def write(self, *ops: Op) -> None:
-        """Commit ``ops`` in one transaction; ProtocolError("storage") if the database fails."""
+        """Commit ``ops`` in one transaction; ProtocolError("storage") if the database fails.
+        In a cluster the transaction first checks that this instance still owns the table
+        (:mod:`kiti.server.cluster`); if not, ProtocolError("moved") and the table is dropped."""
+        cluster = self.services.cluster
         try:
-            await self.services.store.write(*ops)
-        except Exception:
+            if cluster is None:
+                await self.services.store.write(*ops)
+            else:
+                await self.services.store.write(cluster.fence(self.id), *ops)
+        except Exception as exc:
+            why = None if cluster is None else refusal(exc)
+            if cluster is not None and why is not None:
+                cluster.refused(self, why)
+                raise ProtocolError("moved", "this server no longer plays the table: reconnect") from None
             log.exception("table %s: the database refused a change", self.id)
             raise ProtocolError("storage") from None
 

@@ -28,7 +28,8 @@ export class Connection {
   open() {
     this.closed = false;
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/ws");
+    // the table in the URL too: a proxy in front of several servers routes by it (docs/deploy.md)
+    const ws = new WebSocket(scheme + location.host + "/ws" + "?table=" + encodeURIComponent(this.table));
     this.ws = ws;
     this.status("connecting");
     ws.onopen = () => {
