@@ -159,6 +159,8 @@ def _balance_hist(
         ax.set_xlabel(what, fontsize=8)
     for ax in axes.flat[len(cells) :]:
         ax.axis("off")
+    for ax in axes.flat:
+        ax.yaxis.get_major_locator().set_params(integer=True)
     axes[0][0].set_ylabel("games")
     fig.suptitle(f"{what.capitalize()} (dashed: the mean; {_study(summary)})", fontsize=10)
     return _save(plt, fig, path)
@@ -214,12 +216,13 @@ def _balance_cards(plt: Any, summary: dict[str, Any], path: Path, top: int = 12)
                 pts,
             ]
         )
-    fig, ax = plt.subplots(figsize=(8, 0.3 * len(cells) + 1.2))
+    fig, ax = plt.subplots(figsize=(9, 0.26 * (len(cells) + 1) + 0.7))
     ax.axis("off")
     table = ax.table(
         cellText=cells,
         colLabels=["card", "seat-games", "win share (95%)", "even share", "points"],
-        loc="center",
+        colWidths=[0.36, 0.13, 0.21, 0.13, 0.17],
+        bbox=(0.0, 0.0, 1.0, 1.0),
         cellLoc="left",
     )
     table.auto_set_font_size(False)
