@@ -56,18 +56,19 @@ def rows(out: Path) -> list[dict[str, str]]:
 def test_games_csv_has_a_row_per_game_and_seat_with_length_and_margin(whole: Path) -> None:
     table = rows(whole)
     assert list(table[0]) == [
-        "deal",
-        "rotation",
         "options",
+        "deal",
+        "game_seed",
+        "rotation",
         "seat",
         "turn_order",
         "bot",
         "score",
         "rank",
         "share",
+        "moves",
         "length",
         "truncated",
-        "moves",
         "margin",
     ]
     assert len(table) == 30 * 3

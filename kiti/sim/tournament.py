@@ -565,19 +565,21 @@ def slim_summary(summary: dict[str, Any]) -> dict[str, Any]:
     return dict(summary, bots=strip(summary["bots"]), others=strip(summary["others"]))
 
 
+#: games.csv's columns: those of ``kiti balance``'s games.csv that mean the same, in its order.
 GAMES_CSV_COLUMNS = (
-    "deal",
-    "rotation",
     "options",
+    "deal",
+    "game_seed",
+    "rotation",
     "seat",
     "turn_order",
     "bot",
     "score",
     "rank",
     "share",
+    "moves",
     "length",
     "truncated",
-    "moves",
     "margin",
 )
 
@@ -589,14 +591,15 @@ def options_text(options: dict[str, Any]) -> str:
 
 def games_csv(games: list[dict[str, Any]], described: dict[str, Any]) -> str:
     """One row per game and seat (and per party that is no seat, e.g. MOTU's Opponent, its
-    seat and turn order empty): the seat's place in the turn order (1: first) and score, its
-    party's rank and share, the game's length (in the game's unit), moves and margin."""
+    seat and turn order empty): the game's seed, the seat's place in the turn order (1:
+    first) and score, its party's rank and share, the game's moves, length (in the game's
+    unit, where it declares one) and margin."""
     labels = contestant_labels(described["bots"])
     opts = _quote(options_text(described["options"]))
     rows = [",".join(GAMES_CSV_COLUMNS)]
     for g in games:
-        head = f"{g['deal']},{g['rotation']},{opts}"
-        tail = f"{_csv(g['length'])},{str(g['truncated']).lower()},{g['moves']},{_csv(g['margin'])}"
+        head = f"{opts},{g['deal']},{g['seed']},{g['rotation']}"
+        tail = f"{g['moves']},{_csv(g['length'])},{str(g['truncated']).lower()},{_csv(g['margin'])}"
         for p in g["parties"]:
             bot = _quote(labels[p["contestant"]] if p["contestant"] is not None else p["name"])
             rank, share = _csv(p["rank"]), _csv(p["share"])
