@@ -44,6 +44,24 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   ``prior * P(move) * sqrt(visits) / (1 + n)``), so the search starts from the heuristic's
   opinion of the seat and of its opponents, and corrects it.  Every move with a prior is opened
   at once, also on wide positions (where widening alone draws random moves).
+* **A learned policy** (``policy=miaui``, a policy the game ships, see :mod:`kiti.rl.learned`;
+  any object with ``probabilities(view)`` and ``value(view)``, :class:`Guide`, in code) guides
+  the search as in AlphaZero: its probabilities are the priors (PUCT as above, floored the same
+  way; at most :data:`WIDE_PRIORS` likeliest moves where moves are many) of the searching seat's
+  root and of every node the search opens, other seats' roots included; its value (the seat's
+  expected share of the victory) scores each seat when every seat has left its tree, instead
+  of a rollout (``value=1``, the default) or mixed with the rollout's result as ``value * v +
+  (1 - value) * rollout`` (``value`` below 1; ``0``: rollouts only, the value never asked).
+  **What it sees**: only :class:`~kiti.core.seatview.SeatView` objects, the searching seat's
+  own view at the root and, elsewhere, the view of the seat to act (for the value: of each
+  seat) in the determinisation being played, a state drawn from the searching seat's
+  information: never the true state.  The budget stays ``iters`` or ``time``; each opened node
+  costs one call of ``probabilities``, each leaf one ``value`` per seat.  NumPy is imported
+  only when a ``policy`` is named.
+* **Bookkeeping**: a node's edges are keyed by the game's action integers (moves are stepped
+  through the unchecked integer path, rollouts draw ``random_action``), and a node's legal
+  moves are offered, counted and scored in one pass; the choices and statistics for a seed
+  are those of the plain version (tests/test_ismcts_speed.py keeps it as a reference).
 """
 
 from __future__ import annotations
@@ -136,6 +154,23 @@ PARAMS = (
         what="bot ismcts parameter",
     ),
     OptionSpec(
+        "policy",
+        str,
+        None,
+        "a learned policy shipped with the game (its id, or id.variant such as mauw.teams): "
+        "its probabilities as priors at every node the search opens, its value at the leaves",
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
+        "value",
+        float,
+        1.0,
+        "with a policy: the weight of its value at a leaf, the rest a rollout's result (1: no rollouts)",
+        minimum=0.0,
+        maximum=1.0,
+        what="bot ismcts parameter",
+    ),
+    OptionSpec(
         "depth",
         int,
         0,
@@ -161,26 +196,24 @@ class Guide(Protocol):
 def load_guide(game: type[State] | None, name: str) -> Guide:
     """The shipped learned policy ``name`` (``GAME`` or ``GAME.VARIANT``, e.g. ``miaui`` or
     ``mauw.teams``) for ``game``; :class:`~kiti.bots.registry.BotSpecError` naming what is
-    wrong.  Imports :mod:`kiti.rl.learned` (NumPy) only here."""
+    wrong (the registry adds which bot and game).  Imports :mod:`kiti.rl.learned` (NumPy)
+    only here."""
     from .registry import BotSpecError
 
     game_id, _, variant = name.strip().lower().partition(".")
     if game is None or game_id != game.info.id:
-        playing = f" (this table plays {game.info.id})" if game is not None else ""
-        raise BotSpecError(
-            f"bot ismcts parameter policy must name a learned policy of the game it plays, "
-            f"not {quoted(name)}{playing}"
-        )
+        own = f"{game.info.id} or {game.info.id}.VARIANT" if game is not None else "GAME or GAME.VARIANT"
+        raise BotSpecError(f"its parameter policy must name a learned policy ({own}), not {quoted(name)}")
     try:
         from ..rl.learned import load_learned
     except ImportError as exc:
         raise BotSpecError(
-            f"bot ismcts parameter policy needs the [rl] extra (pip install 'kiti[rl]'): {exc}"
+            f"its parameter policy needs the [rl] extra (pip install 'kiti[rl]'): {exc}"
         ) from None
     try:
         return load_learned(game_id, variant or None)
     except KitiError as exc:
-        raise BotSpecError(f"bot ismcts parameter policy {quoted(name)}: {exc}") from None
+        raise BotSpecError(f"its parameter policy {quoted(name)}: {exc}") from None
 
 
 class _Node:
@@ -375,7 +408,6 @@ class ISMCTSBot:
                     child = children[key] = _Node()
                     if guide is not None and self.prior > 0:
                         self._open(child, self._learned(seat_view(state, seat), state.many_moves(seat)))
-                    node[seat] = child
                     taken[seat] = None
                     action, chosen = self._select(state, seat, child, rng)
                     paths[seat].append((child, chosen))
@@ -385,7 +417,7 @@ class ISMCTSBot:
                 node[seat] = child
             current = node[seat]
             if current is None:  # out of the tree: roll out
-                if guide is not None and cut is None and all(n is None for n in node):
+                if guide is not None and cut is None and self.value > 0 and all(n is None for n in node):
                     cut = [guide.value(seat_view(state, s)) for s in range(players)]
                     if self.value >= 1.0:
                         break
@@ -394,6 +426,8 @@ class ISMCTSBot:
                     break
                 step(seat, random_action(seat, rng) if policy is None else index[policy(state, seat, rng)])
                 continue
+            if guide is not None and not current.edges and self.prior > 0:  # another seat's root
+                self._open(current, self._learned(seat_view(state, seat), state.many_moves(seat)))
             action, chosen = self._select(state, seat, current, rng)
             paths[seat].append((current, chosen))
             if chosen[0] == 0:
@@ -520,5 +554,7 @@ class ISMCTSBot:
 
 def _floored(priors: Mapping[Move, float]) -> dict[Move, float]:
     """``0.9 * p + 0.1 / len``: every move with a prior keeps a chance."""
+    if not priors:
+        return {}
     floor = 0.1 / len(priors)
     return {m: 0.9 * p + floor for m, p in priors.items()}
