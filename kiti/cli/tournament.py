@@ -57,7 +57,12 @@ def tournament_command(
         None, "--option", "-o", metavar="NAME=VALUE", help="Game option (repeatable)."
     ),
     jobs: int | None = typer.Option(
-        None, "--jobs", min=1, metavar="N", help="Worker processes (default: all cores)."
+        None,
+        "--jobs",
+        min=1,
+        metavar="N",
+        help="Worker processes (default: all cores); with --backend ray, deals in flight "
+        "(default: twice the cluster's CPUs).",
     ),
     seed: int = typer.Option(
         0, "--seed", metavar="S", help="Tournament seed: every deal and bot seed derive from it."
@@ -329,7 +334,7 @@ def _num(x: float | None) -> str:
 )
 def tournament_merge_command(
     folders: list[str] = typer.Argument(  # noqa: B008
-        ..., metavar="DIR...", help="The --out folders of the shards, each a finished run."
+        ..., metavar="DIR", help="The --out folders of the shards, each a finished run."
     ),
     out: str = typer.Option(
         ..., "--out", metavar="DIR", help="Write deals.jsonl, results.json, games.csv... here."
