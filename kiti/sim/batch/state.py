@@ -195,26 +195,33 @@ def step_in_place(state: BatchState, actions: Any, check: bool = True) -> None:
         raise ValueError(
             f"actions must be [games, players] = {[state.num_games, state.players]}, not {list(actions.shape)}"
         )
-    if check:
-        _check(state, actions)
-    state.rewards[:] = 0
     live = ~state.terminated
     diving = np.flatnonzero(live & (state.taker < 0))
     taking = np.flatnonzero(live & (state.taker >= 0))
+    if check:
+        _check(state, actions, diving, taking)
+    state.rewards[:] = 0
     if diving.size:
         _dive(state, diving, actions[diving])
     if taking.size:
         _take(state, taking, actions[taking, state.taker[taking]])
 
 
-def _check(state: BatchState, actions: np.ndarray) -> None:
-    """Refuse the step if a seat to act chose an illegal action (nothing changes)."""
-    acting = state.acting
-    clipped = np.clip(actions, 0, T.NUM_ACTIONS - 1)
-    legal = np.take_along_axis(state.legal_action_mask, clipped[..., None], axis=2)[..., 0]
-    bad = acting & ~(legal & (actions == clipped))
-    if bad.any():
-        game, seat = (int(x) for x in np.argwhere(bad)[0])
+def _check(state: BatchState, actions: np.ndarray, diving: np.ndarray, taking: np.ndarray) -> None:
+    """Refuse the step if a seat to act chose an illegal action (nothing changes): a diver
+    in its hand, or a card its catch still holds."""
+    dives = actions[diving]
+    ok = (dives >= 0) & (dives < T.ROUNDS)
+    ok &= (state.hands[diving] >> np.where(ok, dives, 0)) & 1 == 1
+    bad = [(int(diving[g]), int(s)) for g, s in np.argwhere(~ok)[:1]]
+    if taking.size:
+        seat = state.taker[taking]
+        card = actions[taking, seat] - T.ROUNDS
+        fine = (card >= 0) & (card < len(T.CODES))
+        fine &= state.taking[taking, np.where(fine, card, 0)] > 0
+        bad += [(int(taking[g]), int(seat[g])) for g in np.flatnonzero(~fine)[:1]]
+    if bad:
+        game, seat = min(bad)
         raise ValueError(
             f"game {game}: action {quoted(actions[game, seat].item())} is not legal for seat {seat}"
         )
