@@ -29,16 +29,27 @@ the same number and, with No Fighting, both catch nothing).  The strategy:
 
 A No Fighting taker who orders her catch tries every order and keeps the best.
 :meth:`MiauiHeuristic.rollout` is a much cheaper rule of thumb on a determinised state.
+
+**Evaluation.**  Step 4 needs the depths' winners for every diver of a seat against every
+sampled profile of the others (hundreds of profiles a decision).  :func:`rules.resolve_depths`
+only compares dives, so its answer for a profile depends on the order of the dives alone:
+:func:`winners_by_diver` asks it once per place a diver can take among the others' dives
+(below, equal to, or between them) for each such order, remembers the answer, and spreads it
+over the divers 1-12; the gains are then summed once per outcome (:func:`_worth`), not per
+profile and diver.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from ...core.game import State
@@ -88,6 +99,8 @@ class Memory:
     hands: list[list[int]]
     unseen: list[str]
     jelly_unseen: int
+    #: :func:`mean_unknown` per seat, once asked (the memory does not change).
+    means: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
 
 
 def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
@@ -112,10 +125,20 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
 
 def mean_unknown(mem: Memory, seat: int) -> float:
     """Gain for ``seat`` of one card drawn from the unseen pool, on average."""
-    if not mem.unseen:
-        return 0.0
-    pile = mem.piles[seat]
-    return sum(pile_gain(pile, [c]) for c in mem.unseen) / len(mem.unseen)
+    mean = mem.means.get(seat)
+    if mean is None:
+        unseen = mem.unseen
+        pile = tuple(mem.piles[seat])
+        # Each distinct card once, times its count (gains are whole numbers: the sum is exact).
+        total = sum(count * _gain_of_one(pile, c) for c, count in Counter(unseen).items())
+        mean = mem.means[seat] = total / len(unseen) if unseen else 0.0
+    return mean
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _gain_of_one(pile: tuple[str, ...], card: str) -> float:
+    """:func:`pile_gain` of one card (piles recur from decision to decision)."""
+    return pile_gain(pile, (card,))
 
 
 def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
@@ -129,6 +152,88 @@ def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
     unknown = len(cards) - len(known)
     gain = pile_gain(mem.piles[seat], known, mem.jelly_unseen, last)
     return gain + unknown * mean_unknown(mem, seat) if unknown else gain
+
+
+#: Per seat count, who won each depth (a seat, or -1: nobody), each such triple numbered
+#: once (its index); and the same as indices into a seat's worth table (see :func:`_worth`).
+_OUTCOMES: dict[int, list[tuple[int, int, int]]] = {n: [] for n in range(7)}
+_AT: dict[int, list[tuple[int, int, int]]] = {n: [] for n in range(7)}
+_OUTCOME_ID: dict[tuple[int, tuple[int, int, int]], int] = {}
+
+
+def _outcome(dives: Sequence[int], players: int, kiti: int | None) -> int:
+    """The number of the depths' winners for these dives, by :func:`rules.resolve_depths`."""
+    won = [-1, -1, -1]
+    for space, winner, _ in resolve_depths(dives, players, kiti)[0]:
+        won[space] = winner
+    key = (won[0], won[1], won[2])
+    number = _OUTCOME_ID.get((players, key))
+    if number is None:
+        outcomes = _OUTCOMES[players]
+        number = _OUTCOME_ID[players, key] = len(outcomes)
+        outcomes.append(key)
+        nobody = 3 * players
+        at = [nobody if w < 0 else space * players + w for space, w in enumerate(key)]
+        _AT[players].append((at[0], at[1], at[2]))
+    return number
+
+
+def _worth(table: list[float], players: int, start: int = 0) -> list[float]:
+    """What outcomes ``start``, ``start + 1``, ... of ``players`` seats are worth to a seat:
+    ``table[space * players + winner]`` summed over the depths won, deepest first (the last
+    entry of ``table``, 0.0, stands for a depth nobody won)."""
+    return [table[a] + table[b] + table[c] for a, b, c in _AT[players][start:]]
+
+
+@functools.cache
+def _by_place(players: int, kiti: int | None, me: int, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """The outcome for each place ``me``'s diver can take among the others' dives, whose
+    order is ``ranks`` (each other seat's rank among their distinct dives, lowest 0, seats
+    in order): place ``2j + 1`` ties the ``j``-th distinct dive, place ``2j`` lies just
+    below it, the last place above them all.  The rule compares dives only, so any dives in
+    this order give these outcomes: the others dive 2, 4, ..., and ``me`` the place + 1."""
+    dives = [0] * players
+    for seat, rank in zip((s for s in range(players) if s != me), ranks):
+        dives[seat] = 2 * rank + 2
+    places = []
+    for place in range(2 * max(ranks) + 3):
+        dives[me] = place + 1
+        places.append(_outcome(dives, players, kiti))
+    return tuple(places)
+
+
+@functools.cache
+def _places(distinct: tuple[int, ...]) -> tuple[int, ...]:
+    """The place (see :func:`_by_place`) of each diver 1-12 among the sorted ``distinct`` dives."""
+    return tuple(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS)
+
+
+Row = Callable[[Sequence[Any]], tuple[Any, ...]]
+#: (players, kiti, seat, the others' dives in seat order) -> the getter of :func:`_row`.
+_ROWS: dict[tuple[Any, ...], Row] = {}
+_ROWS_KEPT = 1 << 16  # forgotten all at once past this many (about 20 MB)
+
+
+def _row(key: tuple[Any, ...]) -> Row:
+    """For ``key`` (see :data:`_ROWS`), a getter that picks from a table indexed by outcome
+    number the entry of each diver 1-12 the seat may play against those dives."""
+    players, kiti, me, *others = key
+    distinct = tuple(sorted(set(others)))
+    by_place = _by_place(players, kiti, me, tuple(map(distinct.index, others)))
+    row = itemgetter(*[by_place[place] for place in _places(distinct)])
+    if len(_ROWS) >= _ROWS_KEPT:
+        _ROWS.clear()
+    _ROWS[key] = row
+    return row
+
+
+def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: int) -> list[tuple[int, ...]]:
+    """For each diver 1-12 that seat ``me`` could play against the other seats' ``dives``
+    (seat order, ``me`` left out), who wins each depth (-1: nobody), as the heuristic reads it."""
+    key = (players, kiti, me, *dives)
+    row = _ROWS.get(key) or _row(key)
+    outcomes = _OUTCOMES[players]
+    return [outcomes[number] for number in row(range(len(outcomes)))]
 
 
 class MiauiHeuristic:
@@ -253,28 +358,34 @@ class MiauiHeuristic:
         """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
         n = now.players
         k = samples or self.samples
-        others = [s for s in range(n) if s != me]
-        draws = {s: rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k) for s in others}
+        draws = [
+            rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k)
+            for s in range(n)
+            if s != me
+        ]
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
-        out: dict[int, float] = {}
-        dives = [0] * n
-        for d in mine:
-            total = 0.0
-            for i in range(k):
-                for s in others:
-                    dives[s] = draws[s][i]
-                dives[me] = d
-                catches, _ = resolve_depths(dives, n, now.kiti)
-                for space, winner, _ in catches:
-                    g = gains[winner][space]
-                    if winner == me:
-                        total += g - cost
-                    else:
-                        total -= g / (n - 1)
-            out[d] = total / k
-        return out
+        # What each seat winning each depth is worth to me: its gain, less the diver's cost,
+        # if I win; if another seat does, minus my share of its gain.
+        table = [
+            gains[w][sp] - cost if w == me else -(gains[w][sp] / (n - 1))
+            for sp in (0, 1, 2)
+            for w in range(n)
+        ]
+        table.append(0.0)
+        worth = _worth(table, n)
+        head = (n, now.kiti, me)
+        rows = []
+        for profile in zip(*draws):
+            key = head + profile
+            row = _ROWS.get(key)
+            if row is None:
+                row = _row(key)
+                worth.extend(_worth(table, n, len(worth)))  # outcomes first met now
+            rows.append(row(worth))
+        sums = [sum(column) for column in zip(*rows)]  # per diver 1-12, over the profiles
+        return {d: sums[d - 1] / k for d in mine}
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
