@@ -6,14 +6,18 @@ test (tests/cluster_kit.py); leases of 2 s so that failovers take seconds."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import shutil
 import signal
+import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pg_kit
 import pytest
-from cluster_kit import LEASE, Kit, Player, get_json, new_database, post_json, seat_players
+from cluster_kit import LEASE, Kit, Player, check_moves, get_json, new_database, post_json, seat_players
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +107,124 @@ def test_routing_relay_lobby_and_graceful_handover(kit3: Kit) -> None:
         assert len(kit3.moves(tid)) > before[tid], tid
     first = [min(p.acked_at) - stopped for p in players if p.acked_at]
     assert first and min(first) < LEASE, f"the first move after the hand-over came after {min(first):.1f} s"
+
+
+def test_kill9_mid_game_loses_no_acknowledged_move_and_doubles_none(kit2: Kit) -> None:
+    """kill -9 of an instance mid-game, players moving through the proxy: every orphaned
+    table plays again within the lease + 3 s, every acknowledged move is stored once, in
+    order, and every record replays."""
+    assert kit2.proxy is not None
+    tables = [kit2.create() for _ in range(6)]
+    players = {t["table"]["id"]: seat_players(kit2, t, kit2.proxy.ws, think=0.1) for t in tables}
+    killed: dict[str, float] = {}
+    orphans: list[str] = []
+
+    async def main() -> None:
+        until = time.monotonic() + 2.0 + LEASE + 4.0
+        runs = asyncio.gather(*(p.run(until) for ps in players.values() for p in ps))
+        await asyncio.sleep(2.0)
+        owners = {tid: kit2.owner(tid) for tid in players}
+        victim = max(kit2.instances, key=lambda i: sum(o == i.address for o in owners.values()))
+        live = {r.id for r in kit2.query("SELECT id FROM kiti_tables WHERE status = 'playing'")}
+        orphans.extend(tid for tid, o in owners.items() if o == victim.address and tid in live)
+        await asyncio.to_thread(victim.kill9)
+        killed["at"] = time.monotonic()
+        await runs
+
+    asyncio.run(main())
+    assert orphans, "the killed instance owned tables under way"
+    lost = doubled = 0
+    for tid, ps in players.items():
+        a, d = check_moves(kit2, tid, ps, list(range(4)))
+        lost, doubled = lost + a, doubled + d
+    waits_ = {
+        tid: min(t for p in players[tid] for t in p.acked_at if t > killed["at"]) - killed["at"]
+        for tid in orphans
+    }
+    acked = sum(len(p.acked) for ps in players.values() for p in ps)
+    print(
+        f"\nkill -9: {acked} moves acknowledged, {lost} lost, {doubled} doubled; orphaned tables "
+        f"playing again after {', '.join(f'{w:.2f}' for w in sorted(waits_.values()))} s (lease {LEASE} s)"
+    )
+    assert lost == 0 and doubled == 0
+    assert max(waits_.values()) < LEASE + 3.0
+
+
+def test_a_paused_owner_commits_nothing_once_its_tables_moved(kit2: Kit) -> None:
+    """Split brain: an owner paused (SIGSTOP) past its lease while another instance claims its
+    table, then resumed (SIGCONT), commits nothing (a move already in its socket is refused,
+    told to nobody), closes its sockets and rejoins under a new epoch."""
+    from websockets.sync.client import connect
+
+    a, b = kit2.instances
+    created = kit2.create()
+    tid = created["table"]["id"]
+    players = seat_players(kit2, created, a.base.replace("http", "ws"))
+    play(players, 1.0)  # straight to a: a owns it
+    assert kit2.owner(tid) == a.address
+    epoch = a.health()["cluster"]["epoch"]  # type: ignore[index]
+    stack = contextlib.ExitStack()
+    sockets = []
+    for seat in created["seats"]:
+        ws = stack.enter_context(connect(f"{a.base.replace('http', 'ws')}/ws?table={tid}", compression=None))
+        ws.send(json.dumps({"type": "hello", "v": 1, "table": tid, "token": seat["token"]}))
+        state = next(m for m in (json.loads(ws.recv(5)) for _ in range(5)) if m["type"] == "state")
+        sockets.append((ws, state))
+    ws, state = next((w, s) for w, s in sockets if s["your_turn"])
+    a.signal(signal.SIGSTOP)
+    try:
+        end = time.monotonic() + LEASE + 5
+        while kit2.owner(tid) != b.address:  # b claims the orphan once a's lease expired
+            assert time.monotonic() < end, "the paused owner's table was not claimed"
+            time.sleep(0.1)
+        stored = kit2.moves(tid)
+        with pytest.raises(Exception, match="not owned"), kit2.engine.begin() as conn:  # the fence
+            conn.exec_driver_sql("CALL kiti_fence(%s, %s, %s)", (a.address, epoch, [tid]))
+        ws.send(json.dumps({"type": "move", "move": state["legal"][0], "id": "late"}))
+    finally:
+        a.signal(signal.SIGCONT)
+    answers, closed = [], None
+    try:
+        while True:
+            answers.append(json.loads(ws.recv(5)))
+    except Exception as exc:
+        closed = getattr(getattr(exc, "rcvd", None), "code", None)
+    assert not any(m.get("re") == "late" and m["type"] == "state" for m in answers), answers
+    assert closed == 4004, f"the stale owner's socket was not closed as moved ({closed})"
+    assert kit2.moves(tid) == stored, "the paused owner committed a move after losing its table"
+    end = time.monotonic() + 5
+    while not ((h := a.health() or {}).get("ok") and h["cluster"]["epoch"] > epoch):
+        assert time.monotonic() < end, f"the resumed instance did not rejoin: {h}"
+        time.sleep(0.1)
+    assert h["cluster"]["lost"] == 1 and h["cluster"]["owned"] == 0
+    stack.close()
+    for p in players:  # the same seats play on, through the proxy
+        p.ws = kit2.proxy.ws  # type: ignore[union-attr]
+    play(players, 1.0)
+    assert len(kit2.moves(tid)) > len(stored) and kit2.owner(tid) == b.address
+    assert check_moves(kit2, tid, players, list(range(4))) == (0, 0)
+
+
+def test_sqlite_refuses_cluster_and_the_proxy_configuration_is_valid(tmp_path: Path) -> None:
+    """``--cluster`` on SQLite is refused with a clear error; ``--print-haproxy`` prints a
+    configuration HAProxy accepts, hashing the table consistently, checking /api/health."""
+    from typer.testing import CliRunner
+
+    from kiti.cli.main import app
+
+    result = CliRunner().invoke(app, ["serve", "--cluster", "--db", str(tmp_path / "kiti.db")])
+    assert result.exit_code != 0 and "--cluster needs a PostgreSQL database" in result.output
+    result = CliRunner().invoke(
+        app, ["serve", "--print-haproxy", "10.0.0.1:8000,10.0.0.2:8000", "--port", "80"]
+    )
+    assert result.exit_code == 0, result.output
+    config = result.output
+    assert "hash-type consistent" in config and "option httpchk GET /api/health" in config
+    assert "server kiti2 10.0.0.2:8000 check" in config
+    haproxy = shutil.which("haproxy")
+    if haproxy is not None:
+        (tmp_path / "h.cfg").write_text(config)
+        checked = subprocess.run(
+            [haproxy, "-c", "-f", str(tmp_path / "h.cfg")], capture_output=True, text=True
+        )
+        assert checked.returncode == 0, checked.stdout + checked.stderr
