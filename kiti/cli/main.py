@@ -14,6 +14,7 @@ from . import commands  # noqa: F401  (rules, cards, bench)
 from . import tournament  # noqa: F401  (tournament)
 from . import balance  # noqa: F401  (balance)
 from . import serve  # noqa: F401  (serve)
+from . import train  # noqa: F401  (train)
 
 # isort: on
 from .app import app

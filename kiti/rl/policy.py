@@ -84,9 +84,15 @@ def _module_of(where: str, target: str) -> Any:
 
 
 class PolicyBot:
-    """A bot that plays ``policy(tensor, mask)``'s action from its SeatView."""
+    """A bot that plays ``policy(tensor, mask)``'s action from its SeatView; a ``target``
+    without ``:`` is a learned policy (:class:`LearnedBot`)."""
 
     name = "policy"
+
+    def __new__(cls, game: type[State], seed: int | None, target: str, observation: str = "tensor") -> Any:
+        if ":" not in target:
+            return LearnedBot(game, seed, target)
+        return super().__new__(cls)
 
     def __init__(self, game: type[State], seed: int | None, target: str, observation: str = "tensor") -> None:
         if observation not in OBSERVATIONS:
@@ -128,3 +134,48 @@ class PolicyBot:
                 f"policy {self.target} returned an illegal action: {actions.refusal(guess, seat, value, mask)}"
             )
         return actions.moves[value]
+
+
+class LearnedBot:
+    """``policy:TARGET`` where TARGET names a learned policy (:mod:`kiti.rl.learned`): a game's
+    shipped one (``miaui``: the one that plays the table; ``mauw.teams``: by name) or a saved
+    one (``runs/miaui/policy.npz``, a run's folder).  It draws its move from the policy."""
+
+    name = "policy"
+
+    def __init__(self, game: type[State], seed: int | None, target: str) -> None:
+        from .learned import LearnedPolicyError, is_path, resolve, shipped
+
+        self.target = target.strip()
+        self.rng = random.Random(seed)
+        self._policies: dict[Game, Any] = {}
+        game_id = self.target.partition(".")[0]
+        if is_path(self.target):
+            self._fixed: Any = resolve(self.target)
+            if self._fixed.game.id != game.info.id:
+                raise LearnedPolicyError(
+                    f"policy {quoted(target)} plays {self._fixed.game.name}, not {game.info.name}"
+                )
+        else:
+            self._fixed = None
+            if game_id != game.info.id:
+                raise LearnedPolicyError(
+                    f"policy {quoted(target)} is no {game.info.name} policy (try policy:{game.info.id})"
+                )
+            if not shipped(game_id):
+                raise LearnedPolicyError(f"{game.info.name} ships no learned policy")
+
+    def policy(self, view: SeatView) -> Any:
+        """The learned policy that plays this view's table (checked once per table)."""
+        from .learned import resolve
+
+        game = load(view.game.info.id, players=view.players, **view.options)
+        found = self._policies.get(game)
+        if found is None:
+            found = self._policies[game] = resolve(self.target, game) if self._fixed is None else self._fixed
+            if not found.fits(game):
+                raise PolicyError(f"policy {quoted(self.target)} plays {found.game!r}, not {game!r}")
+        return found
+
+    def choose(self, view: SeatView) -> Move:
+        return self.policy(view).choose(view, self.rng)  # type: ignore[no-any-return]

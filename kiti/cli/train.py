@@ -1,0 +1,116 @@
+"""``kiti train``: a learned player for a game, by self-play (the ``[train]`` extra).
+See docs/rl.md, "Training"."""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+import typer
+
+from ..core.errors import KitiError
+from ..core.options import parse_option_args
+from .app import app, fail
+
+
+@app.command("train", short_help="Train a learned player by self-play (needs the [train] extra).")
+def train_command(
+    game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui."),
+    out: str = typer.Option(..., "--out", metavar="DIR", help="Folder for checkpoints and the policy."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Seats (default: the game's)."),
+    option: list[str] | None = typer.Option(  # noqa: B008
+        None, "--option", "-o", metavar="NAME=VALUE", help="Game option (repeatable)."
+    ),
+    steps: int | None = typer.Option(None, "--steps", help="Stop after this many trained decisions."),
+    minutes: float | None = typer.Option(None, "--minutes", help="Stop after this much training time."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the whole run (same seed, same run)."),
+    resume: bool = typer.Option(False, "--resume", help="Go on from the checkpoint in DIR."),
+    against: str | None = typer.Option(
+        None,
+        "--against",
+        metavar="heuristic|POLICY",
+        help="Best response: every other seat plays this, frozen.",
+    ),
+    init: str | None = typer.Option(
+        None, "--init", metavar="POLICY", help="Start from this policy's weights."
+    ),
+    games: int = typer.Option(16, "--games", help="Games an iteration."),
+    hidden: int = typer.Option(64, "--hidden", help="Width of the network's hidden layers."),
+    observation: str = typer.Option("info_state", "--observation", help="info_state or tensor."),
+    checkpoint: float = typer.Option(
+        60.0, "--checkpoint-every", metavar="SECONDS", help="Seconds between checkpoints."
+    ),
+    device: str | None = typer.Option(None, "--device", help="cpu or cuda (default: cuda where present)."),
+) -> None:
+    """Train a policy-and-value network for GAME by masked PPO, against a pool of its past
+    selves and the heuristic; DIR gets checkpoint.pt, policy.npz/.json (play it with
+    policy:DIR) and history.json."""
+    if importlib.util.find_spec("torch") is None:
+        fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
+    if steps is None and minutes is None:
+        fail("say how long to train: --steps N or --minutes M")
+    if observation not in ("info_state", "tensor"):
+        fail(f"--observation must be info_state or tensor, not {observation!r}")
+    from ..rl.train import Config, train
+
+    try:
+        config = Config(
+            game=game,
+            players=players,
+            options=parse_option_args(option),
+            seed=seed,
+            steps=steps,
+            minutes=minutes,
+            observation=observation,
+            hidden=hidden,
+            games=games,
+            checkpoint_every=checkpoint,
+            against=against,
+            init=init,
+        )
+        with _Bar(config) as bar:
+            trainer = train(config, out, resume=resume, progress=bar.tick, device=device)
+    except KitiError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo(
+            f"kiti: training stopped; resume it with --resume (the last checkpoint is in {out})", err=True
+        )
+        raise typer.Exit(130) from None
+    last = trainer.history[-1] if trainer.history else {}
+    typer.echo(
+        f"{trainer.iteration} iterations, {trainer.steps} decisions, {trainer.games} games, "
+        f"{trainer.elapsed:.0f} s; last share {last.get('share', '-')}, against the heuristic "
+        f"{last.get('share_vs_heuristic', '-')}; policy in {out}/policy.npz"
+    )
+
+
+class _Bar:
+    """A rich progress bar over the run's budget (decisions or minutes)."""
+
+    def __init__(self, config: Any) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.config = config
+        self.progress = Progress(
+            TextColumn("[bold]training"),
+            BarColumn(),
+            TextColumn("{task.percentage:>3.0f}%"),
+            TextColumn("{task.fields[info]}"),
+            TimeElapsedColumn(),
+        )
+        self.task = self.progress.add_task("train", total=1.0, info="")
+
+    def __enter__(self) -> _Bar:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def tick(self, trainer: Any) -> None:
+        c = self.config
+        done = trainer.steps / c.steps if c.steps else trainer.elapsed / (60 * c.minutes)
+        last = trainer.history[-1] if trainer.history else {}
+        info = f"it {trainer.iteration} · {trainer.steps:,} decisions · share {last.get('share', 0):.2f} · vs heuristic {last.get('share_vs_heuristic', 0):.2f}"
+        self.progress.update(self.task, completed=min(done, 1.0), info=info)

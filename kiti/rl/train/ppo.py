@@ -1,0 +1,341 @@
+"""Masked PPO by self-play (:func:`train`): the loop, its checkpoints and ``--resume``.
+
+An iteration plays ``games`` whole games (:mod:`kiti.rl.train.selfplay`), then runs PPO's
+clipped updates on the trained seats' decisions.  Everything random comes from one seeded
+NumPy generator and PyTorch's seeded generator, whose states the checkpoint keeps with the
+network, the optimiser, the pool of past selves and the counters: a run stopped after any
+checkpoint and resumed goes on exactly as if it had not stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from ...core.errors import KitiError, quoted
+from ...core.load import Game, load
+from .. import learned
+from ..learned import ActionHeads, Features, Network, fingerprint
+from ..tensors import encoder_for
+from .net import PolicyValueNet
+from .selfplay import HEURISTIC, LEARNER, Batch, Rollouts, lineup_for
+
+CHECKPOINT = "checkpoint.pt"
+POLICY = "policy"
+FROZEN = "frozen"
+
+
+class TrainError(KitiError, ValueError):
+    """A training run that cannot start or resume."""
+
+
+@dataclass
+class Config:
+    game: str
+    players: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    steps: int | None = None  # stop once this many trained decisions are gathered
+    minutes: float | None = None  # or once this much training time has passed
+    observation: str = "info_state"
+    hidden: int = 64
+    games: int = 16  # games an iteration
+    epochs: int = 4
+    minibatch: int = 256
+    lr: float = 3e-4
+    clip: float = 0.2
+    entropy: float = 0.01
+    value_coef: float = 0.5
+    gae_lambda: float = 0.95
+    heuristic_share: float = 0.3  # of the other seats, played by the heuristic
+    past_share: float = 0.3  # by a past self
+    pool_size: int = 4
+    snapshot_every: int = 10  # iterations between past selves added to the pool
+    checkpoint_every: float = 60.0  # seconds between checkpoints
+    against: str | None = None  # "heuristic" or a policy path/name: a best response to it
+    init: str | None = None  # start from this policy's weights
+
+
+class Trainer:
+    def __init__(self, config: Config, out: Path, device: str | None = None) -> None:
+        self.config = config
+        self.out = out
+        self.game: Game = load(config.game, players=config.players, **config.options)
+        self.players = self.game.players
+        self.options = dict(self.game.options)
+        encoder = encoder_for(self.game)
+        layout = (
+            encoder.info_state_layout if config.observation == "info_state" else encoder.observation_layout
+        )
+        self.layout = layout
+        self.features = Features(layout)
+        self.heads = list(ActionHeads(self.game).sizes)
+        self.rollouts = Rollouts(self.game, config.observation, self.features)
+        self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
+        torch.manual_seed(config.seed)
+        self.net = PolicyValueNet(self.features.size, config.hidden, self.heads).to(self.device)
+        self.frozen = self._frozen()
+        if config.init:
+            self.net.load(_policy_weights(config.init, self.game))
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
+        self.rng = np.random.default_rng(config.seed)
+        self.pool: dict[str, dict[str, np.ndarray]] = {}
+        self.iteration = self.steps = self.games = 0
+        self.elapsed = 0.0
+        self.history: list[dict[str, Any]] = []
+
+    def _frozen(self) -> dict[str, np.ndarray] | None:
+        against = self.config.against
+        if against is None or against == HEURISTIC:
+            return None
+        return _policy_weights(against, self.game)
+
+    # -- checkpoints --------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "config": asdict(self.config),
+            "net": self.net.state_dict(),
+            "opt": self.opt.state_dict(),
+            "rng": self.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "pool": self.pool,
+            "counters": [self.iteration, self.steps, self.games, self.elapsed],
+            "history": self.history,
+        }
+
+    def save(self) -> None:
+        """The checkpoint (written whole, then renamed: a stop mid-write loses nothing) and
+        the policy as it stands (``policy.npz``/``.json``, playable at once)."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        tmp = self.out / (CHECKPOINT + ".tmp")
+        torch.save(self.state(), tmp)
+        os.replace(tmp, self.out / CHECKPOINT)
+        learned.write(self.out / POLICY, self.meta(), self.net.export())
+
+    def restore(self) -> None:
+        path = self.out / CHECKPOINT
+        if not path.is_file():
+            raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(self.out))}")
+        data = torch.load(path, weights_only=False)
+        saved = Config(**data["config"])
+        for name in ("game", "players", "options", "seed", "observation", "hidden", "against"):
+            if getattr(saved, name) != getattr(self.config, name) and getattr(self.config, name) is not None:
+                raise TrainError(
+                    f"the checkpoint in {quoted(str(self.out))} was trained with {name}={getattr(saved, name)!r}, "
+                    f"not {getattr(self.config, name)!r}"
+                )
+        self.net.load_state_dict(data["net"])
+        self.opt.load_state_dict(data["opt"])
+        self.rng.bit_generator.state = data["rng"]
+        torch.set_rng_state(data["torch_rng"])
+        self.pool = data["pool"]
+        self.iteration, self.steps, self.games, self.elapsed = data["counters"]
+        self.history = data["history"]
+
+    def meta(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "game": self.game.id,
+            "players": self.players,
+            "options": self.options,
+            "observation": c.observation,
+            "layout": fingerprint(self.layout),
+            "heads": self.heads,
+            "actions": "flat" if len(self.heads) == 1 and self.heads[0] == self.game.codec.size else "factored",
+            "hidden": c.hidden,
+            "training": {
+                "algorithm": "masked PPO, self-play against a pool of past selves and the heuristic",
+                "seed": c.seed,
+                "iterations": self.iteration,
+                "decisions": self.steps,
+                "games": self.games,
+                "seconds": round(self.elapsed, 1),
+                "config": asdict(c),
+                "torch": torch.__version__,
+            },
+        }
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def done(self) -> bool:
+        c = self.config
+        if c.steps is not None and self.steps >= c.steps:
+            return True
+        return c.minutes is not None and self.elapsed >= c.minutes * 60
+
+    def run(self, progress: Callable[[Trainer], None] | None = None) -> None:
+        last_save = time.monotonic()
+        while not self.done():
+            start = time.monotonic()
+            self.step()
+            self.elapsed += time.monotonic() - start
+            if progress:
+                progress(self)
+            if time.monotonic() - last_save >= self.config.checkpoint_every:
+                self.save()
+                last_save = time.monotonic()
+        self.save()
+
+    def step(self) -> None:
+        """One iteration: play, then update."""
+        c = self.config
+        current = Network(self.net.export(), len(self.heads))
+        nets = {LEARNER: current, **{k: Network(w, len(self.heads)) for k, w in self.pool.items()}}
+        against = c.against
+        if self.frozen is not None:
+            nets[FROZEN] = Network(self.frozen, len(self.heads))
+            against = FROZEN
+        keys = sorted(self.pool)
+        lineups = [
+            lineup_for(self.players, self.rng, keys, against, (c.heuristic_share, c.past_share))
+            for _ in range(c.games)
+        ]
+        seeds = [int(s) for s in self.rng.integers(2**31, size=c.games)]
+        batch = Batch()
+        outcomes = self.rollouts.play(lineups, seeds, nets, self.rng, batch, (1.0, c.gae_lambda))
+        losses = self.update(batch)
+        self.iteration += 1
+        self.steps += len(batch)
+        self.games += len(outcomes)
+        if self.iteration % c.snapshot_every == 0 and against is None:
+            self.pool[f"past{self.iteration}"] = current.w
+            while len(self.pool) > c.pool_size:
+                del self.pool[min(self.pool, key=lambda k: int(k[4:]))]
+        self.history.append(
+            {"iteration": self.iteration, "decisions": self.steps, **losses, **_shares(outcomes)}
+        )
+
+    def update(self, batch: Batch) -> dict[str, float]:
+        c = self.config
+        n = len(batch)
+        if not n:
+            return {}
+        dev = self.device
+        x = torch.as_tensor(np.stack(batch.x), device=dev)
+        old_logp = torch.as_tensor(np.array(batch.logp, np.float32), device=dev)
+        adv = np.array(batch.advantage, np.float32)
+        ret = torch.as_tensor(np.array(batch.ret, np.float32), device=dev)
+        adv_t = torch.as_tensor((adv - adv.mean()) / (adv.std() + 1e-8), device=dev)
+        heads = _head_arrays(batch, len(self.heads), dev)
+        stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0}
+        count = 0
+        for _ in range(c.epochs):
+            order = self.rng.permutation(n)
+            for lo in range(0, n, c.minibatch):
+                mb = torch.as_tensor(np.sort(order[lo : lo + c.minibatch]), device=dev)
+                logp, entropy, value = self._evaluate(x[mb], heads, mb)
+                ratio = torch.exp(logp - old_logp[mb])
+                a = adv_t[mb]
+                policy_loss = -torch.min(ratio * a, ratio.clamp(1 - c.clip, 1 + c.clip) * a).mean()
+                value_loss = ((value - ret[mb]) ** 2).mean()
+                loss = policy_loss + c.value_coef * value_loss - c.entropy * entropy.mean()
+                self.opt.zero_grad()
+                loss.backward()  # type: ignore[no-untyped-call]
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), 0.5)
+                self.opt.step()
+                stats["policy_loss"] += policy_loss.item()
+                stats["value_loss"] += value_loss.item()
+                stats["entropy"] += entropy.mean().item()
+                count += 1
+        return {k: round(v / max(count, 1), 5) for k, v in stats.items()}
+
+    def _evaluate(
+        self, x: torch.Tensor, heads: list[dict[str, torch.Tensor]], mb: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        h = self.net.trunk(x)
+        value = self.net.value(h)
+        logp = torch.zeros(len(mb), device=x.device)
+        entropy = torch.zeros(len(mb), device=x.device)
+        for k, arrays in enumerate(heads):
+            used = arrays["used"][mb]
+            if not bool(used.any()):
+                continue
+            rows = torch.nonzero(used)[:, 0]
+            legal = arrays["legal"][mb][rows]
+            chosen = arrays["chosen"][mb][rows]
+            prefix = arrays["prefix"][mb][rows]
+            lp = self.net.head(h[rows], k, prefix, legal)
+            logp = logp.index_add(0, rows, lp.gather(1, chosen[:, None])[:, 0])
+            p = lp.exp() * (legal >= 0)
+            entropy = entropy.index_add(0, rows, -(p * lp.clamp(min=-1e4)).sum(-1))
+        return logp, entropy, value
+
+
+def _head_arrays(batch: Batch, heads: int, dev: torch.device) -> list[dict[str, torch.Tensor]]:
+    """Per head: which decisions used it, their legal tokens (padded with -1), the position of
+    the chosen one among them, and the tokens chosen before it."""
+    n = len(batch)
+    out = []
+    for k in range(heads):
+        width = max((len(legal[k]) for legal in batch.legal if len(legal) > k), default=1)
+        legal = np.full((n, width), -1, np.int64)
+        chosen = np.zeros(n, np.int64)
+        prefix = np.zeros((n, max(k, 1)), np.int64)
+        used = np.zeros(n, bool)
+        for i, (tokens, legals) in enumerate(zip(batch.tokens, batch.legal)):
+            if len(legals) > k:
+                used[i] = True
+                legal[i, : len(legals[k])] = legals[k]
+                chosen[i] = int(np.flatnonzero(legals[k] == tokens[k])[0])
+                prefix[i, :k] = tokens[:k]
+        out.append(
+            {
+                name: torch.as_tensor(a, device=dev)
+                for name, a in {"legal": legal, "chosen": chosen, "prefix": prefix, "used": used}.items()
+            }
+        )
+    return out
+
+
+def _shares(outcomes: list[dict[str, Any]]) -> dict[str, float]:
+    """The learner's mean share of the victory: against the heuristic (games with one) and
+    over all games."""
+    vs_h: list[float] = []
+    every: list[float] = []
+    for o in outcomes:
+        mine = [r for a, r in zip(o["lineup"], o["returns"]) if a == LEARNER]
+        share = float(np.mean(mine))
+        every.append(share)
+        if HEURISTIC in o["lineup"]:
+            vs_h.append(share)
+    out = {"share": round(float(np.mean(every)), 4)}
+    if vs_h:
+        out["share_vs_heuristic"] = round(float(np.mean(vs_h)), 4)
+    return out
+
+
+def _policy_weights(spec: str, game: Game) -> dict[str, np.ndarray]:
+    """The float32 weights of a policy (a saved file, or a shipped name) that plays ``game``."""
+    policy = learned.resolve(spec, game)
+    return {k: v.astype(np.float32) for k, v in policy.net.w.items()}
+
+
+def train(
+    config: Config,
+    out: str | Path,
+    resume: bool = False,
+    progress: Callable[[Trainer], None] | None = None,
+    device: str | None = None,
+) -> Trainer:
+    """Train (or resume) a run in ``out``; returns the trainer once the run's budget is spent."""
+    if config.steps is None and config.minutes is None:
+        raise TrainError("say how long to train: steps or minutes")
+    torch.set_num_threads(1)
+    trainer = Trainer(config, Path(out), device)
+    if resume:
+        trainer.restore()
+    elif (trainer.out / CHECKPOINT).exists():
+        raise TrainError(
+            f"{quoted(str(out))} holds a run already: resume it (--resume) or pick another folder"
+        )
+    trainer.run(progress)
+    (trainer.out / "history.json").write_text(json.dumps(trainer.history) + "\n")
+    return trainer
