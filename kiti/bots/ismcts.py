@@ -287,6 +287,8 @@ class ISMCTSBot:
         self._moves: tuple[Move, ...] = ()
         self._index: Mapping[Move, int] = {}
         self._identity: Mapping[int, int] = {}
+        self._root = _Node()  # the searching seat's root and its legal moves, set per search
+        self._root_actions: list[int] | None = None
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -336,6 +338,10 @@ class ISMCTSBot:
         codec = view.codec()  # moves go in through the unchecked integer path
         self._moves, self._index, self._identity = codec.moves, codec.index, codec.identity
         roots = [_Node() for _ in range(view.players)]
+        # A determinisation gives the seat exactly its own legal moves (the conformance suite
+        # checks resample for it): the root's are listed once, not once an iteration.
+        self._root = roots[view.seat]
+        self._root_actions = None if view.many_moves() else self._actions(view.legal_moves)
         for seat, priors in self._priors(view, rng, strategy).items():
             self._open(roots[seat], priors)
         done = 0
@@ -460,7 +466,9 @@ class ISMCTSBot:
 
     def _legal(self, state: State, seat: int) -> list[int]:
         """``seat``'s legal moves as actions, in the game's order."""
-        moves = state.legal_moves(seat)
+        return self._actions(state.legal_moves(seat))
+
+    def _actions(self, moves: list[Move]) -> list[int]:
         get = self._identity.get
         actions = [get(id(m)) for m in moves]  # the codec's own objects: one look-up each
         if None in actions:
@@ -468,13 +476,16 @@ class ISMCTSBot:
             return [index[m] for m in moves]
         return actions  # type: ignore[return-value]
 
-    def _widen(self, state: State, seat: int, node: _Node, rng: random.Random) -> list[int]:
+    def _widen(self, state: State, seat: int, node: _Node, rng: random.Random, check: bool) -> list[int]:
         """Progressive widening: open one more random move while the node has fewer than
-        ``width * sqrt(visits)`` edges; the node's edges legal here."""
+        ``width * sqrt(visits)`` edges; the node's edges legal here (all of them where not
+        ``check``: the searching seat's root, whose moves are legal in every determinisation)."""
         edges = node.edges
         limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
         if len(edges) < limit:
             edges.setdefault(state.random_action(seat, rng), [0, 0.0, 0, {}])
+        if not check:
+            return list(edges)
         moves = self._moves
         return [a for a in edges if state.illegal_reason(seat, moves[a]) is None] or [
             state.random_action(seat, rng)
@@ -483,7 +494,12 @@ class ISMCTSBot:
     def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:
         """UCB1 with availability among the moves legal here (progressive widening if wide);
         each offered move's edge is made when first seen and its availability counted."""
-        actions = self._widen(state, seat, node, rng) if state.many_moves(seat) else self._legal(state, seat)
+        if state.many_moves(seat):
+            actions = self._widen(state, seat, node, rng, node is not self._root)
+        elif node is self._root:  # the searching seat's root: the same moves in every determinisation
+            actions = self._root_actions or self._legal(state, seat)
+        else:
+            actions = self._legal(state, seat)
         if node.priors is not None:
             return self._select_with_priors(node, actions)
         edges = node.edges
@@ -515,8 +531,8 @@ class ISMCTSBot:
         """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
         edges = node.edges
         priors = node.priors or {}
-        total = sum(e[0] for e in edges.values())
-        mean = sum(e[1] for e in edges.values()) / total if total else 0.5
+        total = node.visits  # the sum of its edges' visits
+        mean = -1.0  # the node's mean reward, an unvisited move's estimate: asked only for one
         scale = self.prior * math.sqrt(total + 1)
         best: tuple[int, list[Any]] | None = None
         best_v = -1e18
@@ -526,7 +542,13 @@ class ISMCTSBot:
                 e = edges[a] = [0, 0.0, 0, {}]
             e[2] += 1
             n = e[0]
-            v = (e[1] / n if n else mean) + scale * priors.get(a, 0.0) / (1 + n)
+            if n:
+                q = e[1] / n
+            else:
+                if mean < 0:
+                    mean = sum(x[1] for x in edges.values()) / total if total else 0.5
+                q = mean
+            v = q + scale * priors.get(a, 0.0) / (1 + n)
             if v > best_v:
                 best_v, best = v, (a, e)
         assert best is not None
