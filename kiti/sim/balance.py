@@ -294,6 +294,12 @@ def _cell_figures(cell: Cell, games: list[Game], bots: list[str]) -> dict[str, A
     }
 
 
+def _first_edge(g: Game) -> float:
+    """How much more than an even share the seat that starts won (a team game's even share is
+    one in the number of teams)."""
+    return _share_at(g.out, 0) - 1.0 / len(g.out.parties)
+
+
 def _share_at(out: Playout, place: int) -> float:
     """The share of the victory of the seat ``place``-th in the turn order."""
     return out.shares[out.turn_order.index(place)]
@@ -380,7 +386,7 @@ def metrics(plan: Plan) -> dict[str, tuple[str, Callable[[Game], float | None]]]
     """The figures an option's effect is measured on: key -> (words, per-game value)."""
     unit = hooks(plan.cls).UNIT
     out: dict[str, tuple[str, Callable[[Game], float | None]]] = {
-        "first_share": ("win share of the seat that starts", lambda g: _share_at(g.out, 0)),
+        "first_edge": ("starting seat's win share minus an even share", _first_edge),
         "length": (f"game length ({unit})", lambda g: float(g.out.length)),
         "margin": ("winner's margin (points)", lambda g: g.out.margin),
         "ties": ("share of games tied", lambda g: float(g.out.tie)),

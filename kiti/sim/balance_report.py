@@ -170,7 +170,8 @@ def _cells(s: dict[str, Any]) -> str:
             f"- Winner's margin: {_val(margin)} points (median {_num(margin['median'])}).",
             f"- Ties: {_pct(cell['ties'])} of games; cut off at the move limit: {_pct(cell['truncated'])}.",
             f"- The leader at half time went on to win {_pct(cell['half_time_leader_wins'])} "
-            f"(of {cell['half_time_leader_wins']['games']:,} games with a single leader).",
+            f"(of {cell['half_time_leader_wins']['games']:,} games with a single leader; "
+            f"an even share is {100 * cell['fair_share']:.1f}%).",
         ]
         if cell["bots"]:
             shares = ", ".join(f"{b['bot']} {_pct(b['win_share'])}" for b in cell["bots"]["by_bot"])
@@ -196,7 +197,7 @@ def _effects(s: dict[str, Any]) -> str:
         "|---|---|---|---|",
     ]
     for e in s["effects"]:
-        diff = _val(e["difference"], 3 if e["metric"] in ("first_share", "ties", "skill_gap") else 1)
+        diff = _val(e["difference"], 3 if e["metric"] in ("first_edge", "ties", "skill_gap") else 1)
         if e["significant"]:
             diff = f"**{diff}**"
         change = f"{e['option']}={_text(e['value'])} vs {_text(e['baseline'])}"
@@ -210,22 +211,26 @@ def _cards(s: dict[str, Any], top: int = 12) -> str:
     if not cards:
         return "## Card value\n\nNo card facts were recorded.\n"
     shown = cards if len(cards) <= 2 * top else cards[:top] + cards[-top:]
+    points = any(r["points"] is not None for r in cards)
     lines = [
         "## Card value",
         "",
-        f"For each card: the games in which a seat {c['card_verb']} it (all combinations together), "
-        "that seat's win share against an even share of those games, and the points the card gave "
-        "it at the end where the game gives a card points of its own."
+        f"For each card: the games in which a seat {c['card_verb']} it (all combinations together) "
+        "and that seat's win share against an even share of those games"
+        + (
+            ", and the points the card gave it at the end (where it has points of its own)."
+            if points
+            else "."
+        )
         + ("" if shown is cards else f" The {top} best and {top} worst of {len(cards)} cards."),
         "",
-        "| card | seat-games | win share | even share | points |",
-        "|---|---|---|---|---|",
+        "| card | seat-games | win share | even share |" + (" points |" if points else ""),
+        "|---|---|---|---|" + ("---|" if points else ""),
     ]
     for r in shown:
         share = _pct(r["win_share"])
         if r["above_fair"] or r["below_fair"]:
             share = f"**{share}**"
-        lines.append(
-            f"| {r['name']} | {r['games']:,} | {share} | {100 * r['fair_share']:.1f}% | {_val(r['points'])} |"
-        )
+        row = f"| {r['name']} | {r['games']:,} | {share} | {100 * r['fair_share']:.1f}% |"
+        lines.append(row + (f" {_val(r['points'])} |" if points else ""))
     return "\n".join(lines) + "\n\n**Bold**: the range leaves out the even share.\n"

@@ -206,7 +206,7 @@ def _balance_cards(plt: Any, summary: dict[str, Any], path: Path, top: int = 12)
     for r in shown:
         w, p = r["win_share"], r["points"]
         rng = "" if w["low"] is None else f" ({100 * w['low']:.0f}-{100 * w['high']:.0f})"
-        pts = "" if p is None or p["mean"] is None else f"{p['mean']:.1f}"
+        pts = "none" if p is None or p["mean"] is None else f"{p['mean']:.1f}"
         cells.append(
             [
                 r["name"],
