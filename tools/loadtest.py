@@ -199,7 +199,7 @@ class Seat:
         while time.monotonic() < self.end:
             try:
                 async with connect(
-                    self.ws_url,
+                    f"{self.ws_url}?table={self.table}",  # the table in the URL: a proxy routes by it
                     max_size=2**22,
                     ping_interval=None,
                     compression=None,
@@ -465,7 +465,47 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
 
 
-def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> dict[str, Any]:
+def run(
+    opts: argparse.Namespace, url: str, server_pid: int | None = None, cluster: list[Server] | None = None
+) -> dict[str, Any]:
+    """One measured run against ``url``; with ``cluster`` (the instances behind a proxy at
+    ``url``) the moves and CPU are summed over the instances, and the tables each owns and
+    the connections relayed are reported."""
+    servers = cluster or [Server(url, server_pid)]
+
+    def sample() -> tuple[int, float | None]:
+        moves = sum(health(s.url)["moves"] for s in servers)
+        cpus = [None if s.pid is None else cpu_seconds(s.pid) for s in servers]
+        return moves, None if None in cpus else sum(c for c in cpus if c is not None)
+
+    out = measure(opts, url, sample)
+    if cluster:
+        out.update(spread([health(s.url) for s in cluster]))
+    return out
+
+
+@dataclass
+class Server:
+    url: str
+    pid: int | None = None
+
+
+def spread(healths: list[dict[str, Any]]) -> dict[str, Any]:
+    """How a cluster shared the work: tables owned per instance, their spread (most / fewest)
+    and the share of connections relayed between instances."""
+    owned = [h["cluster"]["owned"] for h in healths]
+    relayed = sum(h["cluster"]["relayed"] for h in healths)
+    connections = sum(h["accepted"] for h in healths)
+    return {
+        "instances": len(healths),
+        "owned": owned,
+        "spread": round(max(owned) / max(1, min(owned)), 2),
+        "relayed": relayed,
+        "relayed_share": round(relayed / max(1, connections), 4),
+    }
+
+
+def measure(opts: argparse.Namespace, url: str, sample: Any) -> dict[str, Any]:
     tables = asyncio.run(make_tables(url, opts.tables, parse_mix(opts.mix), opts.bots))
     plan = Plan(
         opts.think,
@@ -480,11 +520,10 @@ def run(opts: argparse.Namespace, url: str, server_pid: int | None = None) -> di
     with multiprocessing.get_context("spawn").Pool(opts.procs) as pool:
         job = pool.map_async(worker, chunks)
         time.sleep(opts.warmup)  # connecting, first moves
-        before = health(url)["moves"]
-        cpu0 = None if server_pid is None else cpu_seconds(server_pid)
+        moves0, cpu0 = sample()
         time.sleep(opts.duration)
-        moves = health(url)["moves"] - before
-        cpu1 = None if server_pid is None else cpu_seconds(server_pid)
+        moves1, cpu1 = sample()
+        moves = moves1 - moves0
         results = job.get()
     return figures(opts, results, moves, None if cpu0 is None or cpu1 is None else cpu1 - cpu0)
 
@@ -523,10 +562,63 @@ def figures(
     }
 
 
-def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Popen[bytes], str]:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return int(s.getsockname()[1])
+
+
+def start_cluster(
+    opts: argparse.Namespace, folder: str
+) -> tuple[list[subprocess.Popen[bytes]], list[Server], str]:
+    """``--instances`` kiti serve --cluster on the PostgreSQL of ``opts.db`` and HAProxy in
+    front (its configuration printed by kiti serve --print-haproxy); the processes
+    (the proxy last), the instances and the proxy's URL."""
+    haproxy = shutil.which("haproxy")
+    if haproxy is None or not opts.db.startswith("postgres"):
+        raise SystemExit(
+            "--instances needs HAProxy (apt-get install haproxy) and --postgres or --db postgresql://"
+        )
+    procs, servers = [], []
+    for _ in range(opts.instances):
+        proc, url = start_server(opts, folder, ["--cluster", "--lease", str(opts.lease)], wait=False)
+        procs.append(proc)
+        servers.append(Server(url, proc.pid))
+    for server in servers:
+        ready(server.url, procs)
+    port = free_port()
+    config = Path(folder) / "haproxy.cfg"
+    addresses = [s.url.split("//", 1)[1] for s in servers]
+    printed = subprocess.run(
+        [sys.executable, "-m", "kiti", "serve", "--print-haproxy", ",".join(addresses), "--port", str(port)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    config.write_text(printed.stdout)
+    procs.append(subprocess.Popen([haproxy, "-f", str(config), "-db"], stdout=subprocess.DEVNULL))
+    url = f"http://127.0.0.1:{port}"
+    ready(url, procs)
+    return procs, servers, url
+
+
+def ready(url: str, procs: list[subprocess.Popen[bytes]]) -> None:
+    for _ in range(300):
+        try:
+            if health(url).get("ok", True):
+                return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    for proc in procs:
+        proc.kill()
+    raise SystemExit(f"the server at {url} did not start")
+
+
+def start_server(
+    opts: argparse.Namespace, folder: str, extra: tuple[str, ...] | list[str] = (), wait: bool = True
+) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
     db = opts.db or f"sqlite:///{folder}/kiti.db"
     cmd = [
         sys.executable,
@@ -547,17 +639,13 @@ def start_server(opts: argparse.Namespace, folder: str) -> tuple[subprocess.Pope
         "0",
         "--max-connections",
         "100000",
+        *extra,
     ]
     proc = subprocess.Popen(cmd)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            health(url)
-            return proc, url
-        except Exception:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("kiti serve did not start")
+    if wait:
+        ready(url, [proc])
+    return proc, url
 
 
 @contextlib.contextmanager
@@ -644,6 +732,21 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds after which an unanswered move or an unreceived one is an error",
     )
     p.add_argument("--procs", type=int, default=1, help="client processes")
+    p.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        help="with --serve and PostgreSQL: N kiti serve --cluster behind HAProxy (docs/deploy.md)",
+    )
+    p.add_argument("--lease", type=float, default=10.0, help="with --instances: the instances' lease (s)")
+    p.add_argument(
+        "--compare",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="with --instances: ROUNDS pairs of runs, one instance alone then the cluster, "
+        "each on a fresh PostgreSQL, and the differences",
+    )
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p.parse_args(argv)
 
@@ -663,24 +766,68 @@ def report(out: dict[str, Any]) -> None:
         f"move to every other seat: p50 {out['p50_ms']} ms, p90 {out['p90_ms']} ms, "
         f"p99 {out['p99_ms']} ms, max {out['max_ms']} ms (the mover's own answer: p99 {out['own_p99_ms']} ms)"
     )
+    if "instances" in out:
+        print(
+            f"{out['instances']} instances: tables owned {out['owned']} (spread {out['spread']}), "
+            f"{out['relayed']} connections relayed ({100 * out['relayed_share']:.2f}%)"
+        )
     if out["server_cpu_ms_per_move"] is not None:
         print(f"server CPU per move: {out['server_cpu_ms_per_move']} ms")
     print(f"client CPU per move: {out['client_cpu_ms_per_move']} ms (whole run, connecting included)")
 
 
-def main(argv: list[str] | None = None) -> None:
-    opts = parse(argv)
+def one_run(opts: argparse.Namespace, instances: int) -> dict[str, Any]:
+    """One run: a server of its own (``instances`` of them behind a proxy), or ``--url``."""
     with contextlib.ExitStack() as stack:
         folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kiti-load-"))
         if opts.postgres:
             opts.db = stack.enter_context(postgres())
+        if opts.serve and instances > 1:
+            procs, servers, url = start_cluster(opts, folder)
+            stack.callback(stop, procs)
+            return run(opts, url, cluster=servers)
         proc, url = start_server(opts, folder) if opts.serve else (None, opts.url.rstrip("/"))
-        try:
-            out = run(opts, url, None if proc is None else proc.pid)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(30)
+        if proc is not None:
+            stack.callback(stop, [proc])
+        return run(opts, url, None if proc is None else proc.pid)
+
+
+def stop(procs: list[subprocess.Popen[bytes]]) -> None:
+    for proc in reversed(procs):
+        proc.terminate()
+    for proc in procs:
+        proc.wait(30)
+
+
+def compare(opts: argparse.Namespace) -> list[dict[str, Any]]:
+    """``--compare`` rounds: one instance alone, then the cluster, each round in turn."""
+    rounds = []
+    for i in range(opts.compare):
+        single = one_run(opts, 1)
+        cluster = one_run(opts, opts.instances)
+        rounds.append({"round": i + 1, "single": single, "cluster": cluster})
+        if not opts.json:
+            print(f"round {i + 1}: one instance")
+            report(single)
+            print(f"round {i + 1}: {opts.instances} instances through HAProxy")
+            report(cluster)
+            print(
+                f"p99 difference {cluster['p99_ms'] - single['p99_ms']:+.2f} ms; tables per instance "
+                f"{cluster['owned']} (spread {cluster['spread']}); {cluster['relayed']} connections "
+                f"relayed ({100 * cluster['relayed_share']:.2f}%)\n",
+                flush=True,
+            )
+    return rounds
+
+
+def main(argv: list[str] | None = None) -> None:
+    opts = parse(argv)
+    if opts.compare:
+        rounds = compare(opts)
+        if opts.json:
+            print(json.dumps(rounds))
+        return
+    out = one_run(opts, opts.instances)
     if opts.json:
         print(json.dumps(out))
     else:

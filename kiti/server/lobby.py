@@ -51,6 +51,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.moves = 0  # moves accepted since start
         self.connections = 0
+        self.accepted = 0  # WebSockets accepted since start
         self.started = time.time()
         self._evictions: dict[str, asyncio.TimerHandle] = {}
         #: With ``config.seed`` (tests, demos), every new game's seed comes from this generator.
@@ -257,6 +258,7 @@ class Hub:
             "ok": True,
             "tables": counts,
             "connections": self.connections,
+            "accepted": self.accepted,
             "moves": self.moves,
             "uptime": round(time.time() - self.started, 1),
             **({} if self.cluster is None else {"ok": self.cluster.held, "cluster": self.cluster.health()}),

@@ -86,6 +86,7 @@ class Session:
     async def run(self) -> None:
         await self.ws.accept()
         self.hub.connections += 1
+        self.hub.accepted += 1
         writer = asyncio.get_running_loop().create_task(self._write())
         self.deadline = asyncio.get_running_loop().call_later(self.hub.config.hello_timeout, self._no_hello)
         try:
