@@ -45,3 +45,28 @@ def test_ismcts_chooses_as_the_search_before_it(game_id: str, players: int, para
         new, old = ISMCTSBot(k, iters=iters, **params), ReferenceISMCTS(k, iters=iters, **params)
         assert new.root_statistics(view, iters) == old.root_statistics(view, iters), (game_id, k)
         assert new.choose(view) == old.choose(view), (game_id, k)
+
+
+def test_bench_compares_ismcts_with_openspiels_mcts_round_by_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kiti.sim import bench
+
+    def reference(players: int, seed: int = bench.SEED) -> bench.Runner:
+        return lambda first, searches: (searches * bench.SEARCH_ITERS / 1000, searches * bench.SEARCH_ITERS)
+
+    monkeypatch.setattr(bench, "mcts_reference_runner", reference)  # exactly 1,000 iterations a second
+    row = bench.ismcts_comparison(get_game("miaui"), 3, 0.03, 3)
+    assert row["ismcts_reference_iterations_per_s"] == 1000
+    assert row["ismcts_ratio"] == pytest.approx(row["ismcts_iterations_per_s"] / 1000, abs=0.002)
+    spread = row["ismcts_ratio_spread"]
+    assert spread["low"] <= spread["median"] == row["ismcts_ratio"] <= spread["high"]
+    assert "MCTSBot" in row["ismcts_reference"]
+
+
+def test_bench_runs_openspiels_mcts_when_installed() -> None:
+    pytest.importorskip("pyspiel")
+    from kiti.sim import bench
+
+    run = bench.mcts_reference_runner(4)
+    assert run is not None
+    took, iterations = run(0, 1)
+    assert took > 0 and iterations == bench.SEARCH_ITERS
