@@ -17,7 +17,9 @@ SQLite runs in WAL mode with ``synchronous=NORMAL`` by default: a committed move
 the server being killed (``kill -9``); ``fsync=True`` (``synchronous=FULL``) also makes it
 survive a power cut, at a cost per commit.  PostgreSQL likewise commits without waiting for
 the disk unless ``fsync`` (``synchronous_commit``, :func:`postgres_engine`).  One server
-process per database.
+process per database, except several ``kiti serve --cluster`` on one PostgreSQL, whose
+commits each begin with a :class:`Fence` (:mod:`kiti.server.cluster`); instances starting
+together migrate under an advisory lock.
 """
 
 from __future__ import annotations
