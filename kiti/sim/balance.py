@@ -323,7 +323,7 @@ def _bot_figures(games: list[Game], bots: list[str]) -> dict[str, Any]:
         values = [g.out.shares[s] for g in games for s, b in enumerate(g.specs) if b == spec]
         blocks = [g.deal for g in games for b in g.specs if b == spec]
         rows.append({"bot": spec, "win_share": stats.share_ci(values, blocks).to_dict()})
-    gap = stats.mean_ci(_per_deal(games, lambda g: _skill_gap(g, bots[0])))
+    gap = stats.mean_ci([v for _, v in sorted(_deal_means(games, lambda g: _skill_gap(g, bots[0])).items())])
     return {"by_bot": rows, "skill_gap": gap.to_dict(), "first_bot": bots[0]}
 
 
@@ -334,16 +334,6 @@ def _skill_gap(g: Game, first: str) -> float | None:
     if not mine or not rest:
         return None
     return math.fsum(mine) / len(mine) - math.fsum(rest) / len(rest)
-
-
-def _per_deal(games: list[Game], metric: Callable[[Game], float | None]) -> list[float]:
-    """The metric's mean per deal, over the deal's games where it is defined."""
-    sums: dict[int, list[float]] = {}
-    for g in games:
-        v = metric(g)
-        if v is not None:
-            sums.setdefault(g.deal, []).append(v)
-    return [math.fsum(v) / len(v) for _, v in sorted(sums.items())]
 
 
 def spread(values: list[float], deals: list[int]) -> dict[str, Any]:
