@@ -18,11 +18,10 @@ from kiti.sim.tournament import (
     TournamentConfig,
     TournamentError,
     parse_shard,
-    plan_tournament,
     run_tournament,
     winners_margin,
 )
-from kiti.sim.tournament_file import DEALS, open_deals
+from kiti.sim.tournament_file import DEALS
 
 BOTS = "heuristic,random,random"
 ARGS = ["tournament", "miaui", "--bots", BOTS, "--games", "30", "--seed", "4", "--jobs", "1"]
@@ -115,25 +114,33 @@ def test_margin_is_the_lead_over_the_best_party_behind() -> None:
     assert table[1]["turn_order"] == ""
 
 
-def test_a_stopped_run_resumes_to_the_figures_of_an_uninterrupted_one(whole: Path, tmp_path: Path) -> None:
+def test_a_stopped_run_resumes_to_the_figures_of_an_uninterrupted_one(
+    whole: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kiti.sim.tournament as tournament
+
+    play = tournament._play_deal
+
     out = tmp_path / "stopped"
-    plan = plan_tournament(
-        TournamentConfig("miaui", BOTS.split(","), games=30, seed=4, jobs=1)  # as ARGS
-    )
-    store = open_deals(out, plan)
+    on_disk = []  # whole lines in the file (as kill -9 would leave it) when each deal starts
 
-    def stop_after_4_deals(done: int, total: int) -> None:
-        if done == 12:
+    def stopped_at_deal_4(args: Any) -> Any:
+        on_disk.append((out / DEALS).read_bytes().count(b"\n"))
+        if args[5] == 4:  # the deal: Ctrl-C while it is played
             raise KeyboardInterrupt
+        return play(args)
 
-    with pytest.raises(KeyboardInterrupt):
-        run_tournament(plan, progress=stop_after_4_deals, store=store)
-    store.close()
+    with monkeypatch.context() as patch:
+        patch.setattr(tournament, "_play_deal", stopped_at_deal_4)
+        result = cli(*ARGS, "--out", str(out))
+    assert result.exit_code == 130
+    assert on_disk == [1, 2, 3, 4, 5]  # the header, then each deal as soon as it is done
+    assert "run the same command with --resume" in " ".join(result.output.split())
     deals = out / DEALS
     lines = deals.read_bytes().splitlines(keepends=True)
     assert len(lines) == 1 + 4  # the header, then the 4 deals finished, each whole
     torn = (whole / DEALS).read_bytes().splitlines(keepends=True)[5][:100]
-    deals.write_bytes(b"".join(lines) + torn)  # killed while writing deal 4
+    deals.write_bytes(b"".join(lines) + torn)  # as if killed while writing deal 4
     result = cli(*ARGS, "--out", str(out), "--resume")
     assert result.exit_code == 0, result.output
     assert "4 deal(s) resumed from the file, 6 played now" in result.output
