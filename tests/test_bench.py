@@ -22,6 +22,10 @@ SPREADS = (
     "reference_games_per_s_spread",
     "ratio_spread",
     "actions_ratio_spread",
+    "legal_games_per_s_spread",
+    "legal_ratio_spread",
+    "moves_ratio_spread",
+    "legal_moves_ratio_spread",
 )
 
 
@@ -36,10 +40,10 @@ def _installed_open_spiel() -> str | None:
 
 
 def _fake_reference(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stand-in for OpenSpiel: exactly 10,000 games a second, version "9.9"."""
+    """A stand-in for OpenSpiel: exactly 10,000 games (and 100,000 moves) a second, version "9.9"."""
 
     def runner(players: int) -> bench.Runner:
-        return lambda first, games: (games / 10_000, 0)
+        return lambda first, games: (games / 10_000, games * 10)
 
     monkeypatch.setattr(bench, "goofspiel_runner", runner)
     monkeypatch.setattr(bench, "reference_version", lambda: "9.9")
@@ -50,7 +54,7 @@ def _check_spreads(row: dict[str, Any]) -> None:
         figure = row[key]
         if figure is not None:
             assert figure["low"] <= figure["median"] <= figure["high"], (key, figure)
-    for key in ("games_per_s", "actions_games_per_s", "reference_games_per_s", "ratio", "actions_ratio"):
+    for key in (*bench.RATES, "legal_games_per_s", "legal_ratio", "moves_ratio", "legal_moves_ratio"):
         spread = row[f"{key}_spread"]
         assert row[key] == (None if spread is None else spread["median"]), key
 
@@ -61,6 +65,7 @@ def test_bench_json_names_the_reference_and_its_version() -> None:
     rows = json.loads(out.output)
     assert [r["players"] for r in rows] == [3, 4, 6]  # smallest, 4, largest
     assert all(r["games_per_s"] > 0 and r["actions_games_per_s"] > 0 for r in rows)
+    assert all(r["legal_games_per_s"] > 0 and r["legal_moves_per_s"] > 0 for r in rows)
     assert rows[1]["ismcts_iterations_per_s"] > 0  # the middle row holds ISMCTS
     expected = _installed_open_spiel()
     for r in rows:
@@ -68,21 +73,36 @@ def test_bench_json_names_the_reference_and_its_version() -> None:
         _check_spreads(r)
         # A ratio means nothing without the reference's version (1.5 is ~1.5x slower than 2.0).
         assert r["reference_version"] == expected
+        batch = r["batch"]  # Miaui's batch simulator against goofspiel's C++ loop
+        assert batch["games_per_batch"] == 10_000 and batch["games_per_s"] > 0
         if expected is None:
             assert r["ratio"] is None and r["reference_games_per_s"] is None
             assert r["ratio_spread"] is None and r["reference_games_per_s_spread"] is None
+            assert r["moves_ratio"] is None and batch["ratio"] is None
+        else:
+            assert r["reference_moves_per_s"] > 0 and r["moves_ratio"] > 0 and r["legal_ratio"] > 0
+            assert batch["ratio"] == pytest.approx(
+                batch["games_per_s"] / batch["reference_games_per_s"], rel=0.5
+            )
 
 
 def test_the_ratios_are_same_round_medians_with_their_spread(monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_reference(monkeypatch)
-    rows = bench.run_bench(get_game("miaui"), seconds=0.02, progress=False, ismcts=False, rounds=5)
+    rows = bench.run_bench(
+        get_game("miaui"), seconds=0.02, progress=False, ismcts=False, rounds=5, batch=False
+    )
     for r in rows:
         assert r["rounds"] == 5 and r["reference_version"] == "9.9"
         assert r["reference_games_per_s"] == pytest.approx(10_000, rel=1e-6)
+        assert r["reference_moves_per_s"] == pytest.approx(100_000, rel=1e-6)
         _check_spreads(r)
         # Against a steady reference the median ratio is the median rate's ratio.
         assert r["ratio"] == pytest.approx(r["games_per_s"] / 10_000, abs=0.001)
         assert r["actions_ratio"] == pytest.approx(r["actions_games_per_s"] / 10_000, abs=0.001)
+        assert r["legal_ratio"] == pytest.approx(r["legal_games_per_s"] / 10_000, abs=0.001)
+        # Per move: the moves/s over the reference's (Miaui plays 11 dives a seat a game).
+        assert r["moves_ratio"] == pytest.approx(r["moves_per_s"] / 100_000, rel=0.01)
+        assert r["moves_per_s"] == pytest.approx(r["games_per_s"] * 11 * r["players"], rel=0.01)
 
 
 def test_bench_table_says_which_open_spiel_it_measured() -> None:
@@ -99,7 +119,7 @@ def test_bench_table_shows_int_over_object_and_explains_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _fake_reference(monkeypatch)
-    rows = bench.run_bench(get_game("miaui"), seconds=0.02, ismcts=False, rounds=3)
+    rows = bench.run_bench(get_game("miaui"), seconds=0.02, ismcts=False, rounds=3, batch=False)
     out = capsys.readouterr().out
     assert "int/object" in out and "open-spiel 9.9" in out
     assert "Medians of 3 rounds" in out and "interquartile" in out
@@ -154,3 +174,52 @@ def test_a_fresh_states_codec_is_that_of_its_seats_and_options() -> None:
             for _ in range(2):  # built, then found again
                 state = cls.new(players, options, 1)
                 assert state.codec() is codec_for(cls, players, options)
+
+
+def test_no_goofspiel_is_measured_for_fewer_seats_than_it_has() -> None:
+    """pyspiel loads a 1-player goofspiel; the bench does not compare a 1-seat MOTU with it."""
+    pytest.importorskip("pyspiel")
+    from kiti.sim.batch.bench import cpp_runner
+
+    assert bench.goofspiel_runner(1) is None and cpp_runner(1) is None
+    assert bench.goofspiel_runner(2) is not None and cpp_runner(2) is not None
+    took, moves = bench.goofspiel_runner(3)(0, 2)  # two games: 11 bids a seat each (the
+    assert moves == 2 * 11 * 3 and took > 0  # 12th card plays itself, as Miaui's 12th diver)
+    assert cpp_runner(3)(0, 2)[1] == 2 * 11 * 3
+
+
+def test_the_legal_loop_plays_whole_games_through_the_checked_api() -> None:
+    """The like-for-like loop plays the same kind of games (every seat's dives, whole games)."""
+    took, moves = bench.legal_runner(get_game("miaui"), 4)(7, 3)
+    assert moves == 3 * 11 * 4 and took > 0
+    took, moves = bench.legal_runner(
+        get_game("miaui"), 4, {"no_fighting": True, "taker_chooses_order": True}
+    )(7, 3)
+    assert moves >= 3 * 11 * 4
+
+
+def test_the_batch_line_is_the_same_round_ratio_against_the_cpp_loop(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kiti bench miaui``'s batch figures: 10,000 games a batch against a (here steady)
+    C++ loop, the median of the rounds' ratios, printed in its own table."""
+    from kiti.sim.batch import bench as batch_bench
+
+    _fake_reference(monkeypatch)
+    monkeypatch.setattr(
+        batch_bench, "cpp_runner", lambda players: lambda first, games: (games / 20_000, games)
+    )
+    monkeypatch.setattr(bench, "bench_seat_counts", lambda cls: [4])
+    rows = bench.run_bench(get_game("miaui"), seconds=0.02, ismcts=False, rounds=3)
+    batch = rows[0]["batch"]
+    assert batch["reference_games_per_s"] == pytest.approx(20_000, rel=1e-6)
+    assert batch["ratio"] == pytest.approx(batch["games_per_s"] / 20_000, rel=0.01)
+    assert batch["moves_per_s"] == pytest.approx(batch["games_per_s"] * 44, rel=0.01)  # 11 dives x 4 seats
+    out = capsys.readouterr().out
+    assert "batch simulator against goofspiel's C++ loop" in out
+    assert f"{batch['ratio_spread']['median']:.2f} ±" in out
+    assert "10,000 random games at once" in out
+    assert (
+        bench.run_bench(get_game("mauw"), seconds=0.02, ismcts=False, rounds=3, progress=False)[0]["batch"]
+        is None
+    )

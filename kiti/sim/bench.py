@@ -10,13 +10,21 @@ For each benchmarked seat count (the game's smallest, 4 or the nearest, and its 
   ``step``), the path reinforcement-learning adapters use: same seeds, same generator, and
   ``random_action`` draws what ``random_move`` draws, so both paths play the very same games;
 - ``moves_per_s`` and ``actions_moves_per_s``: the moves of those games per second;
+- ``legal_games_per_s`` and ``legal_moves_per_s``: the like-for-like loop
+  (:func:`legal_runner`): random games played as goofspiel's Python loop plays them, listing
+  ``legal_actions`` for every seat to act and choosing one, then the checked API
+  (``apply_all``, ``apply``);
 - ``reference_games_per_s``: when OpenSpiel is installed (the ``[bench]`` extra), its
   goofspiel (12 cards, the same seat count, imp_info, random points order: a 12-round game
   of simultaneous secret bids, like Miaui) driven by the usual Python loop over ``pyspiel``
   (chance outcomes, ``legal_actions(p)`` per player, ``apply_actions``), in the same process;
+  ``reference_moves_per_s``: its players' actions per second.  No reference for fewer seats
+  than goofspiel has (2): pyspiel would load a 1-player goofspiel, nothing like a solo game;
 - ``int_over_object``: the integer path's games per second over the object path's;
   ``ratio``: ``games_per_s / reference_games_per_s`` (``actions_ratio`` for the integer
-  path).  Above 1, Kiti plays random games faster than OpenSpiel's C++ goofspiel driven
+  path, ``legal_ratio`` for the like-for-like loop); ``moves_ratio`` and ``legal_moves_ratio``:
+  the same per move (Mauw plays far more moves a game than goofspiel's 11 bids a seat).
+  Above 1, Kiti plays random games faster than OpenSpiel's C++ goofspiel driven
   from Python; the ratio cancels most of the machine's speed and load, not OpenSpiel's
   version: ``reference_version`` names it (a goofspiel game through open-spiel 1.5's
   bindings costs about 1.5 times the machine instructions of one through 1.6 or 2.0, so
@@ -29,6 +37,11 @@ round of each path instead of on one path.  Every figure is the median over the 
 every ratio the median of the ratios taken within each round; the ``..._spread`` keys and
 ``int_over_object`` hold ``{"median", "low", "high"}`` with ``low`` and ``high`` the first and
 third quartiles of the rounds' figures (see :func:`spread`).
+
+``batch`` (Miaui): the batch simulator :mod:`kiti.sim.batch`, batches of 10,000 random games,
+against goofspiel played wholly in C++ by ``pyspiel.evaluate_bots`` with C++ uniform random bots,
+in its own interleaved rounds: games and moves per second, spreads and the same-round ``ratio``
+(see :func:`kiti.sim.batch.bench.batch_comparison`); None for the other games.
 
 It also measures ISMCTS iterations per second for the game (one core, searches of 200
 iterations from the first decision of fresh games, random rollouts) against OpenSpiel's Python
@@ -86,6 +99,31 @@ def kiti_runner(
     return run
 
 
+def legal_runner(cls: type[State], players: int, options: dict[str, Any] | None = None) -> Runner:
+    """Random games as goofspiel's Python loop plays them (the like-for-like loop): for every
+    seat to act, ``legal_actions(seat)`` and ``rng.choice``; then the moves through the
+    checked API (``apply_all`` for a simultaneous choice, ``apply`` for one seat)."""
+    new = cls.new
+
+    def run(first: int, games: int) -> tuple[float, int]:
+        choice = random.Random(first).choice
+        moves = 0
+        start = time.perf_counter()
+        for seed in range(first, first + games):
+            state = new(players, options, seed)
+            codec = state.codec().moves
+            while seats := state.to_act():
+                if len(seats) == 1:
+                    for seat in seats:
+                        state.apply(seat, codec[choice(state.legal_actions(seat))])
+                else:
+                    state.apply_all({s: codec[choice(state.legal_actions(s))] for s in seats})
+            moves += len(state.history)
+        return time.perf_counter() - start, moves
+
+    return run
+
+
 def _games_per_round(run: Runner, seconds: float) -> int:
     """How many games of ``run`` take about ``seconds`` (playing a few first: the warm-up)."""
     games, took = 1, 0.0
@@ -136,8 +174,9 @@ def reference_version() -> str | None:
 
 
 def goofspiel_runner(players: int) -> Runner | None:
-    """OpenSpiel goofspiel through a Python loop over pyspiel (no moves counted: 0); None
-    without open-spiel."""
+    """OpenSpiel goofspiel through a Python loop over pyspiel; its moves are the players'
+    actions (chance outcomes are not moves).  None without open-spiel, and for fewer seats
+    than goofspiel has (pyspiel loads a 1-player goofspiel, a game of no interest)."""
     try:
         import pyspiel
     except ImportError:
@@ -146,10 +185,13 @@ def goofspiel_runner(players: int) -> Runner | None:
         "goofspiel",
         {"num_cards": 12, "players": players, "imp_info": True, "points_order": "random"},
     )
+    if players < game.get_type().min_num_players:
+        return None
     everyone = range(players)
 
     def run(first: int, games: int) -> tuple[float, int]:
         choice = random.Random(first).choice
+        moves = 0
         start = time.perf_counter()
         for _ in range(games):
             state = game.new_initial_state()
@@ -158,9 +200,11 @@ def goofspiel_runner(players: int) -> Runner | None:
                     state.apply_action(choice(state.chance_outcomes())[0])
                 elif state.is_simultaneous_node():
                     state.apply_actions([choice(state.legal_actions(p)) for p in everyone])
+                    moves += players
                 else:
                     state.apply_action(choice(state.legal_actions()))
-        return time.perf_counter() - start, 0
+                    moves += 1
+        return time.perf_counter() - start, moves
 
     return run
 
@@ -283,6 +327,7 @@ def run_bench(
     progress: bool = True,
     ismcts: bool = True,
     rounds: int | None = None,
+    batch: bool = True,
 ) -> list[dict[str, Any]]:
     """Measure every bench seat count, each path for about ``seconds`` in ``rounds``
     interleaved rounds (default: one per :data:`ROUND_SECONDS`, at least 3); print a table
@@ -291,6 +336,11 @@ def run_bench(
     count = rounds or max(3, round(seconds / ROUND_SECONDS))
     version = reference_version()
     rows = [_measure(cls, players, seconds / count, count, version) for players in bench_seat_counts(cls)]
+    if batch and _has_numpy():
+        from .batch.bench import batch_comparison
+
+        for r in rows:
+            r["batch"] = batch_comparison(cls.info.id, r["players"], seconds / count, count)
     row = rows[len(rows) // 2]
     if ismcts:
         row.update(ismcts_comparison(cls, row["players"], seconds, count))
@@ -299,6 +349,16 @@ def run_bench(
     if progress:
         _print(cls, rows)
     return rows
+
+
+def _has_numpy() -> bool:
+    """Whether the batch simulator can run (it needs numpy: the [sim] or [bench] extra)."""
+    from importlib.util import find_spec
+
+    return find_spec("numpy") is not None
+
+
+RATES = ("games_per_s", "actions_games_per_s", "reference_games_per_s", "ratio", "actions_ratio")
 
 
 def _measure(
@@ -310,11 +370,13 @@ def _measure(
     games = _games_per_round(objects, per_round)
     ints(SEED, min(games, 20))  # the integer path's warm-up
     runners = {"object": (objects, games), "int": (ints, games)}
+    legal = legal_runner(cls, players)
+    runners["legal"] = (legal, _games_per_round(legal, per_round))
     reference = goofspiel_runner(players)
     if reference is not None:
         runners["reference"] = (reference, _games_per_round(reference, per_round))
     rates = interleaved(runners, rounds)
-    obj, ins = rates["object"], rates["int"]
+    obj, ins, leg = rates["object"], rates["int"], rates["legal"]
     row: dict[str, Any] = {
         "game": cls.info.id,
         "players": players,
@@ -326,14 +388,25 @@ def _measure(
         "moves_per_s": round(statistics.median(m for _, m in obj)),
         "actions_moves_per_s": round(statistics.median(m for _, m in ins)),
         "int_over_object": spread([i[0] / o[0] for o, i in zip(obj, ins)], 3),
+        "legal_games_per_s": 0.0,
+        "legal_games_per_s_spread": spread([g for g, _ in leg]),
+        "legal_moves_per_s": round(statistics.median(m for _, m in leg)),
         "reference": REFERENCE,
         "reference_version": None,
         "reference_games_per_s": None,
         "reference_games_per_s_spread": None,
+        "reference_moves_per_s": None,
         "ratio": None,
         "ratio_spread": None,
         "actions_ratio": None,
         "actions_ratio_spread": None,
+        "legal_ratio": None,
+        "legal_ratio_spread": None,
+        "moves_ratio": None,
+        "moves_ratio_spread": None,
+        "legal_moves_ratio": None,
+        "legal_moves_ratio_spread": None,
+        "batch": None,
         "ismcts_iterations_per_s": None,
         "extras": None,
     }
@@ -343,7 +416,11 @@ def _measure(
         row["reference_games_per_s_spread"] = spread([g for g, _ in ref])
         row["ratio_spread"] = spread([o[0] / r[0] for o, r in zip(obj, ref)], 3)
         row["actions_ratio_spread"] = spread([i[0] / r[0] for i, r in zip(ins, ref)], 3)
-    for key in ("games_per_s", "actions_games_per_s", "reference_games_per_s", "ratio", "actions_ratio"):
+        row["legal_ratio_spread"] = spread([g[0] / r[0] for g, r in zip(leg, ref)], 3)
+        row["reference_moves_per_s"] = round(statistics.median(m for _, m in ref))
+        row["moves_ratio_spread"] = spread([o[1] / r[1] for o, r in zip(obj, ref)], 3)
+        row["legal_moves_ratio_spread"] = spread([g[1] / r[1] for g, r in zip(leg, ref)], 3)
+    for key in (*RATES, "legal_games_per_s", "legal_ratio", "moves_ratio", "legal_moves_ratio"):
         if row[f"{key}_spread"] is not None:
             row[key] = row[f"{key}_spread"]["median"]
     return row
@@ -351,50 +428,45 @@ def _measure(
 
 def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"{cls.info.name}: random full games per second", title_justify="left")
-    for col in ("seats", "games/s", "int path", "int/object", "moves/s", "goofspiel", "ratio"):
-        table.add_column(col, justify="right")
-    for r in rows:
-        table.add_row(
-            str(r["players"]),
-            _rate(r["games_per_s_spread"]),
-            _rate(r["actions_games_per_s_spread"]),
-            _ratio(r["int_over_object"]),
-            f"{r['moves_per_s']:,.0f}",
-            _rate(r["reference_games_per_s_spread"]),
-            _ratio(r["ratio_spread"]),
-        )
     console = Console(highlight=False)
-    console.print(table)
-    if rows[0]["reference_games_per_s"] is None:
+    console.print(_games_table(cls, rows))
+    console.print(_legal_table(rows))
+    console.print(_moves_table(rows))
+    version = next((r["reference_version"] for r in rows if r["reference_version"]), None)
+    if reference_version() is None:
         console.print(
             "goofspiel: pip install 'kiti[bench]' to measure the reference (OpenSpiel).", markup=False
         )
-    paths = "object, int and goofspiel" if rows[0]["reference_games_per_s"] is not None else "object and int"
-    console.print(
+    paths = "object, int, legal and goofspiel" if version else "object, int and legal"
+    for line in (
         f"Medians of {rows[0]['rounds']} rounds, each running the {paths} paths in turn (a "
         "different one first each round); ±: half the interquartile range of the rounds' figures.",
-        markup=False,
-    )
-    console.print(
         "int path: the same random games (same seeds, same draws) through the integer action "
         "codec (random_action and step), as RL adapters play.",
-        markup=False,
-    )
-    console.print(
         "int/object: the int path's games/s over the object path's on the same games in the "
         "same round; 1.00 means as fast, below 1 the int path is slower.",
-        markup=False,
-    )
-    version = rows[0]["reference_version"]
-    console.print(
+        "legal loop: as goofspiel's loop plays, legal_actions and a random choice for every seat "
+        "to act, then apply_all (or apply) through the checked API; ratio and per move: against "
+        "goofspiel's games/s and moves/s.",
         "ratio: Kiti's games/s over OpenSpiel goofspiel's (12 rounds of secret bids, C++ "
         "driven from Python), round by round; 1.0 means as fast"
         + (f" (open-spiel {version}: compare ratios measured with the same version)." if version else "."),
-        markup=False,
-    )
+        "per move: the same rounds' moves/s (goofspiel: the players' actions, 11 a seat); a game "
+        "with more moves than goofspiel's has a lower games/s ratio than per-move ratio.",
+    ):
+        console.print(line, markup=False)
+    if any(r["reference"] and r["reference_games_per_s"] is None for r in rows) and version:
+        console.print("n/a: goofspiel needs 2 players at least; no reference for fewer.", markup=False)
+    batch = [r for r in rows if r["batch"]]
+    if batch:
+        console.print(_batch_table(cls, batch))
+        console.print(
+            f"batch: {batch[0]['batch']['games_per_batch']:,} random games at once (kiti.sim.batch, "
+            "NumPy, legality checked each step) against goofspiel played wholly in C++ by "
+            "pyspiel.evaluate_bots with C++ uniform random bots, in interleaved rounds.",
+            markup=False,
+        )
     for r in rows:
         if r["ismcts_iterations_per_s"] is not None:
             against = r.get("ismcts_ratio_spread")
@@ -413,6 +485,83 @@ def _print(cls: type[State], rows: list[dict[str, Any]]) -> None:
             value = extra["value"]
             shown = f"{value:,.0f}" if abs(value) >= 100 else f"{value:,.1f}"
             console.print(f"{extra['name']}: {shown} {extra['unit']}")
+
+
+def _games_table(cls: type[State], rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title=f"{cls.info.name}: random full games per second", title_justify="left")
+    for col in ("seats", "games/s", "int path", "int/object", "goofspiel", "ratio"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            str(r["players"]),
+            _rate(r["games_per_s_spread"]),
+            _rate(r["actions_games_per_s_spread"]),
+            _ratio(r["int_over_object"]),
+            _rate(r["reference_games_per_s_spread"]),
+            _ratio(r["ratio_spread"]),
+        )
+    return table
+
+
+def _legal_table(rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title="legal loop (goofspiel's loop, like for like)", title_justify="left")
+    for col in ("seats", "games/s", "ratio", "moves/s", "per move"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        table.add_row(
+            str(r["players"]),
+            _rate(r["legal_games_per_s_spread"]),
+            _ratio(r["legal_ratio_spread"]),
+            f"{r['legal_moves_per_s']:,.0f}",
+            _ratio(r["legal_moves_ratio_spread"]),
+        )
+    return table
+
+
+def _moves_table(rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(title="per move: moves per second", title_justify="left")
+    for col in ("seats", "moves/game", "moves/s", "int path", "goofspiel", "ratio"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        per_game = r["moves_per_s"] / r["games_per_s"] if r["games_per_s"] else 0.0
+        goof = r["reference_moves_per_s"]
+        table.add_row(
+            str(r["players"]),
+            f"{per_game:,.0f}",
+            f"{r['moves_per_s']:,.0f}",
+            f"{r['actions_moves_per_s']:,.0f}",
+            "n/a" if goof is None else f"{goof:,.0f}",
+            _ratio(r["moves_ratio_spread"]),
+        )
+    return table
+
+
+def _batch_table(cls: type[State], rows: list[dict[str, Any]]) -> Any:
+    from rich.table import Table
+
+    table = Table(
+        title=f"{cls.info.name}: batch simulator against goofspiel's C++ loop", title_justify="left"
+    )
+    for col in ("seats", "games/s", "moves/s", "C++ loop", "C++ moves/s", "ratio"):
+        table.add_column(col, justify="right")
+    for r in rows:
+        b = r["batch"]
+        theirs = b["reference_moves_per_s"]
+        table.add_row(
+            str(r["players"]),
+            _rate(b["games_per_s_spread"]),
+            f"{b['moves_per_s']:,.0f}",
+            _rate(b["reference_games_per_s_spread"]),
+            "n/a" if theirs is None else f"{theirs:,.0f}",
+            _ratio(b["ratio_spread"]),
+        )
+    return table
 
 
 def _rate(figure: dict[str, float] | None) -> str:

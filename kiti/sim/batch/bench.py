@@ -47,7 +47,7 @@ def batch_runner(players: int) -> Runner:
 
 def cpp_runner(players: int) -> Runner | None:
     """Goofspiel played wholly in C++ by ``evaluate_bots``; None without open-spiel (or for
-    fewer seats than goofspiel has).  Moves: the players' actions (12 a seat)."""
+    fewer seats than goofspiel has).  Moves: the players' actions (11 bids a seat a game)."""
     try:
         import pyspiel
     except ImportError:
@@ -59,7 +59,7 @@ def cpp_runner(players: int) -> Runner | None:
         return None
     bots = [pyspiel.make_uniform_random_bot(p, p) for p in range(players)]
     evaluate, new = pyspiel.evaluate_bots, game.new_initial_state
-    actions = CARDS * players  # every seat bids each card once
+    actions = _actions_per_game(game, players)
 
     def run(first: int, games: int) -> tuple[float, int]:
         start = time.perf_counter()
@@ -68,6 +68,19 @@ def cpp_runner(players: int) -> Runner | None:
         return time.perf_counter() - start, games * actions
 
     return run
+
+
+def _actions_per_game(game: Any, players: int) -> int:
+    """The players' actions in one goofspiel game (every game has as many: one bid a seat
+    a turn, the last card played by the game itself)."""
+    state, actions = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+        else:
+            state.apply_actions([state.legal_actions(p)[0] for p in range(players)])
+            actions += players
+    return actions
 
 
 def batch_comparison(game: str, players: int, per_round: float, rounds: int) -> dict[str, Any] | None:

@@ -101,12 +101,12 @@ def init(
     are drawn among the others and the rest is reshuffled.  ``options`` are Miaui's; each
     value a scalar (every game) or an array with one value per game."""
     rng = np.random.default_rng(seed)
-    decks = rng.permuted(np.broadcast_to(T.DECK, (num_games, len(T.DECK))), axis=1)
+    decks = T.DECK[np.argsort(rng.random((num_games, len(T.DECK)), dtype=np.float32), axis=1)]
     redo = np.flatnonzero(T.EATS[decks[:, 1 : 1 + T.SPACES]].any(1))
     stock = decks[redo, 1:]
     others = ~T.EATS[stock]
     place = np.cumsum(others, axis=1)  # the first three others go first, in their order
-    keys = np.where(others & (place <= T.SPACES), place - T.SPACES - 1.0, rng.random(stock.shape))
+    keys = np.where(others & (place <= T.SPACES), place - T.SPACES - 1, rng.random(stock.shape, np.float32))
     decks[redo, 1:] = np.take_along_axis(stock, np.argsort(keys, axis=1), axis=1)
     return _deal(decks, players, _options(options, num_games, players))
 
@@ -360,7 +360,7 @@ def _add(state: BatchState, games: np.ndarray, seat: np.ndarray, card: np.ndarra
     :func:`~kiti.games.miaui.rules.add_to_pile`: a Seagull eats the top card, and a pile
     reaching the Jellyfish limit loses its Jellyfish."""
     p = state.players
-    piles = state.piles.reshape(-1, T.STOCKED)  # one row per (game, seat): views
+    piles = state.piles.reshape(-1)  # views: [game, seat, slot] and [game, seat] flattened
     pile_len = state.pile_len.reshape(-1)
     jellies = state.jellies.reshape(-1)
     points = state.points.reshape(-1)
@@ -370,13 +370,13 @@ def _add(state: BatchState, games: np.ndarray, seat: np.ndarray, card: np.ndarra
         gull = pile[eats]
         n = pile_len[gull]
         gull, n = gull[n > 0], n[n > 0] - 1
-        eaten = piles[gull, n]
+        eaten = piles[gull * T.STOCKED + n]
         jellies[gull] -= T.JELLY[eaten]
         points[gull] -= T.VALUES[eaten]
         pile_len[gull] = n
         pile, card = pile[~eats], card[~eats]
     n = pile_len[pile]
-    piles[pile, n] = card
+    piles[pile * T.STOCKED + n] = card
     pile_len[pile] = n + 1
     points[pile] += T.VALUES[card]
     jelly = pile[T.JELLY[card]]
@@ -411,6 +411,8 @@ def _end_round(state: BatchState, games: np.ndarray) -> None:
         _finish(state, games[last])
         games = games[~last]
         at = _at(state, games)
+    if not games.size:
+        return
     state.round[at] += 1
     _stock(state, games)
     final = games[state.round[at] == T.ROUNDS]
@@ -432,8 +434,13 @@ def _stock(state: BatchState, games: np.ndarray) -> None:
     """One card into each space, bottom first; a Lantern's catcher alone sees the card it hides."""
     at = _at(state, games)
     spaces = np.arange(T.SPACES)
-    first = (state.round[at].astype(np.intp) - 1) * T.SPACES
-    cards = state.stock[games[:, None], first[:, None] + spaces]
+    rounds = state.round[at]
+    if (rounds == rounds[0]).all():  # the usual: every game in the same round
+        start = (int(rounds[0]) - 1) * T.SPACES
+        cards = state.stock[at, start : start + T.SPACES]
+    else:
+        first = (rounds.astype(np.intp) - 1) * T.SPACES
+        cards = state.stock[games[:, None], first[:, None] + spaces]
     end = state.lagoon_len[at]
     if end.any():
         state.lagoon[games[:, None], spaces, end] = cards
