@@ -232,9 +232,9 @@ def _print_summary(summary: dict[str, Any], run: dict[str, Any]) -> None:
             f"({played // cfg['games_per_deal']} of {cfg['deals']} deals), seed {cfg['seed']}"
         )
     else:
+        rotations = f"{cfg['games_per_deal']} rotation" + ("s" if cfg["games_per_deal"] > 1 else "")
         console.print(
-            f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {cfg['games_per_deal']} "
-            f"rotations), seed {cfg['seed']}"
+            f"{cfg['game']}: {cfg['games']} games ({cfg['deals']} deals x {rotations}), seed {cfg['seed']}"
         )
     console.print(_bots_table(summary))
     console.print(f"Win share per seat (an even share: {summary['fair_share']:.2f})")

@@ -460,8 +460,7 @@ def summarize(games: list[dict[str, Any]], labels: list[str]) -> dict[str, Any]:
     warnings = []
     if deals < stats.FEW_DEALS:
         warnings.append(
-            f"only {deals} deal(s): too few games to tell the bots apart; "
-            f"play at least {stats.FEW_DEALS} deals"
+            f"only {deals} deal(s): too few games to tell the bots apart (play {stats.FEW_DEALS} or more)"
         )
     truncated = sum(1 for g in games if g.get("truncated"))
     if truncated:
