@@ -146,3 +146,16 @@ def test_ismcts_without_a_policy_needs_no_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_policy_named_by_its_game_plays_each_table_with_the_one_that_fits_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    learned = pytest.importorskip("kiti.rl.learned")  # the [rl] extra
+    shipped = {3: Stub(favour=None), 4: Stub(favour=None)}
+    monkeypatch.setattr(learned, "load_learned", lambda game_id, name=None: shipped[3])
+    monkeypatch.setattr(learned, "learned_for", lambda game: shipped[game.players])
+    bot = make_bot("ismcts:iters=4,policy=miaui", get_game("miaui"), 1)
+    for players in (4, 3):
+        bot.choose(seat_view(get_game("miaui").new(players, None, 2), 0))
+        assert shipped[players].shown, f"the {players}-seat table's policy guided the search"

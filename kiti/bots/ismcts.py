@@ -44,7 +44,8 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   ``prior * P(move) * sqrt(visits) / (1 + n)``), so the search starts from the heuristic's
   opinion of the seat and of its opponents, and corrects it.  Every move with a prior is opened
   at once, also on wide positions (where widening alone draws random moves).
-* **A learned policy** (``policy=miaui``, a policy the game ships, see :mod:`kiti.rl.learned`;
+* **A learned policy** (``policy=miaui``: the policy the game ships for the table being played,
+  as ``policy:miaui`` picks it; ``policy=mauw.teams``: that variant; see :mod:`kiti.rl.learned`;
   any object with ``probabilities(view)`` and ``value(view)``, :class:`Guide`, in code) guides
   the search as in AlphaZero: its probabilities are the priors (PUCT as above, floored the same
   way; at most :data:`WIDE_PRIORS` likeliest moves where moves are many) of the searching seat's
@@ -279,6 +280,9 @@ class ISMCTSBot:
         self.prior = float(prior)
         self.mix = float(mix)
         self.guide: Guide | None = load_guide(game, policy) if isinstance(policy, str) else policy
+        # policy=GAME: the shipped policy that plays each table (its seats and options)
+        self._per_table = isinstance(policy, str) and "." not in policy
+        self._tables: dict[tuple[Any, ...], Guide] = {}
         self.value = float(value)
         self.last_iterations = 0
         self._evaluate: Any = None
@@ -335,6 +339,8 @@ class ISMCTSBot:
             policy = strategy.rollout if strategy is not None else None
         self._evaluate = getattr(strategy, "evaluate", None)
         self._depth = self.depth or (2 * view.players if self._evaluate else 120)
+        if self._per_table:
+            self.guide = self._table_guide(view)
         codec = view.codec()  # moves go in through the unchecked integer path
         self._moves, self._index, self._identity = codec.moves, codec.index, codec.identity
         roots = [_Node() for _ in range(view.players)]
@@ -360,6 +366,18 @@ class ISMCTSBot:
                     break
         self.last_iterations = done
         return roots
+
+    def _table_guide(self, view: SeatView) -> Guide:
+        """The game's shipped policy for ``view``'s table (:func:`kiti.rl.learned.learned_for`:
+        an error naming the tables its policies play where none fits)."""
+        key = (view.players, tuple(sorted(view.options.items())))
+        guide = self._tables.get(key)
+        if guide is None:
+            from ..core.load import load
+            from ..rl.learned import learned_for
+
+            guide = self._tables[key] = learned_for(load(view.game.info.id, view.players, **view.options))
+        return guide
 
     def _priors(self, view: SeatView, rng: random.Random, strategy: Any) -> dict[int, dict[Move, float]]:
         """The seats' root priors: the game heuristic's expectations where it has any; the
