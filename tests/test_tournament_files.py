@@ -239,6 +239,8 @@ def test_bad_shards_are_refused(text: str, words: str, tmp_path: Path) -> None:
 def test_backend_choices_are_checked_before_playing() -> None:
     assert "unknown backend 'dask'" in cli(*ARGS, "--backend", "dask").output
     assert "--address is for --backend ray only" in cli(*ARGS, "--address", "auto").output
+    help_text = cli("tournament-merge", "-h")
+    assert help_text.exit_code == 0 and "--out DIR" in help_text.output and "--shard K/N" in help_text.output
 
 
 def test_the_ray_backend_plays_the_same_games(whole: Path, tmp_path: Path) -> None:
