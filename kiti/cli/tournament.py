@@ -343,8 +343,9 @@ def tournament_merge_command(
         False, "--json", metavar="", help="Print the summary as JSON instead of tables."
     ),
 ) -> None:
-    """Check that the shards belong to one tournament and hold every deal once, and write
-    the outputs of the whole tournament, as one unsharded run writes them."""
+    """Combine the shards of a tournament (each played with kiti tournament ... --shard K/N
+    --out DIR): check that they belong to one tournament and hold every deal once, and
+    write the outputs of the whole tournament, as one unsharded run writes them."""
     from ..sim.tournament_file import merge_deals
 
     _check_out_dir(out)
