@@ -506,6 +506,7 @@ def spread(healths: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def measure(opts: argparse.Namespace, url: str, sample: Any) -> dict[str, Any]:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)  # earlier runs' processes (--compare)
     tables = asyncio.run(make_tables(url, opts.tables, parse_mix(opts.mix), opts.bots))
     plan = Plan(
         opts.think,
@@ -525,13 +526,18 @@ def measure(opts: argparse.Namespace, url: str, sample: Any) -> dict[str, Any]:
         moves1, cpu1 = sample()
         moves = moves1 - moves0
         results = job.get()
-    return figures(opts, results, moves, None if cpu0 is None or cpu1 is None else cpu1 - cpu0)
+    client_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    clients = client_cpu.ru_utime + client_cpu.ru_stime - used.ru_utime - used.ru_stime
+    return figures(opts, results, moves, None if cpu0 is None or cpu1 is None else cpu1 - cpu0, clients)
 
 
 def figures(
-    opts: argparse.Namespace, results: list[dict[str, Any]], moves: int, server_cpu: float | None
+    opts: argparse.Namespace,
+    results: list[dict[str, Any]],
+    moves: int,
+    server_cpu: float | None,
+    client_cpu: float,
 ) -> dict[str, Any]:
-    client_cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     lat = [x for r in results for x in r["latencies"]]
     own = [x for r in results for x in r["own"]]
     errors: Counter[str] = Counter()
@@ -556,9 +562,7 @@ def figures(
         "max_ms": round(1000 * max(lat, default=float("nan")), 2),
         "own_p99_ms": round(1000 * percentile(own, 99), 2),
         "server_cpu_ms_per_move": None if server_cpu is None else round(1000 * server_cpu / max(1, moves), 3),
-        "client_cpu_ms_per_move": round(
-            1000 * (client_cpu.ru_utime + client_cpu.ru_stime) / max(1, moves), 3
-        ),
+        "client_cpu_ms_per_move": round(1000 * client_cpu / max(1, moves), 3),
     }
 
 
