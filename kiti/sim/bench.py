@@ -573,7 +573,9 @@ def _rate(figure: dict[str, float] | None) -> str:
 
 
 def _ratio(figure: dict[str, float] | None) -> str:
-    """``1.02 ±0.03``: a median ratio and half its interquartile range."""
+    """``1.02 ±0.03``: a median ratio and half its interquartile range (three decimals
+    below 0.1: ``0.012 ±0.001``)."""
     if figure is None:
         return "n/a"
-    return f"{figure['median']:.2f} ±{(figure['high'] - figure['low']) / 2:.2f}"
+    digits = 3 if abs(figure["median"]) < 0.1 else 2
+    return f"{figure['median']:.{digits}f} ±{(figure['high'] - figure['low']) / 2:.{digits}f}"
