@@ -291,6 +291,7 @@ class ISMCTSBot:
         self._moves: tuple[Move, ...] = ()
         self._index: Mapping[Move, int] = {}
         self._identity: Mapping[int, int] = {}
+        self._codec: Any = None
         self._root = _Node()  # the searching seat's root and its legal moves, set per search
         self._root_actions: list[int] | None = None
 
@@ -342,7 +343,9 @@ class ISMCTSBot:
         if self._per_table:
             self.guide = self._table_guide(view)
         codec = view.codec()  # moves go in through the unchecked integer path
-        self._moves, self._index, self._identity = codec.moves, codec.index, codec.identity
+        if codec is not self._codec:  # plain dicts: faster to read than the codec's read-only views
+            self._codec = codec
+            self._moves, self._index, self._identity = codec.moves, dict(codec.index), dict(codec.identity)
         roots = [_Node() for _ in range(view.players)]
         # A determinisation gives the seat exactly its own legal moves (the conformance suite
         # checks resample for it): the root's are listed once, not once an iteration.
@@ -487,12 +490,12 @@ class ISMCTSBot:
         return self._actions(state.legal_moves(seat))
 
     def _actions(self, moves: list[Move]) -> list[int]:
-        get = self._identity.get
-        actions = [get(id(m)) for m in moves]  # the codec's own objects: one look-up each
-        if None in actions:
+        identity = self._identity
+        try:  # the codec's own objects (games hand them out): one look-up each
+            return [identity[id(m)] for m in moves]
+        except KeyError:
             index = self._index
             return [index[m] for m in moves]
-        return actions  # type: ignore[return-value]
 
     def _widen(self, state: State, seat: int, node: _Node, rng: random.Random, check: bool) -> list[int]:
         """Progressive widening: open one more random move while the node has fewer than
