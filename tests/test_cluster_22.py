@@ -157,10 +157,11 @@ def test_a_paused_owner_commits_nothing_once_its_tables_moved(kit2: Kit) -> None
     from websockets.sync.client import connect
 
     a, b = kit2.instances
-    created = kit2.create()
+    created = kit2.create(timer=8)
     tid = created["table"]["id"]
     players = seat_players(kit2, created, a.base.replace("http", "ws"))
     play(players, 1.0)  # straight to a: a owns it
+    last_move = time.monotonic()
     assert kit2.owner(tid) == a.address
     epoch = a.health()["cluster"]["epoch"]  # type: ignore[index]
     stack = contextlib.ExitStack()
@@ -178,6 +179,14 @@ def test_a_paused_owner_commits_nothing_once_its_tables_moved(kit2: Kit) -> None
             assert time.monotonic() < end, "the paused owner's table was not claimed"
             time.sleep(0.1)
         stored = kit2.moves(tid)
+        with connect(f"{kit2.proxy.ws}/ws?table={tid}", compression=None) as spectator:  # type: ignore[union-attr]
+            spectator.send(json.dumps({"type": "hello", "v": 1, "table": tid}))
+            clock = next(
+                m for m in (json.loads(spectator.recv(5)) for _ in range(5)) if m["type"] == "state"
+            )["clock"]
+        (seat, left), bank = next(iter(clock["left"].items())), clock["banks"][next(iter(clock["left"]))]
+        # the decision's clock resumed from the last move's stored time, not afresh
+        assert left <= 8 + bank - (time.monotonic() - last_move) + 1.0, (clock, time.monotonic() - last_move)
         with pytest.raises(Exception, match="not owned"), kit2.engine.begin() as conn:  # the fence
             conn.exec_driver_sql("CALL kiti_fence(%s, %s, %s)", (a.address, epoch, [tid]))
         ws.send(json.dumps({"type": "move", "move": state["legal"][0], "id": "late"}))

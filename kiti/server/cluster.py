@@ -146,8 +146,8 @@ class Cluster:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster: a round failed")
+            except Exception as exc:  # the database down: said once a round, without a traceback
+                log.warning("cluster: a round failed: %s", exc, exc_info=not isinstance(exc, DBAPIError))
 
     async def tick(self) -> None:
         """Renew the lease (or, lost, drop every table and rejoin), then claim orphans."""

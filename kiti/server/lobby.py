@@ -78,6 +78,7 @@ class Hub:
         if self.cluster is not None:  # the tables are the cluster's: claimed, not restored
             self.store.fencing = True
             await self.cluster.start()
+            gc.freeze()
             gc.set_threshold(*GC_THRESHOLDS)
             return
         rows = await self.store.read(queries.load_tables(LIVE))
