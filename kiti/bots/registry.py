@@ -128,14 +128,28 @@ def installed(name: str) -> bool:
 
 def offered_online(game: type[State]) -> list[str]:
     """The bots a server's lobby offers for ``game``: installed here, not operator-only, and
-    the heuristic only where the game declares one."""
+    the heuristic only where the game declares one; then the game's shipped learned policy
+    (``policy:GAME``: data in its package, not code)."""
     return [
         name
         for name in BOTS
         if name not in OPERATOR_ONLY
         and installed(name)
         and (name != "heuristic" or has_part(game, "heuristic"))
-    ]
+    ] + shipped_policies(game)
+
+
+def shipped_policies(game: type[State]) -> list[str]:
+    """``["policy:GAME"]`` where the game's package ships learned policies (its ``policy/``
+    folder, kiti.rl.learned) and numpy is installed to play them; else nothing."""
+    import sys
+    from pathlib import Path
+
+    package = sys.modules.get(game.__module__.rpartition(".")[0])
+    where = Path(getattr(package, "__file__", None) or ".").parent / "policy"
+    if not installed("policy") or not any(where.glob("*.npz")):
+        return []
+    return [f"policy:{game.info.id}"]
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -367,9 +367,9 @@ def learned_for(game: Game) -> LearnedPolicy:
 
 
 def is_path(target: str) -> bool:
-    """Whether a policy target names files (``runs/x/policy.npz``, a run's folder) rather
-    than a shipped policy (``miaui``, ``mauw.teams``)."""
-    return "/" in target or target.endswith((".npz", ".json")) or Path(target).is_dir()
+    """Whether a policy target names files (``runs/x/policy.npz``; a run's folder, written
+    with a ``/``: ``runs/x`` or ``./x``) rather than a shipped policy (``miaui``, ``mauw.teams``)."""
+    return "/" in target or "\\" in target or target.endswith((".npz", ".json"))
 
 
 def resolve(target: str, game: Game | None = None) -> LearnedPolicy:

@@ -160,7 +160,9 @@ class LearnedBot:
             self._fixed = None
             if game_id != game.info.id:
                 raise LearnedPolicyError(
-                    f"policy {quoted(target)} is no {game.info.name} policy (try policy:{game.info.id})"
+                    f"policy {quoted(target)} is no learned {game.info.name} policy (that is "
+                    f"policy:{game.info.id}), and a callable must be written module:callable or "
+                    "path/to/file.py:callable"
                 )
             if not shipped(game_id):
                 raise LearnedPolicyError(f"{game.info.name} ships no learned policy")

@@ -11,7 +11,7 @@ import secrets
 import time
 from typing import Any
 
-from ..bots.registry import MAX_SPEC, make_bot, parse_bot_spec
+from ..bots.registry import MAX_SPEC, make_bot, parse_bot_spec, shipped_policies
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
@@ -56,6 +56,7 @@ def new_table(
     if body.get("players", len(kinds)) != len(kinds):
         raise bad(f"players is {quoted(body.get('players'))} but seats lists {len(kinds)} seats")
     state = fresh_state(cls, len(kinds), body.get("options"), seed)
+    learned_seats_fit(kinds, state)
     names = seat_names(body.get("names"), kinds)
     opens = open_seats(body.get("open"), kinds, body.get("names"))
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
@@ -111,7 +112,11 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     except KitiError as exc:
         raise bad(str(exc)) from None
     seconds = _seconds(params.get("time"))
-    if name == "policy" and params.get("target") not in allowed_policies():
+    if (
+        name == "policy"
+        and params.get("target") not in allowed_policies()
+        and spec not in shipped_policies(cls)
+    ):
         raise bad(
             f"bot {quoted(spec)}: this server runs only the policies its operator lists in KITI_POLICIES "
             f"(a policy is code on the server: a request may not name any module or file)"
@@ -123,6 +128,19 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     except KitiError as exc:
         raise bad(str(exc)) from None
     return spec
+
+
+def learned_seats_fit(kinds: list[str], state: State) -> None:
+    """A shipped learned policy plays only the tables it was trained for (seats, options)."""
+    learned = [k for k in kinds if k in shipped_policies(type(state))]
+    if learned:
+        from ..core.load import load
+        from ..rl.learned import learned_for
+
+        try:
+            learned_for(load(state.info.id, players=state.players, **state.options))
+        except KitiError as exc:
+            raise bad(f"bot {learned[0]}: {exc}") from None
 
 
 def allowed_policies() -> set[str]:
