@@ -49,7 +49,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Any
 
 from ...core.game import State
@@ -114,12 +114,10 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
         piles[seat] = list(own)
     hands = [sorted(set(DIVERS) - set(p)) for p in remembered_dives(events, n)]
     hands[seat] = sorted(d for d in view.hands[seat] if d != "?")
-    seen: Counter[str] = Counter()
-    for e in events:
-        if e["type"] == "catch":
-            seen.update(e["cards"])
-    seen.update(c for cards in view.lagoon for c in cards if c != "?")
-    unseen = sorted((COUNT - seen).elements())
+    left = COUNT.copy()
+    left.subtract([c for e in events if e["type"] == "catch" for c in e["cards"]])
+    left.subtract([c for cards in view.lagoon for c in cards if c != "?"])
+    unseen = sorted(left.elements())
     return Memory(piles, hands, unseen, sum(1 for c in unseen if c[0] == "J"))
 
 
@@ -141,6 +139,32 @@ def _gain_of_one(pile: tuple[str, ...], card: str) -> float:
     return pile_gain(pile, (card,))
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _gain(pile: tuple[str, ...], cards: tuple[str, ...], jelly_unseen: bool, last_round: bool) -> float:
+    """:func:`pile_gain`, remembered (piles and lagoons recur from decision to decision)."""
+    return pile_gain(pile, cards, jelly_unseen, last_round)
+
+
+def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
+    """:func:`space_gain` of every seat (rows) and space (columns)."""
+    last = view.round >= view.rounds
+    jelly = mem.jelly_unseen > 0
+    spaces = [(tuple(c for c in cards if c != "?"), len(cards)) for cards in view.lagoon]
+    table = []
+    for seat, pile in enumerate(mem.piles):
+        held = tuple(pile)
+        row = []
+        for known, size in spaces:
+            if not size:
+                row.append(0.0)
+                continue
+            gain = _gain(held, known, jelly, last)
+            unknown = size - len(known)
+            row.append(gain + unknown * mean_unknown(mem, seat) if unknown else gain)
+        table.append(row)
+    return table
+
+
 def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
     """What catching ``space`` is worth to ``seat``: its known cards, and the average unseen
     card for each face-down one."""
@@ -150,9 +174,11 @@ def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
     last = view.round >= view.rounds
     known = [c for c in cards if c != "?"]
     unknown = len(cards) - len(known)
-    gain = pile_gain(mem.piles[seat], known, mem.jelly_unseen, last)
+    gain = _gain(tuple(mem.piles[seat]), tuple(known), mem.jelly_unseen > 0, last)
     return gain + unknown * mean_unknown(mem, seat) if unknown else gain
 
+
+Row = Callable[[Sequence[Any]], tuple[Any, ...]]  # an itemgetter of several items
 
 #: Per seat count, who won each depth (a seat, or -1: nobody), each such triple numbered
 #: once (its index); and the same as indices into a seat's worth table (see :func:`_worth`).
@@ -182,7 +208,19 @@ def _worth(table: list[float], players: int, start: int = 0) -> list[float]:
     """What outcomes ``start``, ``start + 1``, ... of ``players`` seats are worth to a seat:
     ``table[space * players + winner]`` summed over the depths won, deepest first (the last
     entry of ``table``, 0.0, stands for a depth nobody won)."""
-    return [table[a] + table[b] + table[c] for a, b, c in _AT[players][start:]]
+    known = len(_AT[players])
+    if known - start < 2:  # a getter of one item would not return a tuple
+        return [table[a] + table[b] + table[c] for a, b, c in _AT[players][start:]]
+    deepest, deep, shallow = _pickers(players, start, known)
+    return list(map(add, map(add, deepest(table), deep(table)), shallow(table)))
+
+
+@functools.lru_cache(maxsize=64)
+def _pickers(players: int, start: int, known: int) -> tuple[Row, Row, Row]:
+    """Getters of each depth's entry in a worth table (see :func:`_worth`), for outcomes
+    ``start`` to ``known`` (in the key: outcomes are numbered as they are met)."""
+    at = _AT[players][start:known]
+    return tuple(itemgetter(*(entry[space] for entry in at)) for space in (0, 1, 2))  # type: ignore[return-value]
 
 
 @functools.cache
@@ -208,32 +246,42 @@ def _places(distinct: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS)
 
 
-Row = Callable[[Sequence[Any]], tuple[Any, ...]]
-#: (players, kiti, seat, the others' dives in seat order) -> the getter of :func:`_row`.
-_ROWS: dict[tuple[Any, ...], Row] = {}
-_ROWS_KEPT = 1 << 16  # forgotten all at once past this many (about 20 MB)
+#: (players, kiti, seat) -> the others' dives in seat order -> the getter of :func:`_row`.
+_ROWS: dict[tuple[int, int | None, int], dict[tuple[int, ...], Row]] = {}
+_ROWS_KEPT = 1 << 16  # all forgotten at once past this many getters (about 20 MB)
+_ROWS_MADE = [0]  # getters made since
 
 
-def _row(key: tuple[Any, ...]) -> Row:
-    """For ``key`` (see :data:`_ROWS`), a getter that picks from a table indexed by outcome
-    number the entry of each diver 1-12 the seat may play against those dives."""
-    players, kiti, me, *others = key
+def _row(
+    known: dict[tuple[int, ...], Row], players: int, kiti: int | None, me: int, others: tuple[int, ...]
+) -> Row:
+    """A getter that picks from a table indexed by outcome number the entry of each diver
+    1-12 seat ``me`` may play against the other seats' dives ``others``; kept in ``known``."""
     distinct = tuple(sorted(set(others)))
     by_place = _by_place(players, kiti, me, tuple(map(distinct.index, others)))
     row = itemgetter(*[by_place[place] for place in _places(distinct)])
-    if len(_ROWS) >= _ROWS_KEPT:
-        _ROWS.clear()
-    _ROWS[key] = row
+    _ROWS_MADE[0] += 1
+    if _ROWS_MADE[0] > _ROWS_KEPT:
+        for table in _ROWS.values():
+            table.clear()
+        _ROWS_MADE[0] = 1
+    known[others] = row
     return row
 
 
 def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: int) -> list[tuple[int, ...]]:
     """For each diver 1-12 that seat ``me`` could play against the other seats' ``dives``
     (seat order, ``me`` left out), who wins each depth (-1: nobody), as the heuristic reads it."""
-    key = (players, kiti, me, *dives)
-    row = _ROWS.get(key) or _row(key)
+    others = tuple(dives)
+    known = _ROWS.setdefault((players, kiti, me), {})
+    row = known.get(others) or _row(known, players, kiti, me, others)
     outcomes = _OUTCOMES[players]
     return [outcomes[number] for number in row(range(len(outcomes)))]
+
+
+def _split(models: list[list[tuple[int, float]]]) -> list[tuple[list[int], list[float]]]:
+    """Each seat's model as its divers and their probabilities (``Random.choices``'s arguments)."""
+    return [([d for d, _ in model], [p for _, p in model]) for model in models]
 
 
 class MiauiHeuristic:
@@ -311,7 +359,7 @@ class MiauiHeuristic:
             return {}
         mem = remember(now, view.info["events"])
         me = view.seat
-        gains = [[space_gain(now, mem, s, sp) for sp in range(3)] for s in range(now.players)]
+        gains = gains_table(now, mem)
         models = self.models(now, mem, gains, rng)
         out: dict[int, dict[Move, float]] = {
             s: {Dive(d): p for d, p in models[s]} for s in range(now.players) if s != me
@@ -323,7 +371,7 @@ class MiauiHeuristic:
     def _utilities(self, now: MiauiView, mem: Memory, rng: random.Random) -> dict[int, float]:
         me = now.viewer
         assert isinstance(me, int)
-        gains = [[space_gain(now, mem, s, sp) for sp in range(3)] for s in range(now.players)]
+        gains = gains_table(now, mem)
         models = self.models(now, mem, gains, rng)
         return self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
 
@@ -334,12 +382,11 @@ class MiauiHeuristic:
         n = now.players
         uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in mem.hands]
         models = list(uniform)
+        split = _split(uniform)
         for s in range(n):
             if s == now.viewer or len(mem.hands[s]) <= 1:
                 continue
-            utils = self.utilities(
-                now, mem, gains, s, mem.hands[s], uniform, rng, samples=max(8, self.samples // 2)
-            )
+            utils = self._expected(now, mem, gains, s, mem.hands[s], split, rng, max(8, self.samples // 2))
             smart = dict(self.weights(utils))
             models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0)) for d, p in uniform[s]]
         return models
@@ -356,13 +403,23 @@ class MiauiHeuristic:
         samples: int | None = None,
     ) -> dict[int, float]:
         """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
+        return self._expected(now, mem, gains, me, mine, _split(models), rng, samples or self.samples)
+
+    def _expected(
+        self,
+        now: MiauiView,
+        mem: Memory,
+        gains: list[list[float]],
+        me: int,
+        mine: Sequence[int],
+        models: list[tuple[list[int], list[float]]],
+        rng: random.Random,
+        k: int,
+    ) -> dict[int, float]:
+        """:meth:`utilities`, the models split into divers and probabilities, ``k`` samples."""
         n = now.players
-        k = samples or self.samples
-        draws = [
-            rng.choices([d for d, _ in models[s]], [p for _, p in models[s]], k=k)
-            for s in range(n)
-            if s != me
-        ]
+        choices = rng.choices
+        draws = [choices(*models[s], k=k) for s in range(n) if s != me]
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
@@ -375,26 +432,28 @@ class MiauiHeuristic:
         ]
         table.append(0.0)
         worth = _worth(table, n)
-        head = (n, now.kiti, me)
-        rows = []
-        for profile in zip(*draws):
-            key = head + profile
-            row = _ROWS.get(key)
-            if row is None:
-                row = _row(key)
-                worth.extend(_worth(table, n, len(worth)))  # outcomes first met now
-            rows.append(row(worth))
+        known = _ROWS.setdefault((n, now.kiti, me), {})
+
+        def new_row(profile: tuple[int, ...]) -> Row:
+            row = _row(known, n, now.kiti, me, profile)
+            worth.extend(_worth(table, n, len(worth)))  # outcomes first met now
+            return row
+
+        get = known.get
+        rows = [(get(profile) or new_row(profile))(worth) for profile in zip(*draws)]
         sums = [sum(column) for column in zip(*rows)]  # per diver 1-12, over the profiles
         return {d: sums[d - 1] / k for d in mine}
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
         best = max(utils.values())
-        near = {d: u for d, u in utils.items() if u >= best - self.margin - 1e-9}
+        floor = best - self.margin - 1e-9
+        near = {d: u for d, u in utils.items() if u >= floor}
         if self.temp <= 0:
             top = [d for d, u in near.items() if u >= best - 1e-9]
             return [(d, 1.0 / len(top)) for d in top]
-        w = {d: math.exp((u - best) / self.temp) for d, u in near.items()}
+        temp, exp = self.temp, math.exp
+        w = {d: exp((u - best) / temp) for d, u in near.items()}
         total = sum(w.values())
         return [(d, x / total) for d, x in sorted(w.items())]
 

@@ -186,8 +186,10 @@ def kiti_left(kiti: int, players: int) -> int:
     return (kiti + 1) % players
 
 
+@functools.cache
 def depth_facts(kiti: int | None, players: int) -> tuple[V.Depth, ...]:
-    """What each depth takes and how its ties are broken, for the view (rule facts)."""
+    """What each depth takes and how its ties are broken, for the view (rule facts; the
+    same immutable objects for every view of this Kiti position and seat count)."""
     return tuple(
         V.Depth(
             space=space,
@@ -712,6 +714,8 @@ class MiauiState(State):
         open_b = self.open_baskets
         lagoon: list[list[str]] = [
             [c if (shown_all or i not in veil or veil[i][0] == viewer) else "?" for i, c in enumerate(cards)]
+            if veil
+            else list(cards)
             for cards, veil in zip(self.lagoon, self.veil)
         ]
         piles = []
@@ -728,7 +732,8 @@ class MiauiState(State):
         hands: list[list[Any]] = [
             list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)
         ]
-        played = [[r[s] for r in self.reveals] for s in range(n)]  # the diver discard piles
+        # The diver discard piles: each seat's column of the reveals.
+        played = [list(column) for column in zip(*self.reveals)] if self.reveals else [[] for _ in range(n)]
         discards: list[list[Any]] = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
         committed: list[Any] = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
@@ -783,6 +788,8 @@ class MiauiState(State):
             "tie_rule": NO_FIGHTING_TIE if kiti is None else KITI_TIE,
             "peeked": [
                 [i in veil and (viewer == REFEREE or veil[i][0] == viewer) for i in range(len(cards))]
+                if veil
+                else [False] * len(cards)
                 for cards, veil in zip(self.lagoon, self.veil)
             ],
         }
