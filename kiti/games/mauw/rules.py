@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import accumulate
 from typing import Any
 
 from ...core.chance import shuffle
@@ -659,22 +661,40 @@ class MauwState(State):
         return [_answer(verb, card, decl) for card, decl in answer_cards(self.hands[seat], self.attack.value)]
 
     def _turn_moves(self, seat: int) -> list[Move]:
+        areas, masks = self._turn_masks(seat)
         out: list[Move] = []
-        hand = set(self.hands[seat])
-        opt = self.options["open_slot_block"]
-        joker = JOKER in hand
-        for s in range(self.players):
-            if s != seat and not self.is_opponent(seat, s):
-                continue  # a teammate's area is off limits on your turn
-            mine = s == seat
-            tops, nines = self.tops[s], self.nines[s]
-            for slot in range(len(SLOTS)):
-                top = tops[slot]
-                out.extend(_play(c, s, slot) for c in _fits(mine, top, bool(nines[slot]), opt) if c in hand)
-                if joker:
-                    out.extend(_play(JOKER, s, slot, d) for d in joker_declarations(top, mine))
-        if KIWI in hand:
-            out.extend(self._kiwi_moves(seat))
+        for i, mask in enumerate(masks):
+            s, slot = areas[i // len(SLOTS)], i % len(SLOTS)
+            out.extend(_play(card, s, slot, decl) for card, decl in _options(mask))
+        return out + self._animal_moves(seat) + [PASS]
+
+    def _turn_masks(self, seat: int) -> tuple[list[int], list[int]]:
+        """The areas open to ``seat`` on its turn (its own and its opponents': a teammate's is
+        off limits) and the plays its hand allows on each of their columns (slots A-D of each
+        area in turn), as play bits (:data:`_COLUMN_MASKS`, :func:`_hand_bits`)."""
+        n = self.players
+        held = _hand_bits(tuple(self.hands[seat]))
+        if self.team_of is None:
+            areas = list(range(n))
+        else:
+            areas = [s for s in range(n) if s == seat or self.is_opponent(seat, s)]
+        theirs, mine = _COLUMN_MASKS[self.options["open_slot_block"]]
+        masks: list[int] = []
+        for s in areas:
+            by_top, t, k = mine if s == seat else theirs, self.tops[s], self.nines[s]
+            # the four slots written out: this is the inner loop of every random playout
+            masks += (
+                by_top[t[0]][bool(k[0])] & held,
+                by_top[t[1]][bool(k[1])] & held,
+                by_top[t[2]][bool(k[2])] & held,
+                by_top[t[3]][bool(k[3])] & held,
+            )
+        return areas, masks
+
+    def _animal_moves(self, seat: int) -> list[Move]:
+        """The Kiwi and Ninox moves of ``seat`` on its turn (none without those cards)."""
+        hand = self.hands[seat]
+        out = self._kiwi_moves(seat) if KIWI in hand else []
         if NINOX in hand:
             out.extend(
                 _ninox_play(s, slot)
@@ -683,8 +703,24 @@ class MauwState(State):
                 for slot in range(len(SLOTS))
                 if self.tops[s][slot] == SPIRIT
             )
-        out.append(PASS)
         return out
+
+    def random_move(self, seat: int, rng: random.Random) -> Move:
+        """Uniform among :meth:`legal_moves`, and the very draw ``rng.choice(legal_moves)``
+        makes (one ``randrange`` over their number, the same index), but on a turn only the
+        move drawn is built: a random playout no longer lists every play."""
+        if self.phase != "turn" or seat not in self.acting:
+            return rng.choice(self.legal_moves(seat))
+        areas, masks = self._turn_masks(seat)
+        ends = list(accumulate(map(int.bit_count, masks)))  # where each column's plays end
+        hand = self.hands[seat]
+        rest = [*self._animal_moves(seat), PASS] if KIWI in hand or NINOX in hand else [PASS]
+        index = rng.randrange(ends[-1] + len(rest))
+        i = bisect_right(ends, index)
+        if i == len(ends):
+            return rest[index - ends[-1]]
+        card, decl = _options(masks[i])[index - (ends[i - 1] if i else 0)]
+        return _play(card, areas[i // len(SLOTS)], i % len(SLOTS), decl)
 
     def _kiwi_moves(self, seat: int) -> list[Move]:
         out: list[Move] = []
@@ -1171,8 +1207,19 @@ class MauwState(State):
         return self.draw.pop()
 
     def _refill(self, seat: int) -> None:
-        """The owner of a card just played draws back to four, at once."""
-        drawn: list[str] = []
+        """The owner of a card just played draws back to four, at once (one by one from the
+        top; in one go when the draw pile holds enough)."""
+        hand, pile = self.hands[seat], self.draw
+        need = HAND - len(hand)
+        if need <= 0:
+            return
+        if need <= len(pile) and not self.over:
+            drawn = pile[: -need - 1 : -1]  # the top ``need`` cards, top first
+            del pile[-need:]
+            hand += drawn
+            self._log_draw(seat, drawn)
+            return
+        drawn = []
         while len(self.hands[seat]) < HAND and not self.over:
             card = self._draw_one()
             if card is not None:
@@ -1477,6 +1524,39 @@ def _play(card: str, seat: int, slot: int, decl: str | None = None) -> Play:
     return move
 
 
+#: The plays a column may take on a turn, one bit each: the Warriors and Spirit in
+#: :func:`_fits`'s (sorted) order, then a Joker standing for each, in the order of
+#: :func:`joker_declarations`. A column's plays in rising bit order are legal_moves' order.
+_OPTIONS: tuple[tuple[str, str | None], ...] = (
+    *((c, None) for c in sorted(_PLAYABLE)),
+    *((JOKER, d) for d in (*WARRIORS, SPIRIT)),
+)
+_BIT = {option: 1 << i for i, option in enumerate(_OPTIONS)}
+_JOKER_BITS = sum(bit for (card, _), bit in _BIT.items() if card == JOKER)
+
+
+@cache
+def _hand_bits(hand: tuple[str, ...]) -> int:
+    """The play bits a hand can use: each card's, and every Joker stand-in's with a Joker."""
+    bits = 0
+    for card in hand:
+        bits |= _JOKER_BITS if card == JOKER else _BIT.get((card, None), 0)
+    return bits
+
+
+@cache
+def _options(bits: int) -> tuple[tuple[str, str | None], ...]:
+    """The (card, Joker's stand-in) plays of ``bits``, in rising bit order."""
+    return tuple(option for option in _OPTIONS if _BIT[option] & bits)
+
+
+def _column_mask(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> int:
+    """The bits of the plays a column allows: :func:`_fits` and :func:`joker_declarations`."""
+    plays: list[tuple[str, str | None]] = [(c, None) for c in _fits(mine, top, nines, open_slot_block)]
+    plays += [(JOKER, d) for d in joker_declarations(top, mine)]
+    return sum(_BIT[p] for p in plays)
+
+
 def _fits(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> tuple[str, ...]:
     """The cards (Warriors, Spirit) :func:`play_effect` allows on such a column, sorted."""
     key = (mine, top, nines, open_slot_block)
@@ -1486,6 +1566,21 @@ def _fits(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> tu
             sorted(c for c in _PLAYABLE if play_effect(c, mine, int(nines), top, open_slot_block))
         )
     return cards
+
+
+#: Every column's play bits, worked out once (random playouts read them for each column every
+#: turn): by open_slot_block, by own column or not, by its top, by whether it holds nines.
+assert len(SLOTS) == 4, "MauwState._turn_masks writes the four slots out"
+_COLUMN_MASKS = {
+    opt: tuple(
+        {
+            top: (_column_mask(mine, top, False, opt), _column_mask(mine, top, True, opt))
+            for top in (None, *WARRIORS, SPIRIT)
+        }
+        for mine in (False, True)
+    )
+    for opt in (False, True)
+}
 
 
 def _target_problem(card: str, mine: bool, nines: int, top: str | None, open_slot_block: bool) -> str:
