@@ -159,3 +159,12 @@ def test_a_policy_named_by_its_game_plays_each_table_with_the_one_that_fits_it(
     for players in (4, 3):
         bot.choose(seat_view(get_game("miaui").new(players, None, 2), 0))
         assert shipped[players].shown, f"the {players}-seat table's policy guided the search"
+
+
+def test_the_shipped_policy_guides_ismcts_through_a_bot_spec() -> None:
+    pytest.importorskip("numpy")  # the [rl] extra
+    cls = get_game("miaui")
+    state = cls.new(3, None, 9)  # the table Miaui's shipped policy plays
+    bot = make_bot("ismcts:iters=10,policy=miaui", cls, 1)
+    for seat in sorted(state.to_act()):
+        assert bot.choose(seat_view(state, seat)) in state.legal_moves(seat)
