@@ -111,3 +111,17 @@ def test_the_greedy_policy_beats_random_play() -> None:
         B.step_in_place(state, actions)
         shares += state.rewards.sum(0)
     assert shares[0] / 2_000 > 0.4 > shares[1:].max() / 2_000
+
+
+def test_the_round_one_seagull_rule_deals_as_the_engine_does() -> None:
+    """The engine puts a round-1 Seagull back and reshuffles: the burned card is any card, the
+    first three stocked are others, and the rest are shuffled afresh, Seagulls included."""
+    games, gulls, cards = 40_000, int(T.EATS[T.DECK].sum()), len(T.DECK)
+    state = B.init(3, games, 4)
+    burned = T.EATS[state.burned].mean()
+    fourth = T.EATS[state.stock[:, 3]].mean()  # the first card of round 2
+    last = T.EATS[state.stock[:, -1]].mean()
+    sigma = (0.25 / games) ** 0.5
+    assert abs(burned - gulls / cards) < 4 * sigma
+    expected = (gulls - gulls / cards) / (cards - 4)  # the Seagulls left, among the 33 others
+    assert abs(fourth - expected) < 4 * sigma and abs(last - expected) < 4 * sigma
