@@ -252,6 +252,29 @@ class LearnedPolicy:
             else:
                 yield from self._walk(guess, seat, h, longer, p * q)
 
+    def __call__(self, tensor: np.ndarray, mask: np.ndarray) -> int:
+        """The likeliest legal action from a seat's tensor (its information state, or its
+        observation: whichever :attr:`observation` says) and its mask over the flat actions
+        with NOOP, as the PettingZoo, Gymnasium and vector envs give them (NOOP where the
+        mask allows nothing else): a policy for those faces and for ``policy:`` bots."""
+        legal = np.flatnonzero(np.asarray(mask)[: self.game.codec.size])
+        if not len(legal):
+            return self.game.codec.size  # NOOP
+        h = self.net.trunk(self.features(np.asarray(tensor, FLOAT)[None, :]))[0]
+        if self.heads.fac is None:
+            return int(legal[int(np.argmax(self.net.logits(h, 0, (), legal)))])
+        paths = {int(a): self.heads.fac.tokens(int(a)) for a in legal}
+        return max(paths, key=lambda a: self._path_logp(h, paths[a], paths.values()))
+
+    def _path_logp(self, h: np.ndarray, path: tuple[int, ...], paths: Any) -> float:
+        """log p(path) where each head's legal tokens are those the legal paths allow."""
+        total = 0.0
+        for k, token in enumerate(path):
+            legal = np.array(sorted({p[k] for p in paths if len(p) > k and p[:k] == path[:k]}))
+            probs = softmax(self.net.logits(h, k, path[:k], legal))
+            total += float(np.log(max(probs[int(np.searchsorted(legal, token))], 1e-30)))
+        return total
+
     def choose(self, view: SeatView, rng: random.Random, greedy: bool = False) -> Move:
         """A move drawn from the policy head by head (the likeliest with ``greedy``)."""
         guess, h = self._encode(view)
