@@ -73,7 +73,9 @@ def bench_command(
         False, "--rl", help="Also the tensors' cost and the PettingZoo AEC env's speed (the [rl] extra)."
     ),
 ) -> None:
-    """Random full games per second through the public API, against OpenSpiel's goofspiel."""
+    """Random full games per second through the public API (and the like-for-like legal
+    loop), per game and per move, against OpenSpiel's goofspiel; for Miaui also the batch
+    simulator (kiti.sim.batch) against goofspiel played in C++ by evaluate_bots."""
     from ..sim.bench import bench_seat_counts, run_bench
 
     cls = game_or_fail(game)
