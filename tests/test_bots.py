@@ -316,7 +316,9 @@ def test_ismcts_mix_sets_how_sharply_a_secret_choice_follows_the_visits() -> Non
             roots = [ismcts._Node() for _ in range(view.players)]
             codec = view.codec()  # edges are keyed by the moves' action integers
             self._moves = codec.moves
-            roots[view.seat].edges = {codec.index[st.parse_move(m)]: [n, 0.0, n, None] for m, n in visits.items()}
+            roots[view.seat].edges = {
+                codec.index[st.parse_move(m)]: [n, 0.0, n, None] for m, n in visits.items()
+            }
             return roots
 
     def shares(mix: float) -> dict[str, float]:
