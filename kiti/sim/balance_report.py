@@ -227,7 +227,9 @@ def _cards(s: dict[str, Any], top: int = 12) -> str:
         "| card | seat-games | win share | even share |" + (" points |" if points else ""),
         "|---|---|---|---|" + ("---|" if points else ""),
     ]
-    for r in shown:
+    for i, r in enumerate(shown):
+        if i == top and len(shown) < len(cards):
+            lines.append(f"| ... {len(cards) - len(shown)} more cards ... | | | |" + (" |" if points else ""))
         share = _pct(r["win_share"])
         if r["above_fair"] or r["below_fair"]:
             share = f"**{share}**"

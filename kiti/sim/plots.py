@@ -216,6 +216,10 @@ def _balance_cards(plt: Any, summary: dict[str, Any], path: Path, top: int = 12)
                 pts,
             ]
         )
+    colours = ["#d8f0d8" if r["above_fair"] else "#f6d6d6" if r["below_fair"] else "white" for r in shown]
+    if len(shown) < len(cards):  # a line says how many cards are left out in the middle
+        cells.insert(top, [f"... {len(cards) - len(shown)} more cards ...", "", "", "", ""])
+        colours.insert(top, "#eeeeee")
     fig, ax = plt.subplots(figsize=(9, 0.26 * (len(cells) + 1) + 0.7))
     ax.axis("off")
     table = ax.table(
@@ -227,8 +231,7 @@ def _balance_cards(plt: Any, summary: dict[str, Any], path: Path, top: int = 12)
     )
     table.auto_set_font_size(False)
     table.set_fontsize(8)
-    for i, r in enumerate(shown, start=1):
-        colour = "#d8f0d8" if r["above_fair"] else "#f6d6d6" if r["below_fair"] else "white"
+    for i, colour in enumerate(colours, start=1):
         for j in range(5):
             table[i, j].set_facecolor(colour)
     verb = summary["config"]["card_verb"]
