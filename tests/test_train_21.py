@@ -1,0 +1,139 @@
+"""Training learned players (issue 21, kiti.rl.train, ``kiti train``) on tiny budgets: a run
+writes a playable policy, the same seed gives the same run, a run stopped at a checkpoint and
+resumed ends exactly where an unbroken run ends, best responses keep the other seats frozen,
+and the NumPy forward pass that plays a policy is the trainer's own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="kiti train needs the [train] extra (pip install -e '.[train]')")
+
+import numpy as np
+import torch
+from typer.testing import CliRunner
+
+import kiti
+from kiti.bots.registry import make_bot
+from kiti.cli.main import app
+from kiti.core.registry import get_game
+from kiti.core.seatview import seat_view
+from kiti.rl.learned import Network, resolve
+from kiti.rl.train import Config, TrainError, train
+from kiti.rl.train.net import PolicyValueNet
+from kiti.rl.train.selfplay import HEURISTIC, LEARNER, lineup_for
+
+TINY = {"games": 4, "minibatch": 64, "epochs": 2, "snapshot_every": 2, "hidden": 16}
+
+
+def weights(out: Path) -> dict[str, np.ndarray]:
+    state = torch.load(out / "checkpoint.pt", weights_only=False)
+    return {k: v.numpy() for k, v in state["net"].items()}
+
+
+def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_a_run_writes_a_policy_that_plays(tmp_path: Path) -> None:
+    trainer = train(Config("miaui", seed=1, steps=200, **TINY), tmp_path / "run")
+    assert trainer.steps >= 200 and trainer.history[-1]["decisions"] == trainer.steps
+    policy = resolve(str(tmp_path / "run"))
+    meta = json.loads((tmp_path / "run" / "policy.json").read_text())
+    assert meta["training"]["seed"] == 1 and meta["training"]["decisions"] == trainer.steps
+    state = kiti.load("miaui").new_state(2)
+    bots = [make_bot(f"policy:{tmp_path / 'run'}", get_game("miaui"), s) for s in range(3)]
+    while not state.over:
+        chosen = {s: bots[s].choose(seat_view(state, s)) for s in state.acting}
+        assert all(m in state.legal_moves(s) for s, m in chosen.items())
+        state.apply_all(chosen) if len(chosen) > 1 else state.apply(*next(iter(chosen.items())))
+    assert policy.game == kiti.load("miaui")
+
+
+def test_the_same_seed_gives_the_same_run_and_another_seed_another(tmp_path: Path) -> None:
+    for name, seed in (("a", 3), ("b", 3), ("c", 4)):
+        train(Config("mauw", seed=seed, steps=150, **TINY), tmp_path / name)
+    assert same(weights(tmp_path / "a"), weights(tmp_path / "b"))
+    assert not same(weights(tmp_path / "a"), weights(tmp_path / "c"))
+
+
+def test_a_resumed_run_ends_where_an_unbroken_run_ends(tmp_path: Path) -> None:
+    """k decisions straight against k/2, a checkpoint, a new process's resume, k/2 more: the
+    same network, optimiser, pool of past selves and generators."""
+    k = 400
+    straight = train(Config("miaui", seed=5, steps=k, **TINY), tmp_path / "straight")
+    train(Config("miaui", seed=5, steps=k // 2, **TINY), tmp_path / "split")
+    resumed = train(Config("miaui", seed=5, steps=k, **TINY), tmp_path / "split", resume=True)
+    assert straight.iteration == resumed.iteration and straight.steps == resumed.steps
+    assert same(weights(tmp_path / "straight"), weights(tmp_path / "split"))
+    assert straight.pool.keys() == resumed.pool.keys() and len(straight.pool) >= 2, "the pool was used"
+    a = torch.load(tmp_path / "straight" / "checkpoint.pt", weights_only=False)
+    b = torch.load(tmp_path / "split" / "checkpoint.pt", weights_only=False)
+    assert a["rng"] == b["rng"] and a["history"] == b["history"]
+    assert all(
+        torch.equal(a["opt"]["state"][i]["exp_avg"], b["opt"]["state"][i]["exp_avg"])
+        for i in a["opt"]["state"]
+    )
+
+
+def test_a_run_refuses_to_overwrite_or_to_resume_nothing(tmp_path: Path) -> None:
+    with pytest.raises(TrainError, match="nothing to resume"):
+        train(Config("miaui", steps=10, **TINY), tmp_path / "none", resume=True)
+    train(Config("miaui", steps=10, **TINY), tmp_path / "run")
+    with pytest.raises(TrainError, match="holds a run already"):
+        train(Config("miaui", steps=10, **TINY), tmp_path / "run")
+    with pytest.raises(TrainError, match="trained with seed=0, not 9"):
+        train(Config("miaui", steps=20, seed=9, **TINY), tmp_path / "run", resume=True)
+
+
+def test_best_response_lineups_freeze_every_other_seat() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        lineup = lineup_for(4, rng, ["past2"], HEURISTIC, (0.3, 0.3))
+        assert lineup.count(LEARNER) == 1 and lineup.count(HEURISTIC) == 3
+    mixed = [a for _ in range(50) for a in lineup_for(3, rng, ["past2"], None, (0.3, 0.3))]
+    assert {LEARNER, HEURISTIC, "past2"} <= set(mixed), "self-play meets the heuristic and past selves"
+
+
+def test_a_best_response_trains_against_a_frozen_policy(tmp_path: Path) -> None:
+    train(Config("miaui", seed=1, steps=100, **TINY), tmp_path / "p")
+    frozen = weights(tmp_path / "p")
+    br = train(
+        Config("miaui", seed=2, steps=100, against=str(tmp_path / "p"), init=str(tmp_path / "p"), **TINY),
+        tmp_path / "br",
+    )
+    assert same(frozen, weights(tmp_path / "p")), "the frozen policy is not trained"
+    assert not same(frozen, weights(tmp_path / "br")) and br.pool == {}
+
+
+def test_numpy_plays_the_network_the_trainer_trains() -> None:
+    torch.manual_seed(0)
+    net = PolicyValueNet(30, 16, [7, 300, 5])
+    numpy_net = Network(net.export(), 3)
+    x = np.random.default_rng(0).standard_normal((4, 30)).astype(np.float32)
+    h = net.trunk(torch.as_tensor(x))
+    assert np.allclose(numpy_net.trunk(x), h.detach().numpy(), atol=1e-5)
+    assert np.allclose(numpy_net.value(numpy_net.trunk(x)), net.value(h).detach().numpy(), atol=1e-5)
+    legal = torch.tensor([[1, 4, 299, -1]])
+    lp = net.head(h[:1], 1, torch.tensor([[3]]), legal)[0, :3].detach().numpy()
+    logits = numpy_net.logits(numpy_net.trunk(x)[0], 1, (3,), np.array([1, 4, 299]))
+    assert np.allclose(lp, logits - np.log(np.exp(logits).sum()), atol=1e-5)
+
+
+def test_kiti_train_on_the_command_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "cli"
+    result = runner.invoke(app, ["train", "miaui", "--out", str(out)])
+    assert result.exit_code == 2 and "say how long to train" in result.output
+    result = runner.invoke(
+        app, ["train", "miaui", "--out", str(out), "--steps", "60", "--games", "2", "--hidden", "8"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "decisions" in result.output and (out / "policy.npz").is_file()
+    result = runner.invoke(app, ["train", "miaui", "--out", str(out), "--steps", "60"])
+    assert result.exit_code == 2 and "holds a run already" in result.output
+    result = runner.invoke(app, ["train", "nosuchgame", "--out", str(tmp_path / "x"), "--steps", "5"])
+    assert result.exit_code == 2 and "nosuchgame" in result.output
