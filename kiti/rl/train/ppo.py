@@ -149,7 +149,9 @@ class Trainer:
             "observation": c.observation,
             "layout": fingerprint(self.layout),
             "heads": self.heads,
-            "actions": "flat" if len(self.heads) == 1 and self.heads[0] == self.game.codec.size else "factored",
+            "actions": "flat"
+            if len(self.heads) == 1 and self.heads[0] == self.game.codec.size
+            else "factored",
             "hidden": c.hidden,
             "training": {
                 "algorithm": "masked PPO, self-play against a pool of past selves and the heuristic",
