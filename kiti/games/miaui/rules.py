@@ -78,6 +78,7 @@ class Take(Move):
 CODES = tuple(sorted(COUNT))  # every distinct card code
 _DIVE_AT: list[Dive] = [Dive(0), *(Dive(n) for n in DIVERS)]  # _DIVE_AT[n] is ``dive n``
 _TAKE = {code: Take(code) for code in CODES}
+_ACTION_OF = [n - 1 for n in range(ROUNDS + 1)]  # _ACTION_OF[n]: the action of ``dive n``
 
 OPTIONS = (
     OptionSpec(
@@ -207,6 +208,14 @@ def depth_facts(kiti: int | None, players: int) -> tuple[V.Depth, ...]:
 Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti chose among, if tied)
 
 
+#: Whether each depth goes to the highest diver still in (else the lowest): DEPTH_TAKES.
+_TAKES_HIGHEST = tuple(takes == "highest" for takes in DEPTH_TAKES)
+#: ``_WON[space][seat]``: the catch of ``space`` by ``seat`` without a tie (made once).
+_WON: tuple[tuple[Catch, ...], ...] = tuple(
+    tuple((space, seat, ()) for seat in range(INFO.max_seats)) for space in (0, 1, 2)
+)
+
+
 def resolve_depths(
     dives: Sequence[int], players: int, kiti: int | None
 ) -> tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
@@ -222,27 +231,38 @@ def resolve_depths(
     both had no remaining diver.
     """
     if len(set(dives)) == players:  # no two dives alike: no tie anywhere
-        order = sorted(range(players), key=dives.__getitem__)
-        return ((0, order[-1], ()), (1, order[-2], ()), (2, order[0], ())), ()
+        ordered = sorted(dives)
+        seat = dives.index
+        return (_WON[0][seat(ordered[-1])], _WON[1][seat(ordered[-2])], _WON[2][seat(ordered[0])]), ()
     left = sorted(range(players), key=dives.__getitem__)  # divers still in: lowest, then seat
     catches: list[Catch] = []
     ties: list[tuple[int, tuple[int, ...]]] = []
     for space in (0, 1, 2):
         if not left:
             break  # nobody remains
-        best = dives[left[-1]] if DEPTH_TAKES[space] == "highest" else dives[left[0]]
-        tied = [s for s in left if dives[s] == best]
+        if _TAKES_HIGHEST[space]:  # the tied seats: the end of ``left`` holding the best dive
+            first = len(left) - 1
+            best = dives[left[first]]
+            while first and dives[left[first - 1]] == best:
+                first -= 1
+            tied, rest = left[first:], left[:first]
+        else:  # the start of ``left`` holding the lowest dive
+            end, best = 1, dives[left[0]]
+            while end < len(left) and dives[left[end]] == best:
+                end += 1
+            tied, rest = left[:end], left[end:]
         if len(tied) == 1:
             winner = tied[0]
-            catches.append((space, winner, ()))
-        elif kiti is None:  # No Fighting: nobody catches, the tied divers are out
-            ties.append((space, tuple(tied)))
-            left = [s for s in left if dives[s] != best]
+            catches.append(_WON[space][winner])
+            left = rest
             continue
-        else:
-            rank = _kiti_rank_of(kiti, players, space)
-            winner = min(tied, key=rank.__getitem__)
-            catches.append((space, winner, tuple(tied)))
+        if kiti is None:  # No Fighting: nobody catches, the tied divers are out
+            ties.append((space, tuple(tied)))
+            left = rest
+            continue
+        rank = _kiti_rank_of(kiti, players, space)
+        winner = min(tied, key=rank.__getitem__)
+        catches.append((space, winner, tuple(tied)))
         left.remove(winner)
     return tuple(catches), tuple(ties)
 
@@ -437,7 +457,7 @@ class MiauiState(State):
             return []
         if self.pending:
             return [ROUNDS + CODES.index(c) for c in sorted(set(self.pending[2]))]
-        return [n - 1 for n in self.hands[seat]]
+        return list(map(_ACTION_OF.__getitem__, self.hands[seat]))
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
         if self.pending:
@@ -484,15 +504,15 @@ class MiauiState(State):
         if isinstance(move, Take):
             return "there is no catch to order now (take is only used by a No Fighting taker)"
         n = move.n  # type: ignore[attr-defined]
+        if type(n) is int and n in self.hands[seat]:  # a diver still in hand
+            return None
         if type(n) is not int:
             return f"a diver is a whole number 1-{ROUNDS}, not {quoted(n)}"
         if not 1 <= n <= ROUNDS:  # checked before n is written out: it may be huge
             shown = quoted(n)
             shown = shown if shown.lstrip("-").isdigit() else f"({shown})"
             return f"diver {shown} does not exist: divers are numbered 1 to {ROUNDS}"
-        if n not in self.hands[seat]:
-            return f"seat {seat} has already played diver {n} (each diver dives once per game)"
-        return None
+        return f"seat {seat} has already played diver {n} (each diver dives once per game)"
 
     def _apply(self, seat: int, move: Move) -> None:
         if self.pending:
@@ -512,15 +532,18 @@ class MiauiState(State):
             return
         hands = self.hands
         committed = self.committed
-        acting = self.acting
         for seat, move in pairs:
             n = move.n  # type: ignore[attr-defined]
             hands[seat].remove(n)
             committed[seat] = n
+        acting = self.acting
+        if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
+            self.acting = _ALL[0]
+            self._resolve()
+            return
+        for seat, _ in pairs:
             acting = _WITHOUT[acting][seat]
         self.acting = acting
-        if not acting:
-            self._resolve()
 
     # ----------------------------------------------------------- the round
     def _stock(self) -> None:
@@ -592,19 +615,24 @@ class MiauiState(State):
         cards; then end the round."""
         rnd = self.round
         lagoon = self.lagoon
+        veil = self.veil
         log_ = self.log
         takes = self.takes
         piles = self.piles
+        catch = EMIT.catch
         for i, (space, seat, tied) in enumerate(takes):
             cards = lagoon[space]
             lagoon[space] = []
-            if self.veil[space]:
-                self.veil[space] = {}
-            if len(cards) == 1 and cards[0] in QUIET:  # the usual catch: one card joins the pile
-                EMIT.catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=(cards[0],), tied=tied)
-                piles[seat].append(cards[0])
-                continue
-            EMIT.catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
+            if veil[space]:
+                veil[space] = {}
+            if len(cards) == 1:
+                card = cards[0]
+                catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=(card,), tied=tied)
+                if card in QUIET:  # the usual catch: one card joins the pile
+                    piles[seat].append(card)
+                    continue
+            else:
+                catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
