@@ -349,19 +349,23 @@ def shipped(game_id: str) -> list[str]:
 
 
 _CACHE: dict[tuple[str, str], LearnedPolicy] = {}
+DEFAULT = "default"
 
 
 def load_learned(game_id: str, name: str | None = None) -> LearnedPolicy:
     """A game's shipped policy: ``name`` (a variant such as ``"teams"`` or ``"solo"``), or
-    without a name the one for the game's default seats and options."""
+    without a name ``"default"`` (the table ``kiti play`` sets by default: 4 seats where the
+    game allows them), else the one for ``kiti.load(game_id)``'s table."""
     names = shipped(game_id)
     if not names:
         raise LearnedPolicyError(f"{quoted(game_id)} ships no learned policy")
     if name is None:
-        default = load(game_id)
+        if DEFAULT in names:
+            return load_learned(game_id, DEFAULT)
+        fallback = load(game_id)
         for n in names:
             policy = load_learned(game_id, n)
-            if policy.fits(default):
+            if policy.fits(fallback):
                 return policy
         raise LearnedPolicyError(
             f"{quoted(game_id)} ships no policy for its default table (it has: {', '.join(names)})"
