@@ -210,9 +210,9 @@ class LearnedPolicy:
 
     def _encode(self, view: SeatView) -> tuple[State, np.ndarray]:
         """The seat's guess and hidden state (the last view's kept: probabilities then value)."""
-        key = (id(view), view.seat)
-        if self._last is not None and self._last[0] == key and self._last[1] is view:
-            return self._last[2], self._last[3]
+        last = self._last  # read once: a policy may be shared by bots on several threads
+        if last is not None and last[0] is view:
+            return last[1], last[2]
         game = load(view.game.info.id, players=view.players, **view.options)
         if not self.fits(game):
             raise LearnedPolicyError(f"{self.where} plays {self.game!r}, not {game!r}")
@@ -222,7 +222,7 @@ class LearnedPolicy:
         else:
             tensor = self.encoder.observation(guess, view.seat)
         h = self.net.trunk(self.features(tensor[None, :]))[0]
-        self._last = (key, view, guess, h)
+        self._last = (view, guess, h)
         return guess, h
 
     def value(self, view: SeatView) -> float:
