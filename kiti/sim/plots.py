@@ -6,6 +6,7 @@ words a player understands.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,10 @@ def balance_plots(summary: dict[str, Any], samples: dict[str, list[list[float]]]
 def _balance_seats(plt: Any, summary: dict[str, Any], out: Path) -> Path:
     cells = summary["cells"]
     rows, cols, size = _grid(len(cells))
+    highs = [
+        d["high"] if d["high"] is not None else d["mean"] for c in cells for d in c["win_share_by_turn_order"]
+    ]
+    top = min(1.0, 1.15 * max([*highs, *(c["fair_share"] for c in cells)]))  # room for the bars, no more
     fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharey=True)
     for ax, cell in zip(axes.flat, cells):
         shares = cell["win_share_by_turn_order"]
@@ -136,7 +141,7 @@ def _balance_seats(plt: Any, summary: dict[str, Any], out: Path) -> Path:
         ax.axhline(cell["fair_share"], color="grey", linestyle="--", label="an even share")
         ax.set_title(cell["label"], fontsize=8, wrap=True)
         ax.set_xlabel("place in turn order", fontsize=8)
-        ax.set_ylim(0, 1)
+        ax.set_ylim(0, top)
     for ax in axes.flat[len(cells) :]:
         ax.axis("off")
     axes[0][0].set_ylabel("share of games won")
@@ -151,9 +156,10 @@ def _balance_hist(
     cells = summary["cells"]
     rows, cols, size = _grid(len(cells))
     fig, axes = plt.subplots(rows, cols, figsize=size, squeeze=False, sharex=True)
+    edges = _edges([v for vals in values for v in vals])
     for ax, cell, vals in zip(axes.flat, cells, values):
         if vals:
-            ax.hist(vals, bins=min(30, max(5, len(set(vals)))), color="#55a868")
+            ax.hist(vals, bins=edges, color="#55a868")
             ax.axvline(sum(vals) / len(vals), color="black", linestyle="--", linewidth=1)
         ax.set_title(cell["label"], fontsize=8, wrap=True)
         ax.set_xlabel(what, fontsize=8)
@@ -164,6 +170,15 @@ def _balance_hist(
     axes[0][0].set_ylabel("games")
     fig.suptitle(f"{what.capitalize()} (dashed: the mean; {_study(summary)})", fontsize=10)
     return _save(plt, fig, path)
+
+
+def _edges(values: list[float], most: int = 40) -> list[float]:
+    """The same bins for every panel: whole-number wide, at most ``most`` of them."""
+    if not values:
+        return [0.0, 1.0]
+    low, high = math.floor(min(values)), math.ceil(max(values))
+    width = max(1, math.ceil((high - low + 1) / most))
+    return [low - 0.5 + width * i for i in range((high - low) // width + 2)]
 
 
 def _balance_effects(plt: Any, summary: dict[str, Any], path: Path) -> Path:
