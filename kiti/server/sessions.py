@@ -148,6 +148,8 @@ class Session:
             await getattr(self, "on_" + message["type"])(message)
         except ProtocolError as exc:
             self.send(error(exc.code, exc.message, message_id(message)))
+            if exc.code == "moved":  # cluster: the table is another server's: reconnect
+                self.close(4004, "moved")
 
     # ------------------------------------------------------------ handlers
     async def on_hello(self, m: dict[str, Any]) -> None:
