@@ -79,11 +79,11 @@ def write_outputs(plan: Plan, games: list[Game], summary: dict[str, Any], out: s
     p.write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", "utf-8")
     written.append(p)
     samples: dict[str, list[list[float]]] = {
-        "length": [[] for _ in plan.cells],
-        "margin": [[] for _ in plan.cells],
+        key: [[] for _ in plan.cells] for key in ("length", "moves", "margin")
     }
     for g in games:
         samples["length"][g.cell].append(float(g.out.length))
+        samples["moves"][g.cell].append(float(g.out.moves))
         if g.out.margin is not None:
             samples["margin"][g.cell].append(g.out.margin)
     plots = balance_plots(summary, samples, folder)

@@ -113,9 +113,12 @@ def balance_plots(summary: dict[str, Any], samples: dict[str, list[list[float]]]
     plt = _pyplot()
     written = [_balance_seats(plt, summary, out)]
     unit = summary["config"]["unit"]
-    written.append(
-        _balance_hist(plt, summary, samples["length"], f"game length ({unit})", out / "length.png")
-    )
+    lengths = {v for vals in samples["length"] for v in vals}
+    if len(lengths) == 1 and "moves" in samples:  # every game as long: its moves say more
+        what, values = f"game length (moves; every game lasted {lengths.pop():g} {unit})", samples["moves"]
+    else:
+        what, values = f"game length ({unit})", samples["length"]
+    written.append(_balance_hist(plt, summary, values, what, out / "length.png"))
     written.append(
         _balance_hist(plt, summary, samples["margin"], "winner's margin (points)", out / "margin.png")
     )
