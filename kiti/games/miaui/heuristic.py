@@ -180,11 +180,14 @@ def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
 
 Row = Callable[[Sequence[Any]], tuple[Any, ...]]  # an itemgetter of several items
 
-#: Per seat count, who won each depth (a seat, or -1: nobody), each such triple numbered
+Game = tuple[int, bool]  # (seats, with Kiti): outcomes are numbered apart for each
+
+
+#: Per :data:`Game`, who won each depth (a seat, or -1: nobody), each such triple numbered
 #: once (its index); and the same as indices into a seat's worth table (see :func:`_worth`).
-_OUTCOMES: dict[int, list[tuple[int, int, int]]] = {n: [] for n in range(7)}
-_AT: dict[int, list[tuple[int, int, int]]] = {n: [] for n in range(7)}
-_OUTCOME_ID: dict[tuple[int, tuple[int, int, int]], int] = {}
+_OUTCOMES: dict[Game, list[tuple[int, int, int]]] = {}
+_AT: dict[Game, list[tuple[int, int, int]]] = {}
+_OUTCOME_ID: dict[tuple[Game, tuple[int, int, int]], int] = {}
 
 
 def _outcome(dives: Sequence[int], players: int, kiti: int | None) -> int:
@@ -193,80 +196,84 @@ def _outcome(dives: Sequence[int], players: int, kiti: int | None) -> int:
     for space, winner, _ in resolve_depths(dives, players, kiti)[0]:
         won[space] = winner
     key = (won[0], won[1], won[2])
-    number = _OUTCOME_ID.get((players, key))
+    game = (players, kiti is not None)
+    number = _OUTCOME_ID.get((game, key))
     if number is None:
-        outcomes = _OUTCOMES[players]
-        number = _OUTCOME_ID[players, key] = len(outcomes)
+        outcomes = _OUTCOMES.setdefault(game, [])
+        number = _OUTCOME_ID[game, key] = len(outcomes)
         outcomes.append(key)
         nobody = 3 * players
         at = [nobody if w < 0 else space * players + w for space, w in enumerate(key)]
-        _AT[players].append((at[0], at[1], at[2]))
+        _AT.setdefault(game, []).append((at[0], at[1], at[2]))
     return number
 
 
-def _worth(table: list[float], players: int, start: int = 0) -> list[float]:
-    """What outcomes ``start``, ``start + 1``, ... of ``players`` seats are worth to a seat:
+def _worth(table: list[float], game: Game, start: int = 0) -> list[float]:
+    """What outcomes ``start``, ``start + 1``, ... of ``game`` are worth to a seat:
     ``table[space * players + winner]`` summed over the depths won, deepest first (the last
     entry of ``table``, 0.0, stands for a depth nobody won)."""
-    known = len(_AT[players])
-    if known - start < 2:  # a getter of one item would not return a tuple
-        return [table[a] + table[b] + table[c] for a, b, c in _AT[players][start:]]
-    deepest, deep, shallow = _pickers(players, start, known)
+    at = _AT.get(game, [])
+    if len(at) - start < 2:  # a getter of one item would not return a tuple
+        return [table[a] + table[b] + table[c] for a, b, c in at[start:]]
+    deepest, deep, shallow = _pickers(game, start, len(at))
     return list(map(add, map(add, deepest(table), deep(table)), shallow(table)))
 
 
 @functools.lru_cache(maxsize=64)
-def _pickers(players: int, start: int, known: int) -> tuple[Row, Row, Row]:
+def _pickers(game: Game, start: int, known: int) -> tuple[Row, Row, Row]:
     """Getters of each depth's entry in a worth table (see :func:`_worth`), for outcomes
     ``start`` to ``known`` (in the key: outcomes are numbered as they are met)."""
-    at = _AT[players][start:known]
+    at = _AT[game][start:known]
     return tuple(itemgetter(*(entry[space] for entry in at)) for space in (0, 1, 2))  # type: ignore[return-value]
 
 
 @functools.cache
-def _by_place(players: int, kiti: int | None, me: int, ranks: tuple[int, ...]) -> tuple[int, ...]:
-    """The outcome for each place ``me``'s diver can take among the others' dives, whose
-    order is ``ranks`` (each other seat's rank among their distinct dives, lowest 0, seats
-    in order): place ``2j + 1`` ties the ``j``-th distinct dive, place ``2j`` lies just
-    below it, the last place above them all.  The rule compares dives only, so any dives in
-    this order give these outcomes: the others dive 2, 4, ..., and ``me`` the place + 1."""
+def _by_place(players: int, kiti: int | None, me: int, ranks: tuple[int, ...]) -> Row:
+    """A getter of the outcome's entry (from a table indexed by outcome number) for each place
+    ``me``'s diver can take among the others' dives, whose order is ``ranks`` (each other
+    seat's rank among their distinct dives, lowest 0, seats in order): place ``2j + 1`` ties
+    the ``j``-th distinct dive, place ``2j`` lies just below it, the last place above them
+    all.  The rule compares dives only, so any dives in this order give these outcomes: the
+    others dive 2, 4, ..., and ``me`` the place + 1."""
     dives = [0] * players
     for seat, rank in zip((s for s in range(players) if s != me), ranks):
         dives[seat] = 2 * rank + 2
     places = []
-    for place in range(2 * max(ranks) + 3):
+    for place in range(2 * max(ranks) + 3):  # at least three places
         dives[me] = place + 1
         places.append(_outcome(dives, players, kiti))
-    return tuple(places)
+    return itemgetter(*places)
 
 
 @functools.cache
-def _places(distinct: tuple[int, ...]) -> tuple[int, ...]:
-    """The place (see :func:`_by_place`) of each diver 1-12 among the sorted ``distinct`` dives."""
-    return tuple(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS)
+def _places(distinct: tuple[int, ...]) -> Row:
+    """A getter of each diver 1-12's entry, from a table indexed by the places of
+    :func:`_by_place`, among the sorted ``distinct`` dives."""
+    return itemgetter(*(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS))
 
 
-#: (players, kiti, seat) -> the others' dives in seat order -> the getter of :func:`_row`.
-_ROWS: dict[tuple[int, int | None, int], dict[tuple[int, ...], Row]] = {}
-_ROWS_KEPT = 1 << 16  # all forgotten at once past this many getters (about 20 MB)
-_ROWS_MADE = [0]  # getters made since
+Rows = tuple[Row, Row]  # (the getter of _by_place, the getter of _places) of a profile
+#: (players, kiti, seat) -> the others' dives in seat order -> their :data:`Rows`.
+_ROWS: dict[tuple[int, int | None, int], dict[tuple[int, ...], Rows]] = {}
+_ROWS_KEPT = 1 << 16  # all forgotten at once past this many profiles (about 10 MB)
+_ROWS_MADE = [0]  # profiles kept since
 
 
-def _row(
-    known: dict[tuple[int, ...], Row], players: int, kiti: int | None, me: int, others: tuple[int, ...]
-) -> Row:
-    """A getter that picks from a table indexed by outcome number the entry of each diver
-    1-12 seat ``me`` may play against the other seats' dives ``others``; kept in ``known``."""
+def _rows(
+    known: dict[tuple[int, ...], Rows], players: int, kiti: int | None, me: int, others: tuple[int, ...]
+) -> Rows:
+    """How seat ``me``'s divers 1-12 fare against the other seats' dives ``others``: getters
+    that take a table indexed by outcome number to one by place, then to one by diver (see
+    :func:`_by_place`); kept in ``known``."""
     distinct = tuple(sorted(set(others)))
-    by_place = _by_place(players, kiti, me, tuple(map(distinct.index, others)))
-    row = itemgetter(*[by_place[place] for place in _places(distinct)])
+    rows = _by_place(players, kiti, me, tuple(map(distinct.index, others))), _places(distinct)
     _ROWS_MADE[0] += 1
     if _ROWS_MADE[0] > _ROWS_KEPT:
         for table in _ROWS.values():
             table.clear()
         _ROWS_MADE[0] = 1
-    known[others] = row
-    return row
+    known[others] = rows
+    return rows
 
 
 def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: int) -> list[tuple[int, ...]]:
@@ -274,9 +281,9 @@ def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: i
     (seat order, ``me`` left out), who wins each depth (-1: nobody), as the heuristic reads it."""
     others = tuple(dives)
     known = _ROWS.setdefault((players, kiti, me), {})
-    row = known.get(others) or _row(known, players, kiti, me, others)
-    outcomes = _OUTCOMES[players]
-    return [outcomes[number] for number in row(range(len(outcomes)))]
+    by_place, by_diver = known.get(others) or _rows(known, players, kiti, me, others)
+    outcomes = _OUTCOMES[players, kiti is not None]
+    return [outcomes[number] for number in by_diver(by_place(range(len(outcomes))))]
 
 
 def _split(models: list[list[tuple[int, float]]]) -> list[tuple[list[int], list[float]]]:
@@ -431,16 +438,14 @@ class MiauiHeuristic:
             for w in range(n)
         ]
         table.append(0.0)
-        worth = _worth(table, n)
+        game = (n, now.kiti is not None)
+        worth = _worth(table, game)
         known = _ROWS.setdefault((n, now.kiti, me), {})
-
-        def new_row(profile: tuple[int, ...]) -> Row:
-            row = _row(known, n, now.kiti, me, profile)
-            worth.extend(_worth(table, n, len(worth)))  # outcomes first met now
-            return row
-
-        get = known.get
-        rows = [(get(profile) or new_row(profile))(worth) for profile in zip(*draws)]
+        get, new_rows = known.get, functools.partial(_rows, known, n, now.kiti, me)
+        pairs = [get(profile) or new_rows(profile) for profile in zip(*draws)]
+        if len(worth) < len(_AT[game]):
+            worth.extend(_worth(table, game, len(worth)))  # outcomes first met just now
+        rows = [by_diver(by_place(worth)) for by_place, by_diver in pairs]
         sums = [sum(column) for column in zip(*rows)]  # per diver 1-12, over the profiles
         return {d: sums[d - 1] / k for d in mine}
 
