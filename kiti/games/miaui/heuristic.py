@@ -147,22 +147,7 @@ def _gain(pile: tuple[str, ...], cards: tuple[str, ...], jelly_unseen: bool, las
 
 def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
     """:func:`space_gain` of every seat (rows) and space (columns)."""
-    last = view.round >= view.rounds
-    jelly = mem.jelly_unseen > 0
-    spaces = [(tuple(c for c in cards if c != "?"), len(cards)) for cards in view.lagoon]
-    table = []
-    for seat, pile in enumerate(mem.piles):
-        held = tuple(pile)
-        row = []
-        for known, size in spaces:
-            if not size:
-                row.append(0.0)
-                continue
-            gain = _gain(held, known, jelly, last)
-            unknown = size - len(known)
-            row.append(gain + unknown * mean_unknown(mem, seat) if unknown else gain)
-        table.append(row)
-    return table
+    return [[space_gain(view, mem, seat, space) for space in (0, 1, 2)] for seat in range(view.players)]
 
 
 def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
