@@ -25,6 +25,7 @@ from kiti.rl.learned import LearnedPolicyError, learned_for, load_learned
 
 # (game, shipped name, the table it plays)
 SHIPPED = [
+    ("miaui", "default", {"players": 4}),
     ("miaui", "three", {"players": 3}),
     ("mauw", "two", {"players": 2}),
     ("mauw", "teams", {"players": 4, "teams": True}),
@@ -61,6 +62,8 @@ def test_each_game_ships_a_small_documented_policy_for_its_table(game: str, name
 
 
 def test_the_default_names_and_errors() -> None:
+    assert load_learned("miaui") is load_learned("miaui", "default"), "kiti play's default table"
+    assert load_learned("miaui").fits(kiti.load("miaui", players=4))
     with pytest.raises(LearnedPolicyError, match=r"has no learned policy 'nope' \(it has: .*teams"):
         load_learned("mauw", "nope")
     with pytest.raises(LearnedPolicyError, match=r"no learned policy plays kiti\.load\('miaui', players=5\)"):
