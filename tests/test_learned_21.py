@@ -71,8 +71,8 @@ def test_the_default_names_and_errors() -> None:
     with pytest.raises(BotSpecError, match="'mauw' is no learned Miaui policy"):
         make_bot("policy:mauw", get_game("miaui"), 0)
     bot = make_bot("policy:miaui", get_game("miaui"), 0)
-    with pytest.raises(LearnedPolicyError, match="players=4"):
-        bot.choose(seat_view(kiti.load("miaui", players=4).new_state(1), 0))
+    with pytest.raises(LearnedPolicyError, match="players=5"):
+        bot.choose(seat_view(kiti.load("miaui", players=5).new_state(1), 0))
 
 
 def test_a_policy_of_other_tensors_is_refused(tmp_path) -> None:
@@ -152,8 +152,8 @@ def test_the_server_seats_a_shipped_policy_only_at_its_table(monkeypatch: pytest
     monkeypatch.delenv("KITI_POLICIES", raising=False)
     row, *_ = new_table({"game": "miaui", "seats": ["human", "policy:miaui", "heuristic"]}, 30.0)
     assert [s.kind for s in row.seats] == ["human", "policy:miaui", "heuristic"]
-    with pytest.raises(ProtocolError, match=r"no learned policy plays kiti\.load\('miaui', players=4\)"):
-        new_table({"game": "miaui", "seats": ["human", "policy:miaui", "random", "random"]}, 30.0)
+    with pytest.raises(ProtocolError, match=r"no learned policy plays kiti\.load\('miaui', players=5\)"):
+        new_table({"game": "miaui", "seats": ["human", "policy:miaui", "random", "random", "random"]}, 30.0)
     with pytest.raises(ProtocolError, match="KITI_POLICIES"):
         new_table({"game": "miaui", "seats": ["human", "policy:./runs/x", "random"]}, 30.0)
 
