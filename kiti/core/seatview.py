@@ -36,6 +36,12 @@ class SeatView:
         """The seat's information state: ``{"seat", "events", "now"}``."""
         return self._guess.information_state(self.seat)
 
+    @cached_property
+    def events(self) -> list[dict[str, Any]]:
+        """The events the seat has seen, oldest first (``info["events"]`` without building
+        the observation: what a bot reading only the history and :attr:`view` asks for)."""
+        return self._guess.events(self.seat)
+
     @property
     def observation(self) -> dict[str, Any]:
         now: dict[str, Any] = self.info["now"]

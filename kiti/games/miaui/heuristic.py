@@ -336,7 +336,7 @@ class MiauiHeuristic:
         if len(legal) == 1:
             return legal[0]
         now: MiauiView = view.view
-        mem = remember(now, view.info["events"])
+        mem = remember(now, view.events)
         if now.pending_take:
             return self._order(legal, now, mem)
         pick = self.draw(self._utilities(now, mem, rng), rng)
@@ -349,7 +349,7 @@ class MiauiHeuristic:
         now: MiauiView = view.view
         if now.pending_take or len(view.legal_moves) == 1:
             return {}
-        mem = remember(now, view.info["events"])
+        mem = remember(now, view.events)
         me = view.seat
         gains = gains_table(now, mem)
         models = self.models(now, mem, gains, rng)
