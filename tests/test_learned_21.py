@@ -27,6 +27,7 @@ from kiti.rl.learned import LearnedPolicyError, learned_for, load_learned
 SHIPPED = [
     ("miaui", "default", {"players": 4}),
     ("miaui", "three", {"players": 3}),
+    ("mauw", "default", {"players": 4}),
     ("mauw", "two", {"players": 2}),
     ("mauw", "teams", {"players": 4, "teams": True}),
     ("motu", "solo", {"players": 1}),
