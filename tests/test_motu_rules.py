@@ -362,7 +362,7 @@ def test_the_final_score_adds_every_part() -> None:
     s = play_until(G.new(4, None, 11), lambda st: st.over, seed=3)
     lengths = [S.longest_beach(isl) for isl in s.islands]
     beach = S.beach_bonuses(lengths)
-    coconut = S.coconut_bonuses(s.banks)
+    coconut = S.coconut_bonuses([s.coconut_count(seat) for seat in range(s.players)])  # printed ones too
     for seat, row in enumerate(s.final or []):
         assert row["interims"] == sum(sum(p) for _, _, p in s.interims[seat])
         assert row["traveler"] == s.traveler_points[seat]

@@ -264,6 +264,10 @@ class Judge:
         self.counts = symbol_counts(self.island, self.extra)
         self.star = star_position(self.island)
         self._vol: int | None = None
+        self.totem_rule = state.totem_rule
+        self._left_cards = (
+            placements_per_seat(state.players, state.options["solo_piles"]) - len(self.island.placements) + 1
+        )
 
     # ------------------------------------------------------------------ islands
     def worth(self, counts: Mapping[str, int], volcano: int, bank: int, beach: int | None = None) -> float:
@@ -273,9 +277,9 @@ class Judge:
             if leader in self.left:
                 total += pair_points(counts, leader)
                 spare = counts.get(partner, 0) - counts.get(leader, 0)
-                total += self.s.potential * each * max(0, min(spare, self.cards_left()))
+                total += self.s.potential * each * max(0, min(spare, self._left_cards))
         if "totem" in self.left:
-            total += totem_points(counts, self.state.totem_rule)
+            total += totem_points(counts, self.totem_rule)
         if "volcano" in self.left:
             total += volcano
         if "coconut" in self.left:
@@ -286,8 +290,8 @@ class Judge:
         return total
 
     def cards_left(self) -> int:
-        placed = len(self.island.placements) - 1
-        return placements_per_seat(self.state.players, self.state.options["solo_piles"]) - placed
+        """The cards the seat has still to add to its island (worked out once per decision)."""
+        return self._left_cards
 
     def volcano_now(self, island: Island) -> int:
         return sum(
@@ -298,7 +302,7 @@ class Judge:
 
     def quick(self, name: str, rotation: int, x: int, y: int, bank_change: int = 0) -> float:
         """A placement's worth from what it covers and shows, without laying it (no beach)."""
-        counts = Counter(self.counts)
+        counts = dict(self.counts)
         volcano = self._volcano
         symbols = self.island.symbols
         for (cx, cy), spec in shape(card(name), rotation).cells:
@@ -307,7 +311,7 @@ class Judge:
             if old is not None:
                 counts[old] -= 1
             if spec.symbol is not None:
-                counts[spec.symbol] += 1
+                counts[spec.symbol] = counts.get(spec.symbol, 0) + 1
                 if spec.symbol == "volcano":
                     volcano += ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
         return self.worth(counts, volcano, self.bank + bank_change)

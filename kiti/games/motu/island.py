@@ -10,11 +10,11 @@ an :class:`Island` is never changed, :func:`lay_card` returns a new one.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import (
     DIRECTIONS,
@@ -88,7 +88,13 @@ class Island(NamedTuple):
 def _island(placements: tuple[Placement, ...], cells: dict[Pos, Cell], symbols: dict[Pos, str]) -> Island:
     coverable = tuple(sorted(p for p, kind in symbols.items() if kind not in PROTECTED))
     protected = tuple(sorted(p for p, kind in symbols.items() if kind in PROTECTED))
-    return Island(placements, MappingProxyType(cells), MappingProxyType(symbols), coverable, protected)
+    return Island(
+        placements,
+        MappingProxyType(cells),
+        MappingProxyType(symbols),
+        coverable,
+        protected,
+    )
 
 
 EMPTY = _island((), {}, {})
@@ -162,16 +168,47 @@ def new_island(village: CardLike) -> Island:
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
     """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`)."""
     c = as_card(c)
-    s = shape(c, rotation)
-    layer = len(island.placements)
     cells, symbols = dict(island.cells), dict(island.symbols)
-    for (cx, cy), spec in s.cells:
+    for (cx, cy), cell in _card_cells(c, rotation, len(island.placements)):
         pos = (x + cx, y + cy)
-        cells[pos] = Cell(spec.terrain, spec.symbol, c.id, layer, spec.ways)
+        cells[pos] = cell
         symbols.pop(pos, None)
-        if spec.symbol:
-            symbols[pos] = spec.symbol
-    return _island((*island.placements, Placement(c.id, rotation, x, y)), cells, symbols)
+        if cell.symbol:
+            symbols[pos] = cell.symbol
+    placement = Placement(c.id, rotation, x, y)
+    new = _island((*island.placements, placement), cells, symbols)
+    if len(_PARENTS) >= 1024:
+        _PARENTS.clear()
+    _PARENTS[id(new)] = (new, island, (c, rotation, x, y))  # its bit boards grow from the parent's
+    return new
+
+
+_MEMO: dict[tuple[object, ...], tuple[IslandCard, Any]] = {}
+
+
+def _memo(c: IslandCard, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
+    """``make()`` for card ``c``, kept under ``key`` (which starts with the card's id): the
+    cards' own hash reads every field, so this looks up by id and checks it is that card."""
+    known = _MEMO.get(key)
+    if known is not None and known[0] is c:
+        return known[1]
+    if len(_MEMO) >= 16384:
+        _MEMO.clear()
+    value = make()
+    _MEMO[key] = (c, value)
+    return value
+
+
+def _card_cells(c: IslandCard, rotation: int, layer: int) -> tuple[tuple[Pos, Cell], ...]:
+    """The cells a card turned ``rotation`` shows as layer ``layer``, by cell of its box."""
+    return _memo(  # type: ignore[no-any-return]
+        c,
+        (c.id, "cells", rotation, layer),
+        lambda: tuple(
+            (pos, Cell(spec.terrain, spec.symbol, c.id, layer, spec.ways))
+            for pos, spec in shape(c, rotation).cells
+        ),
+    )
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -230,15 +267,32 @@ def _edge_fault(cells: Mapping[Pos, Cell], s: Shape, x: int, y: int) -> Fault | 
     """
     for (cx, cy), (dx, dy), spec in s.rim:
         old = cells.get((x + cx + dx, y + cy + dy))
-        if old is None or old.terrain == spec.terrain:
+        if old is None:
+            continue
+        clash = _clash(spec.terrain, (dx, dy), old)
+        if clash is None:
             continue
         p, q = (x + cx, y + cy), (x + cx + dx, y + cy + dy)
-        if spec.terrain == "B":  # an edge Beach cell leaves the card there (cards.along_edge: never along it)
+        if clash == "new beach":
             return ("new beach", p, q, old.terrain)
-        if old.terrain != "B":
+        if clash == "sea land":
             return ("sea land", p, spec.terrain, q, old.terrain)
-        if (-dx, -dy) in old.ways:
-            return ("old beach", q, p, spec.terrain, old.card)
+        return ("old beach", q, p, spec.terrain, old.card)
+    return None
+
+
+def _clash(terrain: str, way: Pos, old: Cell | Spec) -> str | None:
+    """What goes wrong when a new card's edge cell of ``terrain``, looking out in direction
+    ``way``, lies beside the visible cell ``old`` (None: nothing). The one statement of the
+    edge rule: :func:`_edge_fault` reads it cell by cell, the bit boards cell kind by kind."""
+    if old.terrain == terrain:
+        return None
+    if terrain == "B":  # an edge Beach cell leaves the card there (cards.along_edge: never along it)
+        return "new beach"
+    if old.terrain != "B":
+        return "sea land"
+    if (-way[0], -way[1]) in old.ways:
+        return "old beach"
     return None
 
 
@@ -284,45 +338,230 @@ def terrain_problem(island: Island) -> str | None:
 
 
 # ------------------------------------------------------------------ finding legal placements
-def _candidates(island: Island, s: Shape) -> list[Pos]:
-    """Offsets where the card covers a coverable symbol and no star or volcano, sorted."""
-    w, h = s.width, s.height
-    covering = {(py - cy, px - cx) for px, py in island.coverable for cx in range(w) for cy in range(h)}
-    banned = {(py - cy, px - cx) for px, py in island.protected for cx in range(w) for cy in range(h)}
-    return [(x, y) for y, x in sorted(covering - banned)]  # row by row
+# The search runs on bit boards (Python integers): an island's visible cells, framed with a
+# margin, one bit per cell, row by row (cell (x, y) is bit (y - y0) * width + x - x0). Per
+# island (built once, from its placements): the coverable and the protected symbols, and for
+# each (terrain, outward direction) the cells a new card's edge cell of that terrain, looking
+# that way, must not face (:func:`_clash`). Per card rotation, the legal top-left cells are
+# then a few dozen shifts, ors and ands: those whose card box holds a coverable symbol and no
+# protected one, and whose every edge cell faces no such cell.
+MARGIN = 4  # a top-left cell lies at most 3 cells left of (above) the symbol its card covers
+SLACK = 3  # room for a card or two more before a grown island needs a new frame
+_BOARD = {(t, d): i for i, (t, d) in enumerate((t, d) for t in "LBS" for d in DIRECTIONS)}
 
 
-def _legal(island: Island, c: IslandCard) -> Iterator[tuple[int, int, int]]:
-    for rotation in ROTATIONS:
-        s = shape(c, rotation)
-        for x, y in _candidates(island, s):
-            if _edge_fault(island.cells, s, x, y) is None:
-                yield rotation, x, y
+class _Grid(NamedTuple):
+    x0: int
+    y0: int
+    width: int
+    cover: int  # coverable symbols
+    guard: int  # stars and volcanoes
+    bad: tuple[int, ...]  # by _BOARD: the cells an edge cell of that terrain may not face that way
+    reach: dict[tuple[int, int], tuple[int, int]]  # (w, h) -> top-left cells reaching cover, guard
+    legal: dict[tuple[str, int], int]  # (card, rotation) -> its legal top-left cells, once asked for
+
+
+class _Pattern(NamedTuple):
+    """A card turned one way, as bits of its own box on a board ``width`` wide."""
+
+    cells: int
+    cover: int
+    guard: int
+    bad: tuple[int, ...]
+    rim: tuple[tuple[int, int], ...]  # (offset of the cell an edge cell faces, its _BOARD)
+    width: int
+    height: int
+
+
+@lru_cache(maxsize=256)
+def _clashes(terrain: str, ways: tuple[Pos, ...]) -> tuple[int, ...]:
+    """The _BOARDs on which a visible cell of ``terrain`` (a beach running ``ways``) is set:
+    the edge cells of each terrain, looking each way, that may not face it (:func:`_clash`)."""
+    spec = Spec(terrain, None, ways)
+    return tuple(i for (new, way), i in _BOARD.items() if _clash(new, way, spec))
+
+
+def _pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
+    """The card turned ``rotation`` as bits of its own box on a board ``width`` wide (kept)."""
+    return _memo(c, (c.id, "pattern", rotation, width), lambda: _make_pattern(c, rotation, width))  # type: ignore[no-any-return]
+
+
+def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
+    s = shape(c, rotation)
+    box = cover = guard = 0
+    bad = [0] * len(_BOARD)
+    for (cx, cy), spec in s.cells:
+        bit = 1 << (cy * width + cx)
+        box |= bit
+        if spec.symbol in PROTECTED:
+            guard |= bit
+        elif spec.symbol:
+            cover |= bit
+        for i in _clashes(spec.terrain, spec.ways):
+            bad[i] |= bit
+    rim = [(cx + dx, cy + dy, _BOARD[spec.terrain, (dx, dy)]) for (cx, cy), (dx, dy), spec in s.rim]
+    return _Pattern(
+        box,
+        cover,
+        guard,
+        tuple(bad),
+        tuple((y * width + x, i) for x, y, i in rim),
+        s.width,
+        s.height,
+    )
+
+
+_GRIDS: dict[int, tuple[Island, _Grid]] = {}
+#: The island each laid island grew from, and the placement: its grid grows from the parent's.
+_PARENTS: dict[int, tuple[Island, Island, tuple[IslandCard, int, int, int]]] = {}
+
+
+def _grid(island: Island) -> _Grid:
+    """The island's bit boards, kept for the island (islands never change): grown from its
+    parent's (:func:`lay_card` tells which) when the card lies within that grid's frame, else
+    built from its visible cells."""
+    known = _GRIDS.get(id(island))
+    if known is not None and known[0] is island:
+        return known[1]
+    parent = _PARENTS.get(id(island))
+    if parent is not None and parent[0] is island:
+        grown = _grown(_grid(parent[1]), parent[2])
+        if grown is not None:
+            return _keep(island, grown)
+    if not island.cells:
+        return _Grid(0, 0, 1, 0, 0, (0,) * len(_BOARD), {}, {})
+    x_min, y_min, x_max, _ = bounds(island)
+    x0, y0 = x_min - MARGIN - SLACK, y_min - MARGIN - SLACK
+    width = x_max + MARGIN + SLACK + 1 - x0  # an edge cell faces at most MARGIN cells right of the island
+    bad = [0] * len(_BOARD)
+    for (x, y), cell in island.cells.items():
+        bit = 1 << ((y - y0) * width + x - x0)
+        for i in _clashes(cell.terrain, cell.ways):
+            bad[i] |= bit
+    cover = sum(1 << ((y - y0) * width + x - x0) for x, y in island.coverable)
+    guard = sum(1 << ((y - y0) * width + x - x0) for x, y in island.protected)
+    return _keep(island, _Grid(x0, y0, width, cover, guard, tuple(bad), {}, {}))
+
+
+def _laid(
+    cover: int, guard: int, bad: Sequence[int], pattern: _Pattern, at: int
+) -> tuple[int, int, list[int]]:
+    """The boards with a card (``pattern``) laid over them at bit ``at``."""
+    keep = ~(pattern.cells << at)
+    return (
+        (cover & keep) | pattern.cover << at,
+        (guard & keep) | pattern.guard << at,
+        [(board & keep) | mine << at for board, mine in zip(bad, pattern.bad)],
+    )
+
+
+def _keep(island: Island, grid: _Grid) -> _Grid:
+    if len(_GRIDS) >= 1024:
+        _GRIDS.clear()
+    _GRIDS[id(island)] = (island, grid)
+    return grid
+
+
+def _grown(grid: _Grid, laid: tuple[IslandCard, int, int, int]) -> _Grid | None:
+    """``grid`` with a card laid over it (card, rotation, x, y); None if the card leaves too
+    little margin."""
+    c, rotation, x, y = laid
+    p = _pattern(c, rotation, grid.width)
+    x, y = x - grid.x0, y - grid.y0
+    if x < MARGIN or y < MARGIN or x + p.width + MARGIN > grid.width:
+        return None
+    cover, guard, bad = _laid(grid.cover, grid.guard, grid.bad, p, y * grid.width + x)
+    return _Grid(grid.x0, grid.y0, grid.width, cover, guard, tuple(bad), {}, {})
+
+
+def _reach(board: int, w: int, h: int, width: int) -> int:
+    """The top-left cells of a w x h box holding a set cell of ``board``."""
+    row = board
+    for cx in range(1, w):
+        row |= board >> cx
+    out = row
+    for cy in range(1, h):
+        out |= row >> cy * width
+    return out
+
+
+def _legal_board(grid: _Grid, c: IslandCard, rotation: int) -> int:
+    """The legal top-left cells of the card turned ``rotation``, as bits of ``grid`` (kept:
+    a card checked when taken is placed on the same island)."""
+    known = grid.legal.get((c.id, rotation))
+    if known is None:
+        known = grid.legal[c.id, rotation] = _search(grid, c, rotation)
+    return known
+
+
+def _search(grid: _Grid, c: IslandCard, rotation: int) -> int:
+    p = _pattern(c, rotation, grid.width)
+    box = (p.width, p.height)
+    reach = grid.reach.get(box)
+    if reach is None:
+        reach = grid.reach[box] = (
+            _reach(grid.cover, *box, grid.width),
+            _reach(grid.guard, *box, grid.width),
+        )
+    legal = reach[0] & ~reach[1]
+    bad = grid.bad
+    for at, i in p.rim:
+        if not legal:
+            break
+        legal &= ~(bad[i] >> at if at >= 0 else bad[i] << -at)
+    return legal
+
+
+def _cells(grid: _Grid, board: int) -> Iterator[Pos]:
+    """The (x, y) of the set bits of ``board``, row by row, left to right."""
+    bits = f"{board:b}"[::-1]
+    at = bits.find("1")
+    while at >= 0:
+        y, x = divmod(at, grid.width)
+        yield x + grid.x0, y + grid.y0
+        at = bits.find("1", at + 1)
 
 
 def legal_placements(island: Island, c: CardLike) -> list[tuple[int, int, int]]:
     """Every legal (rotation, x, y) for the card, by rotation, then row, then column."""
-    return list(_legal(island, as_card(c)))
+    c = as_card(c)
+    grid = _grid(island)
+    return [(r, x, y) for r in ROTATIONS for x, y in _cells(grid, _legal_board(grid, c, r))]
+
+
+def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> tuple[int, int, int] | None:
+    """A legal (rotation, x, y) drawn uniformly, None if there is none: the very draw
+    ``rng.choice(legal_placements(island, c))`` makes (the same index from one ``randrange``),
+    without listing the placements."""
+    c = as_card(c)
+    grid = _grid(island)
+    boards = [_legal_board(grid, c, r) for r in ROTATIONS]
+    counts = [board.bit_count() for board in boards]
+    if not any(counts):
+        return None
+    n = rng.randrange(sum(counts))
+    for rotation, board, count in zip(ROTATIONS, boards, counts):
+        if n < count:
+            for _ in range(n):
+                board &= board - 1  # drop the lowest set bit
+            y, x = divmod((board & -board).bit_length() - 1, grid.width)
+            return rotation, x + grid.x0, y + grid.y0
+        n -= count
+    raise AssertionError("unreachable: n is below the sum of the counts")
 
 
 def has_legal_placement(island: Island, c: CardLike) -> bool:
-    """Whether the card has a legal placement: stops at the first found, without listing or
-    sorting the offsets (an offset may be tried more than once when nothing fits)."""
+    """Whether the card has a legal placement (stops at the first rotation with one)."""
     c = as_card(c)
-    cells = island.cells
-    for rotation in ROTATIONS:
-        s = shape(c, rotation)
-        for px, py in island.coverable:
-            for cx in range(s.width):
-                for cy in range(s.height):
-                    x, y = px - cx, py - cy
-                    if not _covers_protected(island, s, x, y) and _edge_fault(cells, s, x, y) is None:
-                        return True
-    return False
+    if not island.coverable:
+        return False
+    grid = _grid(island)
+    return any(_legal_board(grid, c, r) for r in ROTATIONS)
 
 
-def _covers_protected(island: Island, s: Shape, x: int, y: int) -> bool:
-    return any(x <= px < x + s.width and y <= py < y + s.height for px, py in island.protected)
+def _is_legal(grid: _Grid, legal: int, x: int, y: int) -> bool:
+    at = (y - grid.y0) * grid.width + x - grid.x0
+    return at >= 0 and x - grid.x0 < grid.width and bool(legal >> at & 1)
 
 
 def random_legal_placement(
@@ -333,12 +572,17 @@ def random_legal_placement(
     c = as_card(c)
     if not island.coverable:
         return None
+    grid = _grid(island)
+    legal: dict[int, int] = {}  # by rotation, worked out when first drawn
     for _ in range(tries):
         rotation = rng.choice(ROTATIONS)
         s = shape(c, rotation)
         px, py = rng.choice(island.coverable)
         x, y = px - rng.randrange(s.width), py - rng.randrange(s.height)
-        if _cover_fault(island, s, x, y) is None and _edge_fault(island.cells, s, x, y) is None:
+        board = legal.get(rotation)
+        if board is None:
+            board = legal[rotation] = _legal_board(grid, c, rotation)
+        if _is_legal(grid, board, x, y):
             return rotation, x, y
-    legal = legal_placements(island, c)
-    return rng.choice(legal) if legal else None
+    every = legal_placements(island, c)
+    return rng.choice(every) if every else None

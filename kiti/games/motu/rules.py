@@ -57,8 +57,8 @@ from .island import (
     legal_placements,
     new_island,
     placement_problem,
-    random_legal_placement,
     terrain_problem,
+    uniform_legal_placement,
 )
 from .sources import (
     SOURCE_NAME,
@@ -845,12 +845,14 @@ class MotuState(State):
         return self.phase == "place" and seat in self.acting
 
     def random_move(self, seat: int, rng: random.Random) -> Move:
-        """A legal move: uniform, except that a placement comes from ``random_legal_placement``
-        (fast, not uniform). Taking, it checks the affordable cards in a random order and takes
-        the first that fits (uniform among those that fit, without checking them all)."""
+        """A legal move, uniformly at random. A placement is the very draw
+        ``rng.choice(legal_moves)`` makes, without listing the placements
+        (``uniform_legal_placement``). Taking, it checks the affordable cards in a random order
+        and takes the first that fits: uniform among the takes too, without checking every
+        card, but another draw than ``rng.choice``'s."""
         if seat in self.acting and self.phase == "place":
             assert self.holding is not None
-            spot = random_legal_placement(self.islands[seat], self.holding, rng)
+            spot = uniform_legal_placement(self.islands[seat], self.holding, rng)
             assert spot is not None, "a card is only taken when it can be placed"
             return _place(*spot)
         if seat in self.acting and self.phase == "take":
