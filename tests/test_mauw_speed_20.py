@@ -8,6 +8,7 @@ listing must equal a plain reading of the play rules (``play_effect``, ``joker_d
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +16,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kiti.bots.heuristic import HeuristicBot
 from kiti.core.registry import get_game
+from kiti.core.seatview import seat_view
 from kiti.core.turns import play_random_game
 from kiti.games.mauw.cards import JOKER, SPIRIT, WARRIORS
 from kiti.games.mauw.rules import SLOTS, MauwState, Play, joker_declarations, play_effect
@@ -100,3 +103,26 @@ def test_seeded_random_games_replay() -> None:
         first, second = (play_random_game(G.new(players, None, 7), random.Random(3)) for _ in range(2))
         assert first.history == second.history
         assert first.scores() == second.scores()
+
+
+def heuristic_fingerprint(game: str, players: int, seeds: list[int]) -> str:
+    """A digest of every choice of heuristic bots playing every seat of seeded games."""
+    cls = get_game(game)
+    digest = hashlib.sha256()
+    for seed in seeds:
+        state = cls.new(players, None, seed)
+        bots = [HeuristicBot(cls, seed=seed * 10 + s) for s in range(players)]
+        while not state.over:
+            seat = min(state.to_act())
+            move = bots[seat].choose(seat_view(state, seat))
+            digest.update(f"{seat} {move};".encode())
+            state.apply(seat, move)
+    return digest.hexdigest()[:16]
+
+
+def test_the_faster_heuristic_makes_the_same_choices() -> None:
+    """The digests of the heuristic's choices before its speed-up (issue 20): kept per decision
+    figures (a gain's best place, an attack's odds, the leader) and shared view columns change
+    nothing it chooses. A deliberate change of the strategy updates them."""
+    assert heuristic_fingerprint("mauw", 4, [0, 1, 2]) == "eda7faaf2b82dd8f"
+    assert heuristic_fingerprint("mauw", 2, [5]) == "2640af229a76438c"

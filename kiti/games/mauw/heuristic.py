@@ -190,28 +190,27 @@ class MauwHeuristic:
         if effect == "place":
             return VALUE.get(declared, 0) * (1.0 if mine else -1.0) - (2.0 if card == JOKER else 0.0)
         if effect in ("block", "strengthen"):
-            return self.weigh(v, seat, score_change(v, seat, slot, declared))
+            return self.weigh(v, seat, score_change(v, seat, slot, declared), seen)
         if effect == "unblock":
             return score_change(v, seat, slot, None)
         assert col.top is not None
-        gain = self.combo_gain(v, declared, col.top)
+        gain = self.combo_gain(v, declared, col.top, seen)
         if effect == "combo":
             return gain + score_change(v, seat, slot, None) - (3.0 if card == JOKER else 0.0)
         odds = seen.attack_odds(v, declared, seat)
-        return odds * (gain + self.weigh(v, seat, score_change(v, seat, slot, None))) - (
+        return odds * (gain + self.weigh(v, seat, score_change(v, seat, slot, None), seen)) - (
             4.0 if card == JOKER else 1.0
         )
 
-    def combo_gain(self, v: MauwView, declared: str, target: str) -> float:
-        if combo_kind(declared, target) == "pair":
-            return best_gain(v, me(v), 1, None)
-        return best_gain(v, me(v), 1, target)
+    def combo_gain(self, v: MauwView, declared: str, target: str, seen: Seen | None = None) -> float:
+        top = None if combo_kind(declared, target) == "pair" else target
+        return seen.own_gain(v, top) if seen is not None else best_gain(v, me(v), 1, top)
 
-    def weigh(self, v: MauwView, seat: int, change: float) -> float:
+    def weigh(self, v: MauwView, seat: int, change: float, seen: Seen | None = None) -> float:
         """A change of ``seat``'s score, from our side: ours counts +, an opponent's -."""
         if not is_opponent(v, seat):
             return change
-        factor = self.leader if seat == leader(v) else 1.0
+        factor = self.leader if seat == (leader(v) if seen is None else seen.leader) else 1.0
         return -change * factor
 
     # ------------------------------------------------------------------ rollouts
@@ -267,7 +266,8 @@ def place_value(v: MauwView, slot: int) -> float:
 
 class Seen:
     """The cards a seat has not seen yet (the deck, less the discards, its hand and the
-    columns' tops), worked out once per decision from its view."""
+    columns' tops), worked out once per decision from its view; and the figures a decision
+    asks for again and again (a gain's best place, an attack's odds), each worked out once."""
 
     def __init__(self, v: MauwView) -> None:
         seen: Counter[str] = Counter(v.discard)
@@ -275,10 +275,26 @@ class Seen:
         seen.update(col.top for area in v.columns for col in area if col.top)
         self.unseen = Counter(v.rules.deck) - seen
         self.hidden_total = max(1, sum(self.unseen.values()))
+        self.leader = leader(v)
+        self._gains: dict[str | None, float] = {}
+        self._odds: dict[tuple[str, int], float] = {}
+
+    def own_gain(self, v: MauwView, top: str | None) -> float:
+        """:func:`best_gain` of a nine (with ``top`` on it) for the viewing seat."""
+        gain = self._gains.get(top)
+        if gain is None:
+            gain = self._gains[top] = best_gain(v, me(v), 1, top)
+        return gain
 
     def attack_odds(self, v: MauwView, declared: str, defender: int) -> float:
         """The chance an attack with ``declared`` gets through: no defence in the defender's
         four cards (and her teammate's), each of our copies to renew halving the risk."""
+        odds = self._odds.get((declared, defender))
+        if odds is None:
+            odds = self._odds[declared, defender] = self._attack_odds(v, declared, defender)
+        return odds
+
+    def _attack_odds(self, v: MauwView, declared: str, defender: int) -> float:
         code = WARRIOR_OF_VALUE[VALUE[declared]] if is_warrior(declared) else declared
         q = (self.unseen[code] + self.unseen[JOKER] + self.unseen[TUATURA]) / self.hidden_total
         hands = v.rules.hand * (2 if v.teams and any(defender in t and len(t) == 2 for t in v.teams) else 1)

@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import accumulate
 from typing import Any
 
@@ -1371,7 +1371,7 @@ class MauwState(State):
             if viewer == REFEREE:  # the referee also sees the nines' cards
                 out.append(RefereeColumn(*fields, nine_cards=tuple(self.nines[s][slot])))
             else:
-                out.append(Column(*fields))
+                out.append(_column(*fields))
         return tuple(out)
 
     def _rules_view(self) -> MauwRules:
@@ -1492,6 +1492,8 @@ class MauwState(State):
 
 
 _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
+#: Columns are frozen values: one object per distinct column, shared by every view showing it.
+_column = lru_cache(maxsize=8192)(Column)
 _PLAYS: dict[tuple[str, int, int, str | None], Play] = {}
 _FITS: dict[tuple[bool, str | None, bool, bool], tuple[str, ...]] = {}
 
