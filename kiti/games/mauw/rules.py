@@ -768,14 +768,9 @@ class MauwState(State):
     def _field_problem(self, move: Move) -> str | None:
         """A move built by hand whose fields name no seat, slot, card or word of this game
         (any size of integer, any text): why, the bad value quoted short."""
-        n = self.players
-        for name, top, what in (
-            ("src_seat", n, "seat"),
-            ("seat", n, "seat"),
-            ("src_slot", len(SLOTS), "slot"),
-            ("slot", len(SLOTS), "slot"),
-        ):
-            value = getattr(move, name, 0)
+        for name, what in _NUMBERED.get(type(move), ()):
+            value = getattr(move, name)
+            top = self.players if what == "seat" else len(SLOTS)
             if type(value) is not int or not 0 <= value < top:
                 return (
                     f"there is no {what} {quoted(value)} ({what}s are 0-{top - 1}"
@@ -1492,6 +1487,13 @@ class MauwState(State):
 
 
 _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
+#: The seat and slot fields of each kind of move, in the order their problems are told.
+_NUMBERED: dict[type, tuple[tuple[str, str], ...]] = {
+    Play: (("seat", "seat"), ("slot", "slot")),
+    KiwiPlay: (("src_seat", "seat"), ("seat", "seat"), ("src_slot", "slot"), ("slot", "slot")),
+    NinoxPlay: (("seat", "seat"), ("slot", "slot")),
+    Place: (("slot", "slot"),),
+}
 #: Columns are frozen values: one object per distinct column, shared by every view showing it.
 _column = lru_cache(maxsize=8192)(Column)
 _PLAYS: dict[tuple[str, int, int, str | None], Play] = {}
