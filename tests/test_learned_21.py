@@ -30,6 +30,7 @@ SHIPPED = [
     ("mauw", "default", {"players": 4}),
     ("mauw", "two", {"players": 2}),
     ("mauw", "teams", {"players": 4, "teams": True}),
+    ("motu", "default", {"players": 4}),
     ("motu", "solo", {"players": 1}),
 ]
 
