@@ -17,13 +17,21 @@ from .app import app, fail
 def train_command(
     game: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. miaui."),
     out: str = typer.Option(..., "--out", metavar="DIR", help="Folder for checkpoints and the policy."),
-    players: int | None = typer.Option(None, "--players", "-p", help="Seats (default: the game's)."),
+    players: int | None = typer.Option(
+        None, "--players", "-p", metavar="N", help="Seats (default: the fewest the game allows)."
+    ),
     option: list[str] | None = typer.Option(  # noqa: B008
         None, "--option", "-o", metavar="NAME=VALUE", help="Game option (repeatable)."
     ),
-    steps: int | None = typer.Option(None, "--steps", help="Stop after this many trained decisions."),
-    minutes: float | None = typer.Option(None, "--minutes", help="Stop after this much training time."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the whole run (same seed, same run)."),
+    steps: int | None = typer.Option(
+        None, "--steps", metavar="N", help="Stop after this many trained decisions."
+    ),
+    minutes: float | None = typer.Option(
+        None, "--minutes", metavar="M", help="Stop after this much training time."
+    ),
+    seed: int = typer.Option(
+        0, "--seed", metavar="SEED", help="Seed of the whole run (same seed, same run)."
+    ),
     resume: bool = typer.Option(False, "--resume", help="Go on from the checkpoint in DIR."),
     against: str | None = typer.Option(
         None,
@@ -34,17 +42,21 @@ def train_command(
     init: str | None = typer.Option(
         None, "--init", metavar="POLICY", help="Start from this policy's weights."
     ),
-    games: int = typer.Option(16, "--games", help="Games an iteration."),
-    hidden: int = typer.Option(64, "--hidden", help="Width of the network's hidden layers."),
-    observation: str = typer.Option("info_state", "--observation", help="info_state or tensor."),
+    games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
+    hidden: int = typer.Option(64, "--hidden", metavar="N", help="Width of the network's hidden layers."),
+    observation: str = typer.Option(
+        "info_state", "--observation", metavar="info_state|tensor", help="The tensor the network reads."
+    ),
     checkpoint: float = typer.Option(
         60.0, "--checkpoint-every", metavar="SECONDS", help="Seconds between checkpoints."
     ),
-    device: str | None = typer.Option(None, "--device", help="cpu or cuda (default: cuda where present)."),
+    device: str | None = typer.Option(
+        None, "--device", metavar="cpu|cuda", help="Where updates run (default: cuda where present)."
+    ),
 ) -> None:
     """Train a policy-and-value network for GAME by masked PPO, against a pool of its past
     selves and the heuristic; DIR gets checkpoint.pt, policy.npz/.json (play it with
-    policy:DIR) and history.json."""
+    policy:DIR, written with a /) and history.json."""
     if importlib.util.find_spec("torch") is None:
         fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
     if steps is None and minutes is None:
