@@ -11,6 +11,7 @@ import os
 import random
 import types
 import warnings
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 import kiti
 from kiti.core.registry import game_ids, get_game, has_part
 from kiti.rl import pettingzoo as kpz
-from kiti.rl.spaces import FactoredActions, IllegalActionError
+from kiti.rl.spaces import END, FactoredActions, IllegalActionError
 from kiti.rl.tensors import encoder_for
 from kiti.testing import Case, cases
 
@@ -260,3 +261,39 @@ def test_factored_actions_follow_the_move_steps(players: int) -> None:
         fac.heads[0].index("place 90"),
         0,
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"), [("mauw", 2, {}), ("mauw", 4, {"teams": True}), ("miaui", 3, {})]
+)
+def test_factored_heads_reach_exactly_the_legal_moves(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """Token by token, the heads' masks reach every legal move and nothing else, and a prefix
+    is a whole move or not, never both (Mauw: the answer ``B5`` and the play ``B5 0A``)."""
+    game = kiti.load(name, players=players, **options)
+    fac = FactoredActions(game)
+    state = game.new_state(5)
+    rng = random.Random(2)
+    ended = 0
+    while not state.over and len(state.history) < 150:
+        for seat in sorted(state.to_act()):
+            reached: set[int] = set()
+            frontier: list[list[int]] = [[]]
+            while frontier:
+                prefix = frontier.pop()
+                for token in np.flatnonzero(fac.mask(state, seat, prefix)):
+                    path = [*prefix, int(token)]
+                    action = fac.action(path, state, seat)
+                    if action is not None:
+                        if len(path) < len(fac.heads):
+                            assert not fac.mask(state, seat, path).any(), "a whole move goes no further"
+                        reached.add(action)
+                        ended += fac.heads[len(prefix)][token] == END
+                    else:
+                        frontier.append(path)
+            assert reached == set(state.legal_actions(seat)), f"seat {seat} after {len(state.history)} moves"
+        seat = min(state.to_act())
+        state.step(seat, state.random_action(seat, rng))
+    if name == "mauw":
+        assert ended, "the premise: a move that is also the start of a longer one was reached"

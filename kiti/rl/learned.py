@@ -161,7 +161,7 @@ class ActionHeads:
         moves now tell which.)"""
         if self.fac is None:
             return prefix[0]
-        action = self.fac.action(prefix)
+        action = self.fac.action(prefix, state, seat)
         if action is None or len(prefix) == len(self.sizes):
             return action
         return None if self.fac.mask(state, seat, prefix).any() else action

@@ -16,8 +16,10 @@ action drawn by the env's seeded generator instead (NOOP for a seat not to act).
 **Factored actions.**  Where a game has thousands of actions for a few hundred legal ones
 (MOTU's placements), :class:`FactoredActions` splits each action into the tokens of its move
 (``Move.steps()``): head ``k`` is a :class:`~gymnasium.spaces.Discrete` over every token that
-any move has at step ``k``, and its mask at a prefix comes from ``State.move_steps``, so an
-autoregressive policy picks token after token and never sees a flat mask.
+any move has at step ``k``, and its mask at a prefix lists the next tokens of the legal moves
+that start with it, so an autoregressive policy picks token after token and never sees a
+flat mask.  A move that is also the start of a longer one (Mauw's ``B5`` answer and ``B5 0A``
+play) ends with the token :data:`END`, so a prefix is either a whole move or not.
 """
 
 from __future__ import annotations
@@ -31,10 +33,13 @@ import numpy as np
 from ..core.errors import KitiError, quoted
 from ..core.game import State
 from ..core.load import Game
+from ..core.moves import steps_from_moves
 
 #: What an illegal action does (the first is the default).
 ILLEGAL = ("raise", "penalty", "random")
 MASK = np.int8
+#: The token that ends a move which is also the start of a longer one (:class:`FactoredActions`).
+END = "<end>"
 
 
 class IllegalActionError(KitiError, ValueError):
@@ -122,7 +127,12 @@ class FactoredActions:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        paths = [move.steps() for move in game.codec.moves]
+        steps = [move.steps() for move in game.codec.moves]
+        starts = {p[:k] for p in steps for k in range(1, len(p))}
+        #: Moves that are also the start of a longer move (Mauw: ``B5`` and ``B5 0A``): they
+        #: end with the token END, so that a prefix is a whole move or not, never both.
+        self._ending = frozenset(p for p in steps if p in starts)
+        paths = [(*p, END) if p in self._ending else p for p in steps]
         depth = max((len(p) for p in paths), default=1)
         index: list[dict[str, int]] = [{} for _ in range(depth)]
         for path in paths:
@@ -131,7 +141,11 @@ class FactoredActions:
         self._index = index
         self.heads: tuple[tuple[str, ...], ...] = tuple(tuple(ix) for ix in index)
         self._paths = [tuple(index[k][t] for k, t in enumerate(p)) for p in paths]
-        self._action = {p: a for a, p in enumerate(self._paths)}
+        #: The flat actions of each path: one, but where moves differ only by the phase they
+        #: are played in (Mauw's Joker as an answer to defend or to renew), several.
+        self._action: dict[tuple[int, ...], tuple[int, ...]] = {}
+        for a, p in enumerate(self._paths):
+            self._action[p] = (*self._action.get(p, ()), a)
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -162,12 +176,28 @@ class FactoredActions:
         mask = np.zeros(len(self.heads[k]), MASK)
         if seat in state.acting:
             ix = self._index[k]
-            mask[[ix[s.token] for s in state.move_steps(seat, words)]] = 1
+            moves = state.legal_moves(seat)
+            mask[[ix[s.token] for s in steps_from_moves(moves, words)]] = 1
+            if words in self._ending and any(m.steps() == words for m in moves):
+                mask[ix[END]] = 1
         return mask
 
-    def action(self, prefix: Sequence[int]) -> int | None:
-        """The flat action of the move whose steps are ``prefix`` (None: not a whole move)."""
-        return self._action.get(tuple(int(i) for i in prefix))
+    def action(
+        self, prefix: Sequence[int], state: State | None = None, seat: int | None = None
+    ) -> int | None:
+        """The flat action of the move whose steps are ``prefix`` (None: not a whole move).
+        Where several moves have those steps (they differ by the phase they are played in),
+        the one legal for ``seat`` in ``state`` (which must then be given)."""
+        found = self._action.get(tuple(int(i) for i in prefix))
+        if found is None or len(found) == 1:
+            return None if found is None else found[0]
+        if state is None or seat is None:
+            raise KitiError(
+                f"{quoted(list(prefix))} is the steps of several moves of {self.game!r}: "
+                "give the state and the seat to tell which is meant"
+            )
+        legal = set(state.legal_actions(seat)) if seat in state.acting else set()
+        return next((a for a in found if a in legal), found[0])
 
     def tokens(self, action: int) -> tuple[int, ...]:
         """The token indices of flat ``action``, head by head."""
