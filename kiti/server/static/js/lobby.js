@@ -7,6 +7,8 @@ import {clear, copyText, h, toast} from "./dom.js";
 import {held, remember, seatLink} from "./seats.js";
 
 const BOT_WORDS = {random: "Random bot", heuristic: "Heuristic bot", ismcts: "ISMCTS bot (strong, slower)"};
+// A bot's words: its own, or a learned policy's (policy:GAME), else its spec.
+const botWords = (bot) => BOT_WORDS[bot] || (bot.startsWith("policy:") ? `Learned bot (${bot.slice(7)})` : bot);
 const PAGE = 20;  // tables per page of a list
 const CUSTOM_TIMERS = [["30", "30 s per move, no reserve"], ["120", "2 min per move, no reserve"]];
 
@@ -127,7 +129,7 @@ export class LobbyScreen {
     for (let n = g.min_seats; n <= g.max_seats; n++) this.count.append(h("option", {value: n}, String(n)));
     this.count.value = String(Math.min(g.max_seats, Math.max(g.min_seats, 4)));
     clear(this.standIn);
-    for (const bot of g.bots) this.standIn.append(h("option", {value: bot, selected: bot === "heuristic"}, BOT_WORDS[bot] || bot));
+    for (const bot of g.bots) this.standIn.append(h("option", {value: bot, selected: bot === "heuristic"}, botWords(bot)));
     clear(this.optionBox);
     for (const o of g.options) this.optionBox.append(this.optionField(o));
     this.seatsChanged();
@@ -162,7 +164,7 @@ export class LobbyScreen {
       const before = old[i] || {kind: i < 2 && n > 1 ? "human" : g.bots.includes("heuristic") ? "heuristic" : "random", name: ""};
       const kind = h("select", {"aria-label": `Seat ${i}: who plays`, "data-seat": i},
         h("option", {value: "human"}, "Person"),
-        g.bots.map((b) => h("option", {value: b}, BOT_WORDS[b] || b)));
+        g.bots.map((b) => h("option", {value: b}, botWords(b))));
       kind.value = g.bots.includes(before.kind) || before.kind === "human" ? before.kind : "random";
       const name = h("input", {type: "text", maxlength: 40, value: before.name});
       const sit = h("input", {type: "radio", name: "sit", value: i, "aria-label": `I sit at seat ${i}`,
