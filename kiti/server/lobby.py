@@ -54,6 +54,7 @@ class Hub:
         self.accepted = 0  # WebSockets accepted since start
         self.started = time.time()
         self._evictions: dict[str, asyncio.TimerHandle] = {}
+        self._loading: dict[str, asyncio.Future[Table]] = {}  # tables being loaded (see get)
         #: With ``config.seed`` (tests, demos), every new game's seed comes from this generator.
         self._seeds = None if config.seed is None else random.Random(config.seed)
         self.cluster: Cluster | None = None
@@ -125,10 +126,25 @@ class Hub:
         return table
 
     async def get(self, table_id: str) -> Table:
-        """A table by id: live, or loaded from the database (finished ones too)."""
+        """A table by id: live, or loaded from the database (finished ones too).  Connections
+        that ask for one table at once (a rematch's seats) share one load (in a cluster one
+        claim, not one per connection)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda done: self._loaded(table_id, done))
+        return await asyncio.shield(loading)  # a waiter that leaves cancels nobody else's load
+
+    def _loaded(self, table_id: str, done: asyncio.Future[Table]) -> None:
+        self._loading.pop(table_id, None)
+        if not done.cancelled():
+            done.exception()  # retrieved: every waiter may have left
+
+    async def _load(self, table_id: str) -> Table:
         since = None
         if self.cluster is not None and len(table_id) <= 16:  # a live table: owned here first
             since = await self.cluster.take(table_id)  # raises Elsewhere (another owner)

@@ -273,6 +273,8 @@ class Fence:
 def fenced(ops: list[Op]) -> list[Op]:
     """``ops`` with their fences (cluster mode) made one per lease, at the front: one
     statement per commit, however many moves it holds."""
+    if ops and isinstance(ops[0], Fence) and not any(isinstance(op, Fence) for op in ops[1:]):
+        return ops  # one change (the usual commit): its fence is first already
     fences: dict[tuple[str, int], set[str]] = {}
     rest: list[Op] = []
     for op in ops:
