@@ -237,3 +237,37 @@ def test_sqlite_refuses_cluster_and_the_proxy_configuration_is_valid(tmp_path: P
             [haproxy, "-c", "-f", str(tmp_path / "h.cfg")], capture_output=True, text=True
         )
         assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_connections_asking_for_one_table_at_once_share_one_load(tmp_path: Path) -> None:
+    """A rematch's seats connect together to a table not yet in memory: they get one table
+    object, loaded once (in a cluster also claimed once), not one replay each (a connection
+    left on a replaced copy would never see the others' moves)."""
+    from server_kit import config
+
+    from kiti.server.lobby import Hub
+
+    async def main() -> tuple[int, set[int]]:
+        hub = Hub(config(tmp_path))
+        await hub.start()
+        try:
+            table, _ = await hub.create({"game": "mauw", "seats": ["human"] * 4})
+            table.close()
+            del hub.tables[table.id]  # as after an eviction or a rematch made elsewhere
+            reads = 0
+            read = hub.store.read
+
+            async def counted(op: object) -> object:
+                nonlocal reads
+                reads += 1
+                return await read(op)  # type: ignore[arg-type]
+
+            hub.store.read = counted  # type: ignore[method-assign]
+            got = await asyncio.gather(*(hub.get(table.id) for _ in range(4)))
+            return reads, {id(t) for t in got} | {id(hub.tables[table.id])}
+        finally:
+            await hub.close()
+
+    reads, objects = asyncio.run(main())
+    assert reads == 1
+    assert len(objects) == 1
