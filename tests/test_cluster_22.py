@@ -167,7 +167,7 @@ def first_state(ws: Any) -> dict[str, Any]:
 
 @pytest.mark.xfail(
     strict=False,
-    reason="known, intermittent (about 1 run in 3 on 2 cores, 26 Nov): after SIGCONT the stale owner "
+    reason="known, intermittent (8 of 16 runs on 2 cores, 26 Nov): after SIGCONT the stale owner "
     "sometimes leaves its sockets open instead of closing them with 4004, and one move more than "
     "the seats sent is sometimes stored; issue 22 stays open until it passes every time",
 )
