@@ -42,6 +42,18 @@ def _main(
     """Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate."""
 
 
+#: Where simulations run (``kiti tournament`` and ``kiti balance``; :mod:`kiti.sim.runner`).
+BACKEND_OPTION: str = typer.Option(
+    "local", "--backend", metavar="NAME", help="local (a process pool) or ray (pip install 'kiti[ray]')."
+)
+ADDRESS_OPTION: str | None = typer.Option(
+    None,
+    "--address",
+    metavar="ADDR",
+    help="With --backend ray: the cluster (auto: the one this machine joined; default: a local Ray).",
+)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``kiti: message`` on stderr and exit with ``code``."""
     typer.echo(f"kiti: {message}", err=True)

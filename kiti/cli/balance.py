@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from .app import app, fail, game_or_fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, fail, game_or_fail
 
 
 @app.command("balance", short_help="Balance study: options x seat counts on the same deals, with a report.")
@@ -46,15 +46,8 @@ def balance_command(
     jobs: int | None = typer.Option(
         None, "--jobs", min=1, metavar="N", help="Worker processes (default: all cores)."
     ),
-    backend: str = typer.Option(
-        "local", "--backend", metavar="NAME", help="local (a process pool) or ray (pip install 'kiti[ray]')."
-    ),
-    address: str | None = typer.Option(
-        None,
-        "--address",
-        metavar="ADDR",
-        help="With --backend ray: the cluster (auto: the one this machine joined; default: a local Ray).",
-    ),
+    backend: str = BACKEND_OPTION,
+    address: str | None = ADDRESS_OPTION,
 ) -> None:
     """Play GAME over every combination of --grid values and --players on the same deals, and
     write what changes (docs/balance.md)."""
@@ -62,8 +55,6 @@ def balance_command(
     from ..sim.balance import BalanceConfig, parse_grid, parse_players, plan_balance
 
     cls = game_or_fail(game)
-    if address is not None and backend != "ray":
-        fail("--address needs --backend ray")
     _check_out(out)
     try:
         config = BalanceConfig(

@@ -12,7 +12,7 @@ import typer
 
 from ..core.errors import KitiError
 from ..core.options import parse_option_args
-from .app import app, fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, fail
 
 
 def _check_out_dir(out: str) -> None:
@@ -87,15 +87,8 @@ def tournament_command(
         help="With --out: play only shard K of N (deals i with i % N == K-1); "
         "combine the shards with kiti tournament-merge.",
     ),
-    backend: str = typer.Option(
-        "local", "--backend", metavar="NAME", help="local (a process pool) or ray (pip install 'kiti[ray]')."
-    ),
-    address: str | None = typer.Option(
-        None,
-        "--address",
-        metavar="ADDR",
-        help="With --backend ray: the cluster (auto: the one this machine joined; default: a local Ray).",
-    ),
+    backend: str = BACKEND_OPTION,
+    address: str | None = ADDRESS_OPTION,
     save_records: bool = typer.Option(
         False, "--save-records", metavar="", help="With --out: one record per game."
     ),

@@ -36,7 +36,7 @@ from ..core.game import State
 from ..core.options import parse_int
 from . import stats
 from .playout import Deal, Playout, hooks
-from .runner import BACKENDS, run_ordered
+from .runner import RunnerError, check_backend, run_ordered
 from .tournament import deal_seed, lineups, places
 
 MAX_GAMES = 1_000_000  # all cells together
@@ -141,10 +141,10 @@ def plan_balance(config: BalanceConfig) -> Plan:
         raise BalanceError(str(exc)) from None
     if not config.bots:
         raise BalanceError("--bots: give at least one bot")
-    if config.backend not in BACKENDS:
-        raise BalanceError(
-            f"unknown backend {quoted(config.backend)} (known backends: {', '.join(BACKENDS)})"
-        )
+    try:
+        check_backend(config.backend, config.address)
+    except RunnerError as exc:
+        raise BalanceError(str(exc)) from None
     cells, refused = [], []
     for players, options in _combinations(config):
         try:

@@ -48,15 +48,21 @@ def run_ordered(
     address: str | None = None,
 ) -> Iterator[R]:
     """Yield ``task(item)`` for every item, in item order (see the module docstring)."""
+    check_backend(backend, address, jobs)
+    if backend == "ray":
+        return _ray(task, items, jobs, address)
+    return _local(task, items, jobs or os.cpu_count() or 1)
+
+
+def check_backend(backend: str, address: str | None = None, jobs: int | None = None) -> None:
+    """A clear :class:`RunnerError` for a backend, address or job count :func:`run_ordered`
+    cannot use (callers ask it before any game is played)."""
     if backend not in BACKENDS:
         raise RunnerError(f"unknown backend {quoted(backend)} (known backends: {', '.join(BACKENDS)})")
     if jobs is not None and jobs < 1:
         raise RunnerError(f"jobs must be at least 1, not {quoted(jobs)}")
-    if backend == "ray":
-        return _ray(task, items, jobs, address)
-    if address is not None:
-        raise RunnerError("--address is for the ray backend only")
-    return _local(task, items, jobs or os.cpu_count() or 1)
+    if address is not None and backend != "ray":
+        raise RunnerError("--address is for --backend ray only")
 
 
 def _call(job: tuple[int, Callable[[Any], Any], Any]) -> tuple[int, Any]:

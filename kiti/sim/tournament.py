@@ -54,7 +54,7 @@ from ..core.registry import game_part, has_part
 from ..core.seatview import seat_view
 from ..core.turns import turns
 from . import stats
-from .runner import BACKENDS, RAY_MISSING, run_ordered
+from .runner import RAY_MISSING, RunnerError, check_backend, run_ordered
 
 
 class TournamentError(KitiError, ValueError):
@@ -315,12 +315,10 @@ def _check_running(plan: Plan) -> None:
             f"--shard {k}/{n}: the tournament has only {plan.deals} deal(s), so shard {k} would "
             f"play none; split it into at most {plan.deals} shards"
         )
-    if config.backend not in BACKENDS:
-        raise TournamentError(
-            f"unknown backend {quoted(config.backend)} (known backends: {', '.join(BACKENDS)})"
-        )
-    if config.backend != "ray" and config.address is not None:
-        raise TournamentError("--address is for --backend ray only")
+    try:
+        check_backend(config.backend, config.address)
+    except RunnerError as exc:
+        raise TournamentError(str(exc)) from None
     if config.backend == "ray":
         try:
             import ray  # noqa: F401
