@@ -33,8 +33,9 @@ class SeatView:
 
     @cached_property
     def info(self) -> dict[str, Any]:
-        """The seat's information state: ``{"seat", "events", "now"}``."""
-        return self._guess.information_state(self.seat)
+        """The seat's information state: ``{"seat", "events", "now"}`` (``State.information_state``,
+        its events shared with :attr:`events`)."""
+        return {"seat": self.seat, "events": self.events, "now": self._guess.observation(self.seat)}
 
     @cached_property
     def events(self) -> list[dict[str, Any]]:
