@@ -91,7 +91,7 @@ def test_rules_cards_and_bench(tmp_path) -> None:  # type: ignore[no-untyped-def
 
 
 def test_bench_reports_legal_placement_enumeration() -> None:
-    from kiti.sim.bench_motu import bench_extras
+    from kiti.games.motu.bench import bench_extras
 
     figures = bench_extras(0.05)
     assert figures[0]["unit"] == "calls/s" and float(figures[0]["value"]) > 0

@@ -19,7 +19,7 @@ register(
         client="client.js",  # the web client's module (served at /js/games/motu.js)
         catalog="kiti.games.motu.catalog:catalog",
         cards="kiti.games.motu.draw:CARDS",
-        bench="kiti.sim.bench_motu:bench_extras",
+        bench="kiti.games.motu.bench:bench_extras",
         tensors="kiti.games.motu.tensors:MotuEncoder",  # needs numpy: kiti.rl.tensors.encoder_for
         balance="kiti.games.motu.balance",  # hooks for kiti balance (kiti.sim.playout)
     ),

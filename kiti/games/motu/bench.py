@@ -1,14 +1,15 @@
-"""Time MOTU's ``legal_placements`` on a grown island: ``python -m kiti.sim.bench_motu``, and
+"""Time MOTU's ``legal_placements`` on a grown island: ``python -m kiti.games.motu.bench``, and
 MOTU's extra figures for ``kiti bench motu`` (:func:`bench_extras`, the game's declared ``bench``
-part).  A development tool: it lives beside ``kiti bench``, not in the game's runtime modules."""
+part).  A development tool, in the game's package so that the generic ``kiti.sim`` names no
+game; nothing at play time imports it (only ``kiti bench`` asks for the ``bench`` part)."""
 
 from __future__ import annotations
 
 import random
 import time
 
-from ..games.motu.cards import ISLAND_IDS, VILLAGE_IDS
-from ..games.motu.island import Island, lay_card, legal_placements, new_island, random_legal_placement
+from .cards import ISLAND_IDS, VILLAGE_IDS
+from .island import Island, lay_card, legal_placements, new_island, random_legal_placement
 
 
 def grown_island(cards: int, seed: int) -> Island:
