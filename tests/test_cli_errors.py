@@ -107,3 +107,17 @@ def test_play_load_numbers_bad_moves_from_one(tmp_path):
     assert_clean_failure(
         kiti("play", "--load", str(path)), "invalid record", "move 4 ('dive 3')", "already played diver 3"
     )
+
+
+def test_no_game_given_is_refused_with_the_games_known() -> None:
+    """No command plays or times a game nobody named: `kiti play` lists the registry's games,
+    `kiti bench` asks for its GAME argument (the generic CLI has no default game)."""
+    from typer.testing import CliRunner
+
+    from kiti.cli.main import app
+    from kiti.games import game_ids
+
+    play = CliRunner().invoke(app, ["play"])
+    assert play.exit_code != 0 and f"one of {', '.join(game_ids())}" in play.output
+    bench = CliRunner().invoke(app, ["bench", "--json", "--seconds", "0.01"])
+    assert bench.exit_code == 2 and "Missing argument 'GAME'" in bench.output

@@ -64,7 +64,7 @@ def cards_command(
 
 @app.command("bench", short_help="Random full games per second (against OpenSpiel).")
 def bench_command(
-    game: str = typer.Argument("miaui", metavar="GAME", help="Game id."),
+    game: str = typer.Argument(..., metavar="GAME", help="Game id."),
     as_json: bool = typer.Option(False, "--json", metavar="", help="Print a JSON list of results."),
     seconds: float = typer.Option(
         2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."

@@ -22,7 +22,7 @@ from ..core.errors import KitiError, RecordError
 from ..core.game import State
 from ..core.options import parse_option_args
 from ..core.records import replay
-from ..games import get_game
+from ..games import game_ids, get_game
 from .app import app, fail
 from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game, reason
 from .screen import Leave, Screen, silence_stdout
@@ -80,7 +80,8 @@ def check_flags(
 ) -> None:
     """Refuse combinations that make no sense, before anything is read or written."""
     if load is None and game is None:
-        fail("name a game to play, e.g. kiti play miaui (or resume one with --load FILE)")
+        games = ", ".join(game_ids())
+        fail(f"name a game to play: kiti play GAME, one of {games} (or resume one with --load FILE)")
     if load is not None and option:
         fail("--option cannot be used with --load: the options come from the record")
     if load is not None and seed is not None:
