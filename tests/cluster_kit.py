@@ -231,7 +231,6 @@ class Player:
     acked: list[str] = field(default_factory=list)  # its moves the server answered with a state
     sent: int = 0
     unanswered: int = 0  # moves sent whose answer never came (the connection dropped)
-    forced: int = 0  # forced moves the server played for it (notices)
     acked_at: list[float] = field(default_factory=list)  # when each move was acknowledged
     cursor: int = 0
     over: bool = False
@@ -269,8 +268,6 @@ class Player:
                     m = json.loads(await asyncio.wait_for(ws.recv(), max(0.01, until - time.monotonic())))
                 except TimeoutError:
                     return
-                if m["type"] == "notice" and m.get("code") == "forced":
-                    self.forced += 1
                 if m["type"] == "error":
                     self.errors[m["code"]] += 1
                     if pending is not None and m.get("re") == pending[0]:
@@ -304,15 +301,22 @@ def seat_players(kit: Kit, created: dict[str, Any], ws: str, think: float = 0.05
 
 def check_moves(kit: Kit, table: str, players: list[Player], seats: list[int]) -> tuple[int, int]:
     """Moves lost (acknowledged but not stored, in order) and doubled (stored beyond what the
-    seat sent and was forced to) for one table, whose record must replay."""
-    from kiti.core.records import replay
+    seat sent) for one table, whose record must replay.  A stored move that was its seat's
+    only legal move is the server's (a forced move, played for whoever was connected; its
+    notice may die with a killed instance) and is not counted as sent."""
+    from kiti.core.records import apply_entry, start
+    from kiti.core.turns import forced_move
 
-    replay(kit.record(table))
+    record = kit.record(table)
+    state, sent_by = start(record), []
+    for index, (seat, move) in enumerate(record["moves"]):
+        sent_by.append(forced_move(state, seat) is None)
+        apply_entry(state, index, [seat, move])
     stored = kit.moves(table)
     lost = doubled = 0
     for player, seat in zip(players, seats):
-        mine = [m for s, m in stored if s == seat]
+        mine = [m for (s, m), own in zip(stored, sent_by) if s == seat and own]
         rest = iter(mine)
         lost += sum(1 for move in player.acked if move not in rest)  # a subsequence, in order
-        doubled += max(0, len(mine) - (len(player.acked) + player.unanswered + player.forced))
+        doubled += max(0, len(mine) - (len(player.acked) + player.unanswered))
     return lost, doubled

@@ -95,12 +95,21 @@ class Session:
             pass
         finally:
             self.deadline.cancel()
-            writer.cancel()
+            await self._finish(writer)
             self.hub.connections -= 1
             if self.upstream is not None:
                 await self._unrelay()
             if self.table is not None:  # a task of its own: it runs even if this one is cancelled
                 self.table.spawn(self.table.detach(self))
+
+    async def _finish(self, writer: asyncio.Task[None]) -> None:
+        """Stop the writer; a connection closed by the server (a refused frame, ``moved``)
+        first gets what was queued for it and its close frame (up to a second), which the
+        reader leaving its loop must not cut off."""
+        if self.closing is not None and not writer.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
+        writer.cancel()
 
     def _no_hello(self) -> None:
         """No table joined within ``hello_timeout`` seconds: close (code 4003); a hello still
