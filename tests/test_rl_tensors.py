@@ -17,8 +17,9 @@ from miaui_helpers import rounds_deck  # noqa: E402
 import kiti  # noqa: E402
 from kiti.core.errors import KitiError, MissingPartError  # noqa: E402
 from kiti.core.registry import game_ids, get_game, has_part  # noqa: E402
+from kiti.core.tensors import Layout  # noqa: E402
 from kiti.games.miaui.rules import CODES, INFO, MiauiState  # noqa: E402
-from kiti.rl.tensors import Layout, encoder_for  # noqa: E402
+from kiti.rl.tensors import encoder_for  # noqa: E402
 from kiti.testing import Case, cases, tensors  # noqa: E402
 
 C = {code: i for i, code in enumerate(CODES)}

@@ -14,12 +14,13 @@ np = pytest.importorskip("numpy", reason="kiti.rl needs numpy (pip install -e '.
 from motu_helpers import first_placement, game  # noqa: E402
 
 import kiti  # noqa: E402
+from kiti.core.tensors import Encoder  # noqa: E402
 from kiti.games.motu.cards import ISLAND_IDS  # noqa: E402
 from kiti.games.motu.island import ROTATIONS  # noqa: E402
 from kiti.games.motu.rules import MotuState  # noqa: E402
 from kiti.games.motu.sources import SOURCES  # noqa: E402
 from kiti.games.motu.tensors import SYMBOL, TRAVELER_IDS, frame  # noqa: E402
-from kiti.rl.tensors import Encoder, encoder_for  # noqa: E402
+from kiti.rl.tensors import encoder_for  # noqa: E402
 
 CARD = {c: i for i, c in enumerate(ISLAND_IDS)}
 STAR = 3 + SYMBOL["star"]  # the star's plane (after the three terrains)

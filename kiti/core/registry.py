@@ -46,7 +46,7 @@ before anything starts.
   (``"client.js"``) or of another package (``"package:path/in/it.js"``); ``kiti serve``
   serves it at ``/js/games/{id}.js``, and the generic module to a game without one;
 - ``tensors``: the game's tensor encoder for reinforcement learning, a subclass of
-  :class:`kiti.rl.tensors.Encoder` (built for one ``kiti.load(...)`` game; its module may
+  :class:`kiti.core.tensors.Encoder` (built for one ``kiti.load(...)`` game; its module may
   import numpy, so only :func:`kiti.rl.tensors.encoder_for` imports it);
 - ``balance``: the game's hooks for ``kiti balance`` (a module: ``UNIT``, ``turn_order``,
   ``length``, ``card_facts``, ``card_name``; see :mod:`kiti.sim.playout`), reading a finished

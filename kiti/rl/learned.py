@@ -34,8 +34,9 @@ from ..core.load import Game, load
 from ..core.moves import Move
 from ..core.registry import get_game
 from ..core.seatview import SeatView
+from ..core.tensors import Layout
 from .spaces import FactoredActions
-from .tensors import Layout, encoder_for
+from .tensors import encoder_for
 
 #: A segment larger than this many values is averaged over its largest axes down to it.
 POOL_CAP = 1200

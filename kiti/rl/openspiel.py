@@ -63,7 +63,8 @@ from ..core.errors import IllegalMoveError, KitiError, quoted
 from ..core.game import State
 from ..core.load import Game, load
 from ..core.registry import game_ids, get_game, has_part
-from .tensors import Encoder, InfoStateTracker, Layout, encoder_for
+from ..core.tensors import Encoder, InfoStateTracker, Layout
+from .tensors import encoder_for
 
 #: The prefix of every Kiti game's OpenSpiel name.
 PREFIX = "kiti_"

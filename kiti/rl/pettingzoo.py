@@ -41,9 +41,10 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.load import Game
+from ..core.tensors import FLOAT
 from . import load_game
 from .spaces import MASK, Actions, IllegalActionError, check_illegal
-from .tensors import FLOAT, encoder_for
+from .tensors import encoder_for
 
 OBSERVATIONS = ("tensor", "info_state", "dict")
 

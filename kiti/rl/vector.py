@@ -65,9 +65,10 @@ import numpy as np
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.load import Game, load
+from ..core.tensors import FLOAT, Encoder, Layout
 from . import load_game, play_bots_until
 from .spaces import MASK, Actions, IllegalActionError
-from .tensors import FLOAT, Encoder, Layout, encoder_for
+from .tensors import encoder_for
 
 OBSERVATIONS = ("tensor", "info_state")
 START_METHODS = ("spawn", "forkserver")
@@ -96,7 +97,7 @@ class VectorEnv(ABC):
     """The API of a batch of games (see the module's docs): what a learner codes against.
 
     An implementation sets ``num_envs``, ``players``, ``num_actions`` (NOOP included),
-    ``noop``, ``observation_layout`` (a :class:`~kiti.rl.tensors.Layout`), ``seed`` (the run's,
+    ``noop``, ``observation_layout`` (a :class:`~kiti.core.tensors.Layout`), ``seed`` (the run's,
     once reset) and ``seeds`` (each env's current game seed), and implements the three methods.
     The engine's worker processes are one implementation (:class:`KitiVectorEnv`); a batch
     simulator can be another."""

@@ -33,7 +33,7 @@ import numpy as np
 
 from ...core.events import Entry
 from ...core.load import Game
-from ...rl.tensors import Encoder, Layout, Spec
+from ...core.tensors import Encoder, Layout, Spec
 from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
 from .rules import HAND, INFO, MAX_NINES, SLOTS, MauwState, column_score, gain_destinations
 

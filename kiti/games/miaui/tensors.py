@@ -31,7 +31,7 @@ import numpy as np
 
 from ...core.events import Entry
 from ...core.load import Game
-from ...rl.tensors import FLOAT, Encoder, Layout, Spec
+from ...core.tensors import FLOAT, Encoder, Layout, Spec
 from .cards import COUNT, DECK_SIZE, VALUE
 from .rules import CODES, INFO, ROUNDS, MiauiState, pile_score
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from ...core.events import Entry
 from ...core.load import Game
-from ...rl.tensors import Encoder, Layout, Spec
+from ...core.tensors import Encoder, Layout, Spec
 from .cards import (
     BEACH_BONUS,
     COCONUT_BONUS,
