@@ -97,10 +97,10 @@ def test_hotseat_save_hides_dives_and_deck(tmp_path: Path) -> None:
     moved.mkdir()
     (moved / "mid.json").write_text((tmp_path / "mid.json").read_text())
     other = kiti("replay", "mid.json", cwd=moved)
-    assert other.returncode == 1 and "key is not on this machine" in other.stderr
+    assert other.returncode == 2 and "key is not on this machine" in other.stderr
     assert "Traceback" not in other.stderr
     nokey = kiti("play", "--load", "mid.json", cwd=moved)
-    assert nokey.returncode != 0 and "key is not on this machine" in nokey.stderr
+    assert nokey.returncode == 2 and "key is not on this machine" in nokey.stderr
 
     # Resume on this machine: the same people, Bob to play, Ann's dive kept.
     child = spawn("--load", "mid.json", cwd=tmp_path)

@@ -61,7 +61,7 @@ def replay_command(
             fail(f"no seat {quoted(seat)} in a {header.players}-player game")
         state = replay(opened.record)
     except KitiError as exc:
-        fail(f"invalid record {file}: {exc}", 1)
+        fail(f"invalid record {file}: {exc}")
     viewer = viewer_for(opened, seat, state.over)
     if step:
         raise typer.Exit(Stepper(opened, viewer, Screen()).run())
@@ -113,7 +113,7 @@ class Stepper:
             return 0
         except KitiError as exc:
             self.screen.error("Invalid record: ", str(exc))
-            return 1
+            return 2
         return 0
 
     def next_move(self) -> str:

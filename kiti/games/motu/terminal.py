@@ -9,8 +9,10 @@ view's.
 
 The screen fits 80x24: a header, the row (or, solo, the two cards shown), the seats, one island
 window (yours; a spectator sees the island of the seat to act) with the card to place beside it,
-the Sources' values at an interim total, the prompt and the latest events. An island larger than
-the window is shown around its newest card; ``map X Y`` scrolls, ``map SEAT`` shows another seat's.
+the Sources' values at an interim total, the prompt and the latest events (the island leaves
+them at least ``LOG_ROWS`` lines; each is broken between words, never cut). An island larger
+than the window is shown around its newest card; ``map X Y`` scrolls, ``map SEAT`` shows
+another seat's.
 
 **Placement** is a short dialogue (the :func:`dialogue` hook of the terminal):
 a rotation alone (``90``) marks with ``+`` every cell where the turned card's top-left corner may
@@ -21,6 +23,7 @@ that is allowed and, if not, why (the rules' own reason).
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -40,6 +43,8 @@ from .words import asked, describe_event, take_change
 from .words import is_int as _is_int
 
 SCREEN_LINES = 24
+#: Screen lines kept for the latest events below the island, however tall the island could be.
+LOG_ROWS = 4
 #: Sources in the seats' table, where room is short (never "fish": that is a partner, not a Source).
 SHORT = {
     "fisherman": "fisher",
@@ -178,7 +183,9 @@ def seat_table(view: dict[str, Any], labels: Sequence[str] | None) -> Table:
     grid = Table(box=None, pad_edge=False, padding=(0, 1), show_edge=False, header_style="bold")
     keep = [i for i, (name, _) in enumerate(COLUMNS) if not view["solo"] or name in SOLO_COLUMNS]
     for i in keep:
-        grid.add_column(COLUMNS[i][0], justify=COLUMNS[i][1], no_wrap=True)  # type: ignore[arg-type]
+        name, justify = COLUMNS[i]
+        # headers stay whole; a long "scored" breaks between its Sources, never cut
+        grid.add_column(name, justify=justify, no_wrap=name != "scored", min_width=len(name))  # type: ignore[arg-type]
     for s in range(view["players"]):
         cells = seat_cells(view, s, labels)
         grid.add_row(*(cells[i] for i in keep))
@@ -400,14 +407,26 @@ def _render(
             tail.append(sources_line(view, viewer))
         tail.append(Text(asked(view), style="bold cyan"))
     room = lines - height(parts + tail)
-    if not view["over"] or room >= 6:
-        parts.append(island_panel(view, min(room, max(16, lines // 2 + 4))))
-    parts += tail
-    room = lines - height(parts)
     recent = [t for t in (describe_event(e, viewer, names) for e in (events or [])[-30:]) if t]
-    if room > 0 and recent:
-        parts += [Text(t, style="dim", overflow="ellipsis", no_wrap=True) for t in recent[-room:]]
+    kept = len(latest(recent, LOG_ROWS))
+    if not view["over"] or room >= 6:
+        parts.append(island_panel(view, min(room - kept, max(16, lines // 2 + 4))))
+    parts += tail
+    parts += [Text(row, style="dim") for row in latest(recent, lines - height(parts))]
     return Group(*parts)
+
+
+def latest(lines: Sequence[str], room: int) -> list[str]:
+    """The most recent lines that fit ``room`` screen lines, each broken between words at the
+    screen's width (a line is shown whole or not at all, never cut)."""
+    out: list[list[str]] = []
+    for line in reversed(lines):
+        rows = textwrap.wrap(line, SCREEN, break_on_hyphens=False) or [""]
+        room -= len(rows)
+        if room < 0:
+            break
+        out.append(rows)
+    return [row for rows in reversed(out) for row in rows]
 
 
 def height(parts: list[RenderableType], width: int = 80) -> int:
