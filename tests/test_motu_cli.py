@@ -58,7 +58,7 @@ def test_replay_json_has_the_documented_keys(tmp_path) -> None:  # type: ignore[
     ref = json.loads(out.output)
     assert set(ref) >= KEYS and "box" in ref
     assert ref["to_act"] == [1, 2] and ref["coconuts"] == state.banks
-    assert all(set(c) == {"card", "coconuts", "cost", "move"} for c in ref["row"]) and len(ref["row"]) == 4
+    assert all(set(c) == {"card", "coconuts", "cost", "step"} for c in ref["row"]) and len(ref["row"]) == 4
     assert ref["piles"]["B"] == state.piles[1][::-1]
     island = ref["islands"][0]
     assert island["origin"] == [0, 0] and island["placements"][0][0] == state.villages[0]

@@ -1,7 +1,7 @@
 """MOTU's typed view carries the rule facts front ends show (issue 18), each the rules' own:
 what a row card costs, what a solo take pays to or wins from the Beach Hut, the discard price,
 the rounds, how many Sources an interim scores, the ruler's bands, where the card in hand may go
-and the moves the buttons stand for. Each test checks the fact against what the rules then do,
+and the step each button picks. Each test checks the fact against what the rules then do,
 and that the words and the terminal show the view's value (a doctored view shows the doctored
 value: nothing is worked out again there). The solo game is a variant of named hooks."""
 
@@ -21,6 +21,18 @@ from kiti.games.motu.sources import ruler_points
 from kiti.games.motu.terminal import render_view
 
 
+def tokens(s: R.MotuState, seat: int, *prefix: str) -> set[str]:
+    return {st.token for st in s.move_steps(seat, prefix)}
+
+
+def step_move(s: R.MotuState, seat: int, *path: str) -> object:
+    """The move the steps ``path`` make for ``seat`` (each token must be offered)."""
+    *prefix, last = path
+    (step,) = [st for st in s.move_steps(seat, tuple(prefix)) if st.token == last]
+    assert step.move is not None, path
+    return step.move
+
+
 def solo(**kwargs: object) -> R.MotuState:
     return game(1, **kwargs)  # type: ignore[arg-type]
 
@@ -37,7 +49,7 @@ def test_each_row_card_costs_what_taking_it_pays() -> None:
         s = game(3, seed=position)
         card = s.observation(0)["row"][position]
         bank = s.banks[0]
-        s.play(0, card["move"])
+        s.apply(0, step_move(s, 0, card["step"]))
         assert s.holding == card["card"]
         assert bank - s.banks[0] == card["cost"] - card["coconuts"], position
 
@@ -55,7 +67,7 @@ def test_a_solo_take_changes_the_bank_as_the_view_says() -> None:
         s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
         offer = next(o for o in s.observation(0)["solo_table"]["offers"] if o["side"] == side)
         bank, hut = s.banks[0], s.hut
-        s.play(0, offer["move"])
+        s.apply(0, step_move(s, 0, offer["step"]))
         assert (s.banks[0] - bank, hut - s.hut) == (offer["change"], offer["change"]), side
     assert [o["change"] for o in solo().observation(0)["solo_table"]["offers"]] == [-1, 1]
 
@@ -109,8 +121,10 @@ def test_the_picks_are_how_many_sources_an_interim_scores() -> None:
         view = s.observation(0)
         assert view["pile"] == R.PILES[pile]
         assert {len(m.sources) for m in s.legal_moves(0)} == {view["picks"]}  # type: ignore[attr-defined]
-        assert sorted(c["move"] for c in view["choices"]) == sorted(map(str, s.legal_moves(0)))
-        assert sorted(c["move"] for c in s.observation(1)["choices"]) == sorted(map(str, s.legal_moves(1)))
+        for seat in (0, 1):
+            choices = s.observation(seat)["choices"]
+            assert {step_move(s, seat, c["step"]) for c in choices} == set(s.legal_moves(seat))
+            assert all(step_move(s, seat, c["step"]) == R.Score(tuple(c["sources"])) for c in choices)
         assert s.observation(None)["choices"] == [] and s.observation(REFEREE)["choices"] == []
         assert f"score {view['picks']} Source(s)" in W.asked(view)
         view["picks"] = 5
@@ -130,29 +144,35 @@ def test_the_ruler_bands_are_the_ones_the_volcanoes_score_by() -> None:
     assert ruler_points(bands[-1]["up_to"] + 0.01) == 0
 
 
-def test_the_spots_are_the_legal_placements_and_the_template_writes_them() -> None:
+def test_the_spots_are_the_legal_placements_and_name_their_steps() -> None:
     s = game(2)
     s.play(0, "take 1")
     for viewer in (0, 1, None, REFEREE):
         placing = (s.observation(REFEREE) if viewer == REFEREE else s.observation(viewer))["placing"]
-        assert placing["seat"] == 0 and placing["card"] == s.holding
-        written = {
-            placing["notation"].format(rotation=r["rotation"], x=p["x"], y=p["y"])
+        assert placing["seat"] == 0 and placing["card"] == s.holding and "notation" not in placing
+        assert [r["step"] for r in placing["rotations"]] == [st.token for st in s.move_steps(0)]
+        stepped = [
+            (r["rotation"], p["x"], p["y"], step_move(s, 0, r["step"], p["step"]))
             for r in placing["rotations"]
             for p in r["spots"]
-        }
-        assert written == {str(m) for m in s.legal_moves(0)}
+        ]
+        assert all(move == R.Place(r, x, y) for r, x, y, move in stepped)
+        assert {move for *_, move in stepped} == set(s.legal_moves(0))
     s.play(0, first_placement(s))
     assert s.observation(0)["placing"] is None
 
 
-def test_the_moves_a_view_names_are_legal() -> None:
+def test_the_steps_a_view_names_are_the_legal_moves() -> None:
     s = game(3, destinies=["D01", "D02", "D03", "D04"])
     view = s.observation(0)
-    legal = set(map(str, s.legal_moves(0)))
-    assert {c["move"] for c in view["row"]} == legal
-    assert view["destinies"]["moves"] == {d: f"buy {d}" for d in view["destinies"]["table"]}
-    assert all(R.MotuState.parse_move(m) == R.Buy(d) for d, m in view["destinies"]["moves"].items())
+    assert {step_move(s, 0, c["step"]) for c in view["row"]} == set(s.legal_moves(0))
+    assert [step_move(s, 0, c["step"]) for c in view["row"]] == [R.Take(i) for i in range(4)]
+    play_until(s, lambda t: t.phase == "extras" and any(isinstance(m, R.Buy) for m in t.legal_moves(t.turn)))
+    steps = s.observation(s.turn)["destinies"]["steps"]
+    assert set(steps) == set(s.table_destinies)
+    bought = {d: step_move(s, s.turn, token) for d, token in steps.items() if token in tokens(s, s.turn)}
+    assert bought and all(move == R.Buy(d) for d, move in bought.items())
+    assert set(bought.values()) == {m for m in s.legal_moves(s.turn) if isinstance(m, R.Buy)}
 
 
 # ------------------------------------------------------------------ the solo variant

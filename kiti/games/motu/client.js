@@ -3,11 +3,13 @@
 // the pointer or the keys over the spots the server lists as legal, the interim Source choices
 // with their values now, the solo Opponent, and the final scores part by part.
 //
-// Every rule fact comes from the view (kiti/games/motu/view.py): a row card's cost and the move
-// that takes it, what a solo take pays to or wins from the Beach Hut, the discard price, the
-// rounds, how many Sources an interim scores and the moves that score them, where the card in
-// hand may go and how a placement is written (a template the view gives). Nothing here reads or
-// writes move notation of its own.
+// Every rule fact comes from the view (kiti/games/motu/view.py): a row card's cost, what a solo
+// take pays to or wins from the Beach Hut, the discard price, the rounds, how many Sources an
+// interim scores, where the card in hand may go.  Every move is chosen through the server's
+// steps (State.move_steps): the view names the step token of each thing to pick (a row card, a
+// Destiny, a set of Sources, a rotation, then a spot), the page finds that token among the steps
+// offered and sends the move the step gives (playStep, the one call that makes a move).  A pick
+// the server does not offer is refused here, sending nothing; nothing here reads or writes notation.
 
 import {add, h, listing, s} from "../dom.js";
 import {cellGroup, islandCard} from "./motu/cards.js";
@@ -29,29 +31,59 @@ function change(n, short = false) {
   return (n < 0 ? "pay " : "gain ") + amount + (short ? "" : n < 0 ? " to the Beach Hut" : " from the Beach Hut");
 }
 
-function legal(ctx) {
-  return new Set(ctx.mode === "live" && ctx.legal ? ctx.legal : []);
+// ------------------------------------------------------------------ steps
+// What the server answers for the steps after `prefix`: asked once per question and kept until the
+// next one ({steps: null} while the answer is on its way, `ready` once it is in).
+function asked(ctx, prefix) {
+  const cache = ctx.ui.steps || (ctx.ui.steps = {});
+  const key = JSON.stringify(prefix);
+  if (!(key in cache)) {
+    const entry = {steps: null};
+    entry.ready = ctx.askSteps(prefix).then((steps) => { entry.steps = steps || []; }, () => { entry.steps = []; })
+      .then(() => { if (ctx.ui.steps === cache) ctx.rerender(); });
+    cache[key] = entry;
+  }
+  return cache[key];
 }
 
-function moveButton(ctx, move, label, {primary = false, key = move} = {}) {
-  return h("button", {type: "button", class: primary ? "primary" : "", "data-move": move, "data-key": key,
-                      onclick: () => ctx.play(move)}, label);
+// The steps offered after `prefix`, by token: the message's first steps, else the server's answer
+// (none until it is in, and none when it is not this seat's turn).
+function offered(ctx, prefix = []) {
+  if (ctx.mode !== "live" || !ctx.yourTurn) return new Map();
+  const steps = prefix.length ? asked(ctx, prefix).steps : ctx.steps;
+  return new Map((steps || []).map((step) => [step.token, step]));
+}
+
+// The one way this page makes a move: the move the server's step gives, as it is.
+function playStep(ctx, step) {
+  ctx.play(step.move);
+}
+
+// A pick the server offers no step for: refused here (nothing is sent), saying what to pick instead.
+function notOffered(ctx, what, instead) {
+  ctx.refuse(`${what} is not among the moves you may make now: ${instead}`);
+}
+
+function stepButton(ctx, step, label, {primary = false} = {}) {
+  return h("button", {type: "button", class: primary ? "primary" : "", "data-move": step.move, "data-step": step.token,
+                      "data-key": step.token, onclick: () => playStep(ctx, step)}, label);
 }
 
 // ------------------------------------------------------------------ the row, Destinies, seats
 function rowView(ctx) {
   const v = ctx.view;
-  const ok = legal(ctx);
   if (v.solo) return soloRow(ctx);
+  const first = offered(ctx);
   const cards = v.row.map((item, i) => {
-    const move = item.move;
+    const step = first.get(item.step);
     const inner = [islandCard(item.card, ctx.catalog, {size: 14}),
                    h("span", {class: "coconuts", "aria-label": `${coconuts(item.coconuts)} on it`}, item.coconuts ? `${item.coconuts} ●` : ""),
                    h("span", {class: "cost muted", "data-cost": item.cost}, item.cost ? `costs ${item.cost}` : "free")];
     if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
-    return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
-                        "aria-label": `Take card ${i + 1}, ${item.card}, for ${coconuts(item.cost)}, with ${coconuts(item.coconuts)} on it`,
-                        onclick: () => ctx.play(move)}, h("span", {class: "muted"}, `${i + 1}`), inner);
+    return h("button", {type: "button", class: ["pick", "row-card", step && "legal"], "data-move": step?.move, "data-step": item.step,
+                        "data-key": item.step, "aria-label": `Take card ${i + 1}, ${item.card}, for ${coconuts(item.cost)}, with ${coconuts(item.coconuts)} on it`,
+                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `card ${i + 1} (${item.card})`, "take a highlighted card"))},
+      h("span", {class: "muted"}, `${i + 1}`), inner);
   });
   return h("div", {class: "row-box"},
     h("div", {class: "section-title"}, "The row ", v.over ? null : h("span", {class: "muted"}, "(a card's cost is paid one coconut on each card to its left)")),
@@ -61,13 +93,15 @@ function rowView(ctx) {
 function soloRow(ctx) {
   const v = ctx.view;
   const solo = v.solo_table;
-  const ok = legal(ctx);
-  const sides = (solo.offers || []).map(({side, card, change: n, move}) => {
+  const first = offered(ctx);
+  const sides = (solo.offers || []).map(({side, card, change: n, step: token}) => {
     const note = change(n);
     const inner = [islandCard(card, ctx.catalog, {size: 14}), h("span", {class: "coconuts"}, `${side}: ${note}`)];
     if (ctx.mode !== "live") return h("div", {class: "row-card"}, inner);
-    return h("button", {type: "button", class: ["pick", "row-card", ok.has(move) && "legal"], "data-move": move, "data-key": move,
-                        "aria-label": `Take the ${side} card, ${card}: ${note}`, onclick: () => ctx.play(move)}, inner);
+    const step = first.get(token);
+    return h("button", {type: "button", class: ["pick", "row-card", step && "legal"], "data-move": step?.move, "data-step": token, "data-key": token,
+                        "aria-label": `Take the ${side} card, ${card}: ${note}`,
+                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `the ${side} card (${card})`, "take a highlighted card"))}, inner);
   });
   const opp = solo.opponent || [];
   return h("div", {class: "solo-box"},
@@ -82,13 +116,14 @@ function soloRow(ctx) {
 function destinyView(ctx) {
   const v = ctx.view;
   if (v.solo || !v.destinies) return null;
-  const ok = legal(ctx);
+  const first = offered(ctx);
   const info = (d) => ctx.catalog?.destinies?.[d];
   const box = (d) => {
-    const move = v.destinies.moves[d];
+    const step = first.get(v.destinies.steps[d]);
     const text = info(d)?.text || d;
-    if (ok.has(move)) {
-      return h("button", {type: "button", class: "destiny pick legal", "data-move": move, "data-key": move, "data-help": text, onclick: () => ctx.play(move)},
+    if (step) {
+      return h("button", {type: "button", class: "destiny pick legal", "data-move": step.move, "data-step": step.token, "data-key": step.token,
+                          "data-help": text, onclick: () => playStep(ctx, step)},
         h("b", {}, `Buy ${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
     }
     return h("div", {class: "destiny", "data-help": text}, h("b", {}, `${d} · ${coconuts(info(d)?.price)}`), h("br", {}), text.replace(/^Destiny \w+ \(price \d+\): /, ""));
@@ -165,16 +200,43 @@ function placing(ctx) {
   return ctx.mode === "live" && ctx.yourTurn && v.phase === "place" && !!v.placing && v.placing.seat === seatOf(ctx);
 }
 
-// The legal spots of the card in hand turned `rotation` (from the view: the rules' placements).
-function spotsFor(ctx, rotation) {
-  return (ctx.view.placing?.rotations || []).find((r) => r.rotation === rotation)?.spots || [];
+// The ways the card in hand may be turned: the view's rotations whose steps the server offers
+// first, each with its step (how many spots it has: the step's count).
+function rotationsOffered(ctx) {
+  const first = offered(ctx);
+  return (ctx.view.placing?.rotations || []).filter((r) => first.has(r.step)).map((r) => ({...r, offer: first.get(r.step)}));
 }
 
-// The move that lays the card in hand at the cursor, written by the view's template (a spot
-// that is not legal is sent too: the server answers with the rules' reason).
-function placeMove(ctx) {
+// The legal spots of the card in hand turned `rotation`: the view's spots whose steps the server
+// offers after the rotation's step (none while its answer is on the way), each with its step.
+function spotsFor(ctx, rotation) {
+  const turned = rotationsOffered(ctx).find((r) => r.rotation === rotation);
+  if (!turned) return [];
+  const next = offered(ctx, [turned.step]);
+  return turned.spots.filter((spot) => next.has(spot.step)).map((spot) => ({...spot, offer: next.get(spot.step)}));
+}
+
+function at(cursor) {
+  return (p) => p.x === cursor?.x && p.y === cursor?.y;
+}
+
+// Once the steps of every offered rotation are in, `then` runs (at once if they are).
+function whenSpotsKnown(ctx, then) {
+  const waits = rotationsOffered(ctx).map((r) => asked(ctx, [r.step])).filter((e) => e.steps === null).map((e) => e.ready);
+  if (waits.length) Promise.all(waits).then(then); else then();
+}
+
+// Lay the card in hand at the cursor: the move of the step offered for that spot; a spot the
+// steps do not offer is refused here (its ghost is framed red), nothing is sent.
+function placeHere(ctx) {
   const ui = ctx.ui;
-  return ctx.view.placing.notation.replace("{rotation}", ui.rotation).replace("{x}", ui.cursor.x).replace("{y}", ui.cursor.y);
+  const moment = ui.moment;
+  whenSpotsKnown(ctx, () => {
+    if (!ui.cursor || ui.moment !== moment) return;
+    const spot = spotsFor(ctx, ui.rotation).find(at(ui.cursor));
+    if (spot?.offer.move) playStep(ctx, spot.offer);
+    else notOffered(ctx, `${ctx.view.holding} turned ${ui.rotation}° there`, "place it on a marked spot (N jumps to the next one)");
+  });
 }
 
 function islandView(ctx, seat) {
@@ -211,13 +273,13 @@ function islandView(ctx, seat) {
     for (const spot of spots) {
       svg.append(s("circle", {class: "spot", cx: (spot.x + cx + .5) * CELL, cy: (spot.y + cy + .5) * CELL, r: CELL * .22, "data-spot": `${spot.x} ${spot.y}`}));
     }
-    if (!ui.cursor && spots[0]) ui.cursor = {x: spots[0].x, y: spots[0].y};
+    if (!ui.cursor && spots[0]) ui.cursor = {x: spots[0].x, y: spots[0].y};  // (once the spots' steps are in)
     ghost = ghostGroup(ctx, v.holding, rotation);
     if (ui.cursor) svg.append(ghost);
     const place = () => {
       if (!ui.cursor) return;
       if (!ghost.isConnected) svg.append(ghost);
-      const ok = spots.some((p) => p.x === ui.cursor.x && p.y === ui.cursor.y);
+      const ok = spots.some(at(ui.cursor));
       ghost.setAttribute("transform", `translate(${ui.cursor.x * CELL} ${ui.cursor.y * CELL})`);
       ghost.querySelector(".ghost-frame")?.setAttribute("stroke", ok ? "#2b9348" : "#b00020");
       svg.dataset.cursor = `${ui.cursor.x} ${ui.cursor.y}`;
@@ -229,7 +291,7 @@ function islandView(ctx, seat) {
     ui.anchorOffset = {cx, cy};
   }
   panZoom(svg, ui, setBox, active ? (cell) => ui.moveGhost(cell.x - ui.anchorOffset.cx, cell.y - ui.anchorOffset.cy) : null,
-          active ? () => ctx.play(placeMove(ctx)) : null);
+          active ? () => placeHere(ctx) : null);
   const tools = h("div", {class: "island-tools"},
     h("button", {type: "button", "aria-label": "Zoom in", onclick: () => { zoom(ui, .8); setBox(); }}, "+"),
     h("button", {type: "button", "aria-label": "Zoom out", onclick: () => { zoom(ui, 1.25); setBox(); }}, "−"),
@@ -319,7 +381,7 @@ function placeBar(ctx) {
   if (!placing(ctx)) return null;
   const v = ctx.view;
   const ui = ctx.ui;
-  const rotations = v.placing.rotations.map((r) => ({rotation: r.rotation, count: r.spots.length}));
+  const rotations = rotationsOffered(ctx).map((r) => ({rotation: r.rotation, count: r.offer.count}));
   return h("div", {class: "place-bar", role: "group", "aria-label": "Place the card"},
     h("div", {class: "holding", "aria-label": `The card to place: ${v.holding}`}, islandCard(v.holding, ctx.catalog, {rotation: ui.rotation, size: 18})),
     h("div", {},
@@ -330,7 +392,7 @@ function placeBar(ctx) {
                                           onclick: () => turnTo(ctx, r.rotation)}, `${r.rotation}° (${r.count})`)),
         h("button", {type: "button", class: "small", "data-key": "next-spot", onclick: () => jump(ctx, 1)}, "Next spot"),
         h("button", {type: "button", class: "small primary", "data-key": "place-here",
-                     onclick: () => ui.cursor && ctx.play(placeMove(ctx))}, "Place here")),
+                     onclick: () => placeHere(ctx)}, "Place here")),
       h("p", {class: "kbd-help"}, "Keys: arrows move the card, R turns it, N / P next or previous legal spot, Enter places it. ",
         "Drag to pan, wheel or pinch to zoom.")));
 }
@@ -338,36 +400,42 @@ function placeBar(ctx) {
 function turnTo(ctx, rotation) {
   const ui = ctx.ui;
   ui.rotation = rotation;
-  const spots = spotsFor(ctx, rotation);
-  if (spots.length && !spots.some((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y)) ui.cursor = {x: spots[0].x, y: spots[0].y};
-  ctx.rerender();
+  whenSpotsKnown(ctx, () => {
+    const spots = spotsFor(ctx, rotation);
+    if (ui.rotation === rotation && spots.length && !spots.some(at(ui.cursor))) ui.cursor = {x: spots[0].x, y: spots[0].y};
+    ctx.rerender();
+  });
 }
 
-function jump(ctx, step) {
+function jump(ctx, by) {
   const ui = ctx.ui;
   const spots = spotsFor(ctx, ui.rotation);
   if (!spots.length) return;
-  const i = spots.findIndex((p) => p.x === ui.cursor?.x && p.y === ui.cursor?.y);
-  const next = spots[(i + step + spots.length) % spots.length];
+  const i = spots.findIndex(at(ui.cursor));
+  const next = spots[(i + by + spots.length) % spots.length];
   ui.cursor = {x: next.x, y: next.y};
   ctx.rerender();
 }
 
 // ------------------------------------------------------------------ other steps
+// The buttons of the one-word steps, by step token, in this order.
+function wordButtons(ctx) {
+  const v = ctx.view;
+  return {
+    scrap: () => ["Scrap the leftmost card (no card fits)"],
+    travel: () => [`Play your Traveler ${v.travelers?.[seatOf(ctx)]?.card || ""}`, {primary: true}],
+    done: () => ["End my turn"],
+    give: () => ["Give the other card to the Opponent"],
+    discard: () => [`Discard it (pay ${coconuts(v.solo_table?.discard_price)})`],
+  };
+}
+
 function actionBar(ctx) {
   const v = ctx.view;
-  const ok = legal(ctx);
   if (ctx.mode !== "live" || !ctx.yourTurn) return null;
-  const me = seatOf(ctx);
-  const buttons = [];
-  if (ok.has("scrap")) buttons.push(moveButton(ctx, "scrap", "Scrap the leftmost card (no card fits)"));
-  if (ok.has("travel")) {
-    const t = v.travelers?.[me];
-    buttons.push(moveButton(ctx, "travel", `Play your Traveler ${t?.card || ""}`, {primary: true}));
-  }
-  if (ok.has("done")) buttons.push(moveButton(ctx, "done", "End my turn"));
-  if (ok.has("give")) buttons.push(moveButton(ctx, "give", "Give the other card to the Opponent"));
-  if (ok.has("discard")) buttons.push(moveButton(ctx, "discard", `Discard it (pay ${coconuts(v.solo_table.discard_price)})`));
+  const first = offered(ctx);
+  const buttons = Object.entries(wordButtons(ctx)).filter(([token]) => first.has(token))
+    .map(([token, words]) => stepButton(ctx, first.get(token), ...words()));
   if (!buttons.length) return null;
   const note = v.phase === "extras" ? "Optional: buy a Destiny (highlighted above), play your Traveler, or end your turn." : null;
   return h("div", {class: "hand-box"}, note ? h("p", {}, note) : null, h("div", {class: "action-row"}, buttons));
@@ -377,7 +445,8 @@ function interimBox(ctx) {
   const v = ctx.view;
   const me = seatOf(ctx);
   if (v.phase !== "interim" || me === null || ctx.mode !== "live") return null;
-  const choices = v.choices || [];
+  const first = offered(ctx);
+  const choices = (v.choices || []).filter((c) => first.has(c.step));
   const mine = v.interims[me] || [];
   const scored = new Set(mine.flatMap((it) => (Array.isArray(it.sources) ? it.sources : [])));
   const ui = ctx.ui;
@@ -385,7 +454,8 @@ function interimBox(ctx) {
   ui.sources = ui.sources || [];
   ui.sources = ui.sources.filter((x) => !scored.has(x));
   const values = v.sources[me];
-  const chosenMove = choices.find((c) => c.sources.length === ui.sources.length && c.sources.every((x) => ui.sources.includes(x)))?.move;
+  const chosen = choices.find((c) => c.sources.length === ui.sources.length && c.sources.every((x) => ui.sources.includes(x)));
+  const step = chosen ? first.get(chosen.step) : null;
   const names = ctx.catalog?.sources || {};
   return h("div", {class: "hand-box", role: "group", "aria-label": "Interim total"},
     h("div", {class: "section-title"}, `Interim total, pile ${v.pile}`),
@@ -405,9 +475,9 @@ function interimBox(ctx) {
         h("span", {}, names[src] || src, done ? " (scored)" : ""), h("span", {class: "val"}, String(values[src])));
     })),
     ctx.yourTurn ? h("div", {class: "action-row"},
-      h("button", {type: "button", class: "primary", disabled: !chosenMove, "data-key": "score", "data-move": chosenMove || "",
-                   onclick: () => { ui.sources = []; ctx.play(chosenMove); }},
-        chosenMove ? `Score ${ui.sources.map((x) => names[x] || x).join(" + ")}` : `Pick ${picks}`)) : null);
+      h("button", {type: "button", class: "primary", disabled: !step, "data-key": "score", "data-move": step?.move || "",
+                   "data-step": step?.token || "", onclick: () => { ui.sources = []; playStep(ctx, step); }},
+        step ? `Score ${ui.sources.map((x) => names[x] || x).join(" + ")}` : `Pick ${picks}`)) : null);
 }
 
 function interimTable(ctx) {
@@ -452,6 +522,16 @@ export function render(board, ctx) {
     ui.cursor = null;
     ui.rotation = v.placing?.rotations[0]?.rotation ?? 0;
     if (placing(ctx)) { ui.shown = me; ui.picked = false; ui.fit = true; }
+  }
+  const question = JSON.stringify([moment, ctx.yourTurn, ctx.steps]);
+  if (ui.question !== question) {  // a new question: its steps are asked afresh
+    ui.question = question;
+    ui.steps = {};
+    if (placing(ctx)) {  // every rotation's spots at once, so that turning the card shows them without a wait
+      const rotations = rotationsOffered(ctx);
+      for (const r of rotations) asked(ctx, [r.step]);
+      if (rotations.length && !rotations.some((r) => r.rotation === ui.rotation)) ui.rotation = rotations[0].rotation;
+    }
   }
   if (!ui.picked || ui.shown === undefined || ui.shown === null || ui.shown >= v.players) {
     ui.shown = me ?? (typeof v.turn === "number" ? v.turn : 0);  // yours, else the seat to play
@@ -502,7 +582,7 @@ export function onKey(event, ctx) {
     return true;
   }
   if (event.key === "r" || event.key === "R") {
-    const rotations = ctx.view.placing.rotations.map((r) => r.rotation);
+    const rotations = rotationsOffered(ctx).map((r) => r.rotation);
     const i = rotations.indexOf(ui.rotation);
     if (rotations.length) turnTo(ctx, rotations[(i + (event.shiftKey ? -1 : 1) + rotations.length) % rotations.length]);
     return true;
@@ -511,7 +591,7 @@ export function onKey(event, ctx) {
   if (event.key === "p" || event.key === "P") { jump(ctx, -1); return true; }
   const onIsland = event.target === document.body || event.target.classList?.contains("island");
   if (event.key === "Enter" && onIsland && ui.cursor) {
-    ctx.play(placeMove(ctx));
+    placeHere(ctx);
     return true;
   }
   if (event.key === "+" || event.key === "=") { zoom(ui, .8); ctx.rerender(); return true; }

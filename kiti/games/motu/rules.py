@@ -94,10 +94,6 @@ GROWTH = 3
 
 
 # ------------------------------------------------------------------ moves
-#: How a placement is written (views give it to clients, which fill it in and never compose notation).
-PLACE_NOTATION = "place {rotation} {x} {y}"
-
-
 @dataclass(frozen=True, slots=True)
 class Take(Move):
     """Take the card at row ``position`` (0 = leftmost). Notation ``take 1`` .. ``take 4``."""
@@ -130,7 +126,7 @@ class Place(Move):
     y: int
 
     def __str__(self) -> str:
-        return PLACE_NOTATION.format(rotation=self.rotation, x=self.x, y=self.y)
+        return f"place {self.rotation} {self.x} {self.y}"
 
     def steps(self) -> tuple[str, ...]:
         return (f"place {self.rotation}", f"{self.x} {self.y}")
@@ -1391,7 +1387,7 @@ class MotuState(State):
             coconuts=tuple(self.banks),
             supply=self.supply,
             row=tuple(
-                V.RowCard(c, k, take_cost(i), str(TAKES[i]))
+                V.RowCard(c, k, take_cost(i), _token(TAKES[i]))
                 for i, (c, k) in enumerate(zip(self.row, self.row_coconuts))
             ),
             pile=PILES[self.pile],
@@ -1409,7 +1405,7 @@ class MotuState(State):
             destinies=V.Destinies(
                 tuple(self.table_destinies),
                 tuple(tuple(o) for o in self.owned),
-                {d: str(BUYS[d]) for d in self.table_destinies},
+                {d: _token(BUYS[d]) for d in self.table_destinies},
             ),
             final=None if self.final is None else tuple(dict(row) for row in self.final),
             solo_table=self.variant.table_view(self, ref),
@@ -1445,18 +1441,21 @@ class MotuState(State):
         card are face up)."""
         if self.phase != "place" or self.holding is None:
             return None
-        turned = [
-            V.Turned(r, tuple(V.Spot(m.x, m.y) for m in self._placements() if m.rotation == r))
-            for r in ROTATIONS
-        ]
-        return V.Placing(self.turn, self.holding, tuple(t for t in turned if t.spots), PLACE_NOTATION)
+        by_rotation: dict[int, list[V.Spot]] = {r: [] for r in ROTATIONS}
+        first: dict[int, str] = {}
+        for m in self._placements():
+            turn, spot = m.steps()
+            first[m.rotation] = turn
+            by_rotation[m.rotation].append(V.Spot(m.x, m.y, spot))
+        turned = (V.Turned(r, first[r], tuple(spots)) for r, spots in by_rotation.items() if spots)
+        return V.Placing(self.turn, self.holding, tuple(turned))
 
     def _choices_view(self, viewer: Any) -> tuple[V.Choice, ...]:
         """The viewer's Source choices while it is asked for them (else none)."""
         if self.phase != "interim" or viewer not in self.acting:
             return ()
         return tuple(
-            V.Choice(c, str(SCORES[c])) for c in interim_choices(self.scored(viewer), PICKS[self.pile])
+            V.Choice(c, _token(SCORES[c])) for c in interim_choices(self.scored(viewer), PICKS[self.pile])
         )
 
     def _interims_view(self, seat: int, viewer: Any, ref: bool) -> tuple[V.Interim, ...]:
@@ -1485,7 +1484,7 @@ class MotuState(State):
     def _solo_view(self, ref: bool) -> V.SoloTable:
         shown = ref or self.over
         offers = tuple(
-            V.Offer(side, card, solo_take_price(side, self.hut), str(SOLO_TAKES[side]))
+            V.Offer(side, card, solo_take_price(side, self.hut), _token(SOLO_TAKES[side]))
             for side, card in zip(("left", "right"), self.shown)
         )
         return V.SoloTable(
@@ -1594,6 +1593,12 @@ PHASE_WORDS = {
 }
 _SOLO_PARTIES = (Party("seat 0", (0,)), Party("Opponent", ()))
 _PLACES: dict[tuple[int, int, int], Place] = {}
+
+
+def _token(move: Move) -> str:
+    """The token of a one-step move (what a view names, for a client to find in the steps)."""
+    (token,) = move.steps()
+    return token
 
 
 def _place(rotation: int, x: int, y: int) -> Place:

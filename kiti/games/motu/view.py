@@ -6,14 +6,17 @@ shows, each worked out by the rule function that applies it (so no front end res
 
 - ``rounds``: the cards a seat adds to its island in this game (9; solo 18 or 9), with ``round``;
 - ``picks``: how many Sources the interim total of the pile in play scores;
-- ``row[].cost``: what taking each row card costs (:func:`.rules.take_cost`), and ``row[].move``;
+- ``row[].cost``: what taking each row card costs (:func:`.rules.take_cost`);
 - ``solo_table.offers[].change``: what each solo take pays to or wins from the Beach Hut
   (:func:`.rules.solo_take_price`: -1, +1, 0 once the Hut is empty), ``solo_table.discard_price``;
 - ``ruler``: the volcanic ruler's bands (:data:`.cards.RULER_BANDS`);
-- ``placing``: where the card in hand may go, by rotation (the rules' legal placements), and
-  how a placement is written (a template, so a client never composes notation itself);
-- ``destinies.moves`` and ``choices``: the notation of the moves a button stands for, so a client
-  sends a move without ever writing or reading notation.
+- ``placing``: where the card in hand may go, by rotation (the rules' legal placements).
+
+Each thing a player may pick names the **step token** that picks it (``row[].step``,
+``solo_table.offers[].step``, ``destinies.steps``, ``choices[].step``, and a placement's two
+steps, ``placing.rotations[].step`` then ``spots[].step``): a client finds that token among the
+steps the server offers (:meth:`.rules.MotuState.move_steps`) and sends the move the step
+gives, so it never writes or reads notation.
 
 ``"?"`` (:data:`~kiti.core.contract.HIDDEN`) stands wherever the viewer may not see.  A field's
 ``metadata={"doc": ...}`` is its schema description (what :func:`kiti.core.contract.doc` makes; written
@@ -38,7 +41,7 @@ class RowCard:
     card: str
     coconuts: int = field(metadata={"doc": "coconuts lying on it (the taker gains them)"})
     cost: int = field(metadata={"doc": "coconuts it costs to take (one put on each card to its left)"})
-    move: str = field(metadata={"doc": "the notation of the move that takes it"})
+    step: str = field(metadata={"doc": "the token of the step that takes it"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +93,9 @@ class Destinies:
 
     table: tuple[str, ...]
     owned: tuple[tuple[str, ...], ...]
-    moves: dict[str, str] = field(metadata={"doc": "the notation that buys each Destiny on the table"})
+    steps: dict[str, str] = field(
+        metadata={"doc": "the token of the step that buys each Destiny on the table"}
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +110,7 @@ class Offer:
             "(left -1; right +1, 0 once the Hut is empty)"
         }
     )
-    move: str = field(metadata={"doc": "the notation of the move that takes it"})
+    step: str = field(metadata={"doc": "the token of the step that takes it"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,7 @@ class Spot:
 
     x: int
     y: int
+    step: str = field(metadata={"doc": "the token of the step that places it there (after its rotation's)"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +159,7 @@ class Turned:
     """The card in hand turned one way, and every cell where its top-left corner may go."""
 
     rotation: int
+    step: str = field(metadata={"doc": "the token of the step that turns it so"})
     spots: tuple[Spot, ...]
 
 
@@ -163,15 +170,14 @@ class Placing:
     seat: int
     card: str
     rotations: tuple[Turned, ...] = field(metadata={"doc": "by rotation, those with at least one legal spot"})
-    notation: str = field(metadata={"doc": "how a placement is written: {rotation}, {x} and {y} filled in"})
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """A set of Sources the viewer may score at this interim total, and the move's notation."""
+    """A set of Sources the viewer may score at this interim total, and the token of its step."""
 
     sources: tuple[str, ...]
-    move: str
+    step: str
 
 
 @dataclass(frozen=True, slots=True)
