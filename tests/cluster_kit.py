@@ -179,11 +179,11 @@ class Kit:
     def by_address(self, address: str) -> Instance:
         return next(i for i in self.instances if i.address == address)
 
-    def create(self, game: str = "mauw", seats: int = 4, **extra: Any) -> dict[str, Any]:
+    def create(self, game: str = "mauw", seats: int | list[str] = 4, **extra: Any) -> dict[str, Any]:
+        """A table through the proxy: ``seats`` people, or a list of seat kinds (bot specs)."""
         assert self.proxy is not None
-        status, body = post_json(
-            self.proxy.base + "/api/tables", {"game": game, "seats": ["human"] * seats, **extra}
-        )
+        kinds = ["human"] * seats if isinstance(seats, int) else seats
+        status, body = post_json(self.proxy.base + "/api/tables", {"game": game, "seats": kinds, **extra})
         assert status == 201, body
         return body  # type: ignore[no-any-return]
 

@@ -12,12 +12,14 @@ import shutil
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pg_kit
 import pytest
+import waits
 from cluster_kit import LEASE, Kit, Player, check_moves, get_json, new_database, post_json, seat_players
 
 
@@ -37,6 +39,13 @@ def kit3(postgres: str, tmp_path: Path, request: pytest.FixtureRequest) -> Itera
 @pytest.fixture
 def kit2(postgres: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Kit]:
     kit = Kit(new_database(postgres, "kiti_" + request.node.name.split("[")[0][5:30]), tmp_path, 2)
+    yield kit
+    kit.close()
+
+
+@pytest.fixture
+def kit4(postgres: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Kit]:
+    kit = Kit(new_database(postgres, "kiti_" + request.node.name.split("[")[0][5:30]), tmp_path, 4)
     yield kit
     kit.close()
 
@@ -314,3 +323,154 @@ def test_connections_asking_for_one_table_at_once_share_one_load(tmp_path: Path)
     reads, objects = asyncio.run(main())
     assert reads == 1
     assert len(objects) == 1
+
+
+def start_refused(*args: str) -> subprocess.CompletedProcess[str]:
+    """``kiti serve`` with ``args``, expected to refuse to start."""
+    import sys
+
+    from serve_kit import ROOT, free_port
+
+    command = [sys.executable, "-m", "kiti.cli.main", "serve", "--port", str(free_port()), *args]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=waits.START)
+
+
+def test_a_taken_instance_name_or_an_unreachable_database_is_one_clear_line(
+    postgres: str, tmp_path: Path
+) -> None:
+    """Two live instances under one name would take each other's lease in turns: the second
+    is refused, naming the first's address; a database that cannot be reached is one line
+    (no traceback) and exit status 1."""
+    from cluster_kit import Instance
+
+    db = new_database(postgres, "kiti_instance_names")
+    first = Instance(db, tmp_path / "kiti1.log")
+    try:
+        first.ready()
+        done = start_refused("--db", db, "--cluster", "--instance", first.address)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert (
+            f"the instance name '{first.address}' is held by a live instance at '{first.address}'"
+            in done.stderr
+        )
+        assert "Traceback" not in done.stdout + done.stderr
+        assert first.health()["cluster"]["lost"] == 0  # type: ignore[index]
+    finally:
+        first.stop()
+    done = start_refused("--db", "postgresql://kiti@127.0.0.1:1/kiti", "--cluster")
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr
+    assert done.stderr.startswith("kiti: kiti serve cannot start: cannot use the database:"), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_three_survivors_take_over_and_resume_the_orphans_bots(kit4: Kit) -> None:
+    """kill -9 of one of four instances mid-game: the survivors own its tables, the orphaned
+    tables' bots play on at their new owners, and no acknowledged move is lost or doubled."""
+    assert kit4.proxy is not None
+    bots = ["human", "heuristic", "human", "heuristic"]
+    tables = [kit4.create() for _ in range(8)] + [kit4.create(seats=bots) for _ in range(6)]
+    humans = {t["table"]["id"]: [s["seat"] for s in t["seats"]] for t in tables}
+    players = {tid: seat_players(kit4, t, kit4.proxy.ws, think=0.1) for tid, t in zip(humans, tables)}
+    before: dict[str, list[tuple[int, str]]] = {}
+    owned: dict[str, int] = {}
+    victim: list[str] = []
+
+    async def main() -> None:
+        until = time.monotonic() + 2.0 + LEASE + 5.0
+        runs = asyncio.gather(*(p.run(until) for ps in players.values() for p in ps))
+        await asyncio.sleep(2.0)
+        owners = {tid: kit4.owner(tid) for tid in players}
+        counts = Counter(o for o in owners.values() if o)
+        victim.append(counts.most_common(1)[0][0])
+        owned.update({i.address: counts[i.address] for i in kit4.instances})
+        before.update({tid: kit4.moves(tid) for tid, o in owners.items() if o == victim[0]})
+        await asyncio.to_thread(kit4.by_address(victim[0]).kill9)
+        await runs
+
+    asyncio.run(main())
+    live = {r.id for r in kit4.query("SELECT id FROM kiti_tables WHERE status IN ('waiting', 'playing')")}
+    orphans = [tid for tid in before if tid in live or len(kit4.moves(tid)) > len(before[tid])]
+    assert orphans, f"the premise: the killed instance owned tables under way ({owned})"
+    after = Counter(kit4.owner(tid) for tid in humans if tid in live)
+    assert victim[0] not in after, after
+    assert len(after) == 3, f"the orphans went to the survivors: {dict(after)}"
+    moved_bots = [
+        tid
+        for tid in orphans
+        if humans[tid] == [0, 2] and sum(s in (1, 3) for s, _ in kit4.moves(tid)[len(before[tid]) :]) > 0
+    ]
+    assert moved_bots == [tid for tid in orphans if humans[tid] == [0, 2]], "bots resumed at the new owners"
+    lost = doubled = 0
+    for tid, ps in players.items():
+        a, d = check_moves(kit4, tid, ps, humans[tid])
+        lost, doubled = lost + a, doubled + d
+    print(f"\nfailover among 3 survivors: owned before {owned}, after {dict(after)}, {len(orphans)} orphans")
+    assert lost == 0 and doubled == 0
+
+
+def test_orphans_are_claimed_up_to_an_even_share_whoever_claims_first(postgres: str) -> None:
+    """The claim rule alone (no client brings a claim): survivors owning 2, 3 and 4 live tables
+    share a dead instance's 6 so that each ends with 5, in any order of claiming; a survivor
+    already over an even share claims none until the orphans have waited a lease longer."""
+    from sqlalchemy import create_engine, text
+
+    from kiti.server.cluster import Cluster
+    from kiti.server.store import Store, engine_url
+
+    db = new_database(postgres, "kiti_fair_shares")
+    Store(db).migrate()
+    engine = create_engine(engine_url(db))
+
+    class Hub:  # what claim_orphans needs of the hub: the database, and a table to adopt
+        store = Store(db)
+
+        async def adopt(self, table_id: str, since: float | None) -> None:
+            pass
+
+    def setup(loads: dict[str, int], dead: int) -> dict[str, Cluster]:
+        with engine.begin() as conn:
+            conn.execute(text("DELETE FROM kiti_tables"))
+            conn.execute(text("DELETE FROM kiti_leases"))
+            owners = [*(name for name, n in loads.items() for _ in range(n)), *["dead"] * dead]
+            for i, owner in enumerate(owners):
+                conn.execute(
+                    text(
+                        "INSERT INTO kiti_tables (id, game, version, players, options, seed, takeover, "
+                        "stand_in, status, created, owner, owner_epoch, owned_at) VALUES (:id, 'mauw', '2', "
+                        "4, '{}', 1, false, 'heuristic', 'playing', 0, :o, 1, 0)"
+                    ),
+                    {"id": f"t{i}", "o": owner},
+                )
+            for name in [*loads, "dead"]:
+                left = -60 if name == "dead" else 60
+                conn.execute(
+                    text(
+                        "INSERT INTO kiti_leases VALUES (:i, 1, 'nowhere:1', "
+                        "clock_timestamp() + make_interval(secs => :s))"
+                    ),
+                    {"i": name, "s": left},
+                )
+        clusters = {}
+        for name in loads:
+            cluster = Cluster(Hub(), name, "nowhere:1", lease=120.0, claim_delay=0.0)  # type: ignore[arg-type]
+            cluster.epoch, cluster.held = 1, True
+            clusters[name] = cluster
+        return clusters
+
+    def owned() -> dict[str, int]:
+        with engine.begin() as conn:
+            rows = conn.execute(text("SELECT owner, count(*) AS n FROM kiti_tables GROUP BY owner")).all()
+        return {r.owner: r.n for r in rows}
+
+    for order in (["a", "b", "c"], ["c", "b", "a"], ["b", "c", "a"]):
+        clusters = setup({"a": 2, "b": 3, "c": 4}, dead=6)
+        for name in order:
+            asyncio.run(clusters[name].claim_orphans())
+        assert owned() == {"a": 5, "b": 5, "c": 5}, (order, owned())
+
+    clusters = setup({"a": 1, "b": 8}, dead=3)  # b is over an even share (6) already
+    asyncio.run(clusters["b"].claim_orphans())
+    assert owned()["b"] == 8, "an instance over its share claimed before the others"
+    asyncio.run(clusters["a"].claim_orphans())
+    assert owned() == {"a": 4, "b": 8}, owned()
+    engine.dispose()

@@ -148,7 +148,7 @@ def serve_command(
         _print_haproxy(print_haproxy, host, port)
         return
     _check_extra()
-    from ..server.app import serve
+    from ..server.app import StartError, preflight, serve
     from ..server.config import ServerConfig
 
     db = database_url(db)
@@ -176,6 +176,10 @@ def serve_command(
         lease=lease,
         claim_delay=claim_delay,
     )
+    try:
+        preflight(config)
+    except StartError as exc:
+        fail(f"kiti serve cannot start: {exc}", 1)
     serve(config, host=host, port=port, log_level=log_level)
 
 

@@ -17,6 +17,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+from ..core.errors import quoted
 from .config import ServerConfig
 from .lobby import Hub
 from .ratelimit import OpenCount, Window
@@ -160,6 +161,44 @@ def http_protocol(header_timeout: float) -> type[asyncio.Protocol]:
                 transport.close()
 
     return HeaderDeadline
+
+
+class StartError(Exception):
+    """The server cannot start: its database is unreachable, or (cluster) its name is taken."""
+
+
+def preflight(config: ServerConfig) -> None:
+    """Before serving: reach the database and bring its schema up to date, and in a cluster
+    check that no live instance elsewhere holds this instance's name (two instances under one
+    name would take each other's lease in turns).  Raises :class:`StartError`, in one line."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .store import Store
+
+    store = Store(config.db_url())
+    try:
+        store.migrate()
+        if config.cluster:
+            name = config.instance or config.advertise
+            with store.engine.begin() as conn:
+                row = conn.execute(
+                    text(
+                        "SELECT address, ceil(extract(epoch from expires - clock_timestamp())) AS left "
+                        "FROM kiti_leases WHERE instance = :i AND address <> :a AND expires > clock_timestamp()"
+                    ),
+                    {"i": name, "a": config.advertise},
+                ).first()
+            if row is not None:
+                raise StartError(
+                    f"the instance name {quoted(name)} is held by a live instance at {quoted(row.address)}: "
+                    f"give this one another --instance (or wait {int(row.left)} s for that lease to end)"
+                )
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise StartError(f"cannot use the database: {reason[:200]}") from None
+    finally:
+        store.engine.dispose()
 
 
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:

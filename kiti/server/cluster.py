@@ -14,10 +14,11 @@ and registers again under a new epoch.
 A table is owned by whoever claims it: the instance a client of the table reaches first
 (the proxy hashes the table in the URL, so that is where its people land), or, for a table
 whose owner's lease expired or that was handed over, any live instance after ``claim_delay``
-seconds, in fair shares (each claims at most its share of the orphans per round; rows
-locked with ``SKIP LOCKED``, so one claim wins).  A claimer replays the table from its log
-and resumes its clock from the last move's stored time.  A connection that reaches an
-instance that does not own its table is relayed to the owner; a lobby request is forwarded.
+seconds, in fair shares (each claims the orphans that bring it up to an even share of
+the live tables; rows locked with ``SKIP LOCKED``, so one claim wins).  A claimer replays
+the table from its log and resumes its clock from the last move's stored time.  A
+connection that reaches an instance that does not own its table is relayed to the owner;
+a lobby request is forwarded.
 A graceful stop hands every table over at once (owner cleared, lease deleted).
 """
 
@@ -257,10 +258,9 @@ class Cluster:
             count = conn.execute(text(f"SELECT count(*) FROM ({orphans}) o"), params).scalar_one()
             if not count:
                 return {}
-            live = conn.execute(
-                text("SELECT count(*) FROM kiti_leases WHERE expires > clock_timestamp()")
-            ).scalar_one()
-            share = math.ceil(count / max(1, live))
+            share = _fair_share(conn, orphans, params, count, self.lease)
+            if not share:
+                return {}
             ids = conn.execute(
                 text(
                     f"UPDATE kiti_tables SET owner = :i, owner_epoch = :e, "
@@ -325,6 +325,31 @@ class Cluster:
             "claimed": self.claimed,
             "lost": self.lost,
         }
+
+
+def _fair_share(conn: Connection, orphans: str, params: dict[str, Any], count: int, lease: float) -> int:
+    """How many of ``count`` orphans this instance claims now: as many as bring it up to an
+    even share of every live table among the live instances (so the survivors of a failure
+    end up evenly loaded, whichever claims first); orphans that waited a lease longer than
+    the claim delay (an instance that does not claim its share) are shared out by count."""
+    live, owned, mine = conn.execute(
+        text(
+            "SELECT (SELECT count(*) FROM kiti_leases WHERE expires > clock_timestamp()), "
+            f"count(*), count(*) FILTER (WHERE t.owner = :i AND t.owner_epoch = :e) "
+            f"FROM kiti_tables t JOIN kiti_leases l ON l.instance = t.owner AND l.epoch = t.owner_epoch "
+            f"AND l.expires > clock_timestamp() WHERE t.status IN {LIVE_SQL}"
+        ),
+        params,
+    ).one()
+    share = max(0, math.ceil((int(owned) + count) / max(1, int(live))) - int(mine))
+    if share:
+        return min(share, count)
+    late = int(
+        conn.execute(
+            text(f"SELECT count(*) FROM ({orphans}) o"), {**params, "d": params["d"] + lease}
+        ).scalar_one()
+    )
+    return math.ceil(late / max(1, live)) if late else 0
 
 
 def _since_last_move(conn: Connection, table_id: str) -> float | None:
