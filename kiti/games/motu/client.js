@@ -60,8 +60,8 @@ function playStep(ctx, step) {
 }
 
 // A pick the server offers no step for: refused here (nothing is sent), saying what to pick instead.
-function notOffered(ctx, what, instead) {
-  ctx.refuse(`${what} is not among the moves you may make now: ${instead}`);
+function notOffered(ctx, sentence) {
+  ctx.refuse(sentence);
 }
 
 function stepButton(ctx, step, label, {primary = false} = {}) {
@@ -82,7 +82,7 @@ function rowView(ctx) {
     if (ctx.mode !== "live" || seatOf(ctx) === null) return h("div", {class: "row-card"}, h("span", {class: "muted"}, `${i + 1}`), inner);
     return h("button", {type: "button", class: ["pick", "row-card", step && "legal"], "data-move": step?.move, "data-step": item.step,
                         "data-key": item.step, "aria-label": `Take card ${i + 1}, ${item.card}, for ${coconuts(item.cost)}, with ${coconuts(item.coconuts)} on it`,
-                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `card ${i + 1} (${item.card})`, "take a highlighted card"))},
+                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `card ${i + 1} (${item.card}) cannot be taken now: take a highlighted card`))},
       h("span", {class: "muted"}, `${i + 1}`), inner);
   });
   return h("div", {class: "row-box"},
@@ -101,7 +101,7 @@ function soloRow(ctx) {
     const step = first.get(token);
     return h("button", {type: "button", class: ["pick", "row-card", step && "legal"], "data-move": step?.move, "data-step": token, "data-key": token,
                         "aria-label": `Take the ${side} card, ${card}: ${note}`,
-                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `the ${side} card (${card})`, "take a highlighted card"))}, inner);
+                        onclick: () => (step ? playStep(ctx, step) : notOffered(ctx, `the ${side} card (${card}) cannot be taken now: take a highlighted card`))}, inner);
   });
   const opp = solo.opponent || [];
   return h("div", {class: "solo-box"},
@@ -235,7 +235,7 @@ function placeHere(ctx) {
     if (!ui.cursor || ui.moment !== moment) return;
     const spot = spotsFor(ctx, ui.rotation).find(at(ui.cursor));
     if (spot?.offer.move) playStep(ctx, spot.offer);
-    else notOffered(ctx, `${ctx.view.holding} turned ${ui.rotation}° there`, "place it on a marked spot (N jumps to the next one)");
+    else notOffered(ctx, `${ctx.view.holding} turned ${ui.rotation}° cannot go there: place it on a marked spot (N jumps to the next one)`);
   });
 }
 
