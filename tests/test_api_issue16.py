@@ -295,3 +295,18 @@ def test_undo_refusal_in_a_solo_game_names_the_spectators() -> None:
     refusals = undo_refusals("motu", 1, seed=1)
     assert any(r.endswith("has already been shown to the spectators") for r in refusals)
     assert not any("another player" in r for r in refusals)  # there is none
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_an_overlong_move_text_is_refused_in_one_whole_sentence(game: str) -> None:
+    from kiti.core.game import MAX_NOTATION
+
+    cls = get_game(game)
+    state = cls.new(cls.info.min_seats, None, 3)
+    seat = sorted(state.to_act())[0]
+    before = state.observation(REFEREE)
+    with pytest.raises(KitiError) as refused:
+        state.play(seat, "dive " + "9" * 5000)
+    message = str(refused.value)
+    assert message.endswith(f"no move is longer than {MAX_NOTATION}"), message
+    assert len(message) < 120 and state.observation(REFEREE) == before

@@ -474,3 +474,37 @@ def test_orphans_are_claimed_up_to_an_even_share_whoever_claims_first(postgres: 
     asyncio.run(clusters["a"].claim_orphans())
     assert owned() == {"a": 4, "b": 8}, owned()
     engine.dispose()
+
+
+def test_a_rematch_asked_on_two_instances_at_once_is_made_once(kit2: Kit) -> None:
+    """A finished table may be read by every instance; two of its people asking for the
+    rematch at once on two instances get one rematch table, the same for both."""
+    from websockets.sync.client import connect
+
+    assert kit2.proxy is not None
+    created = kit2.create(game="miaui", seats=3)
+    tid = created["table"]["id"]
+    players = seat_players(kit2, created, kit2.proxy.ws, think=0.0)
+    end = time.monotonic() + 60
+    while not all(p.over for p in players):
+        assert time.monotonic() < end, "the premise: the game ends"
+        play(players, 2.0)
+    sockets = []
+    with contextlib.ExitStack() as stack:
+        for instance, seat in zip(kit2.instances, created["seats"]):
+            ws = stack.enter_context(connect(f"{instance.base.replace('http', 'ws')}/ws?table={tid}"))
+            ws.send(json.dumps({"type": "hello", "v": 1, "table": tid, "token": seat["token"]}))
+            assert first_state(ws)["over"]
+            sockets.append(ws)
+        for ws in sockets:
+            ws.send(json.dumps({"type": "rematch"}))
+        answers = []
+        for ws in sockets:
+            for _ in range(50):
+                m = json.loads(ws.recv(10))
+                if m["type"] == "rematch":
+                    answers.append(m["table"])
+                    break
+                assert m["type"] != "error", m
+    made = [r.id for r in kit2.query("SELECT id FROM kiti_tables WHERE rematch_of = :t", t=tid)]
+    assert len(made) == 1 and answers == made * 2, (answers, made)

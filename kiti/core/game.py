@@ -257,16 +257,20 @@ class State(ABC):
         cost: a game's faster ``random_move`` serves both)."""
         codec = self._codec or self.codec()
         move = self.random_move(seat, rng)
-        action = codec.identity.get(id(move))
-        return _encode_one(codec, move) if action is None else action
+        try:  # a subscript, not the mapping proxy's slower .get
+            return codec.identity[id(move)]
+        except KeyError:
+            return _encode_one(codec, move)
 
     def _random_legal_action(self, seat: int, rng: random.Random) -> int:
         """:meth:`random_action` of a game that keeps the default :meth:`random_move`: the
         same draw, one call fewer (set by ``__init_subclass__``)."""
         codec = self._codec or self.codec()
         move = rng.choice(self.legal_moves(seat))
-        action = codec.identity.get(id(move))
-        return _encode_one(codec, move) if action is None else action
+        try:
+            return codec.identity[id(move)]
+        except KeyError:
+            return _encode_one(codec, move)
 
     def secret_choice(self, seat: int) -> bool:
         """True while ``seat``'s decision is part of a simultaneous secret choice (others may
@@ -794,7 +798,9 @@ def check_notation(text: object) -> str:
     if not isinstance(text, str):
         raise NotationError(f"a move must be text, not {quoted(text)}")
     if len(text) > MAX_NOTATION:
-        raise NotationError(f"move text is {len(text)} characters long: no move is")
+        raise NotationError(
+            f"move text is {len(text)} characters long: no move is longer than {MAX_NOTATION}"
+        )
     out = " ".join(text.split()).lower()
     if not out:
         raise NotationError("empty move")

@@ -6,6 +6,7 @@ The terminal, the game renderers and the server's sentences all name seats this 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,3 +45,22 @@ def same_name(name: str, others: Sequence[str | None]) -> bool:
     """True if ``name`` is one of ``others`` (names are compared without case or edge spaces)."""
     key = name.strip().casefold()
     return any(o is not None and o.strip().casefold() == key for o in others)
+
+
+def folded(line: str, width: int) -> list[str]:
+    """A line broken between words to ``width`` columns (as rich breaks a Text)."""
+    return textwrap.wrap(line, max(width, 1), break_on_hyphens=False) or [""]
+
+
+def latest(lines: Sequence[str], width: int, room: int) -> list[str]:
+    """The most recent of ``lines`` that fit ``room`` screen lines once broken between words
+    at ``width`` columns (a line is shown whole or not at all, never cut mid-word): a game's
+    log under its table."""
+    out: list[list[str]] = []
+    for line in reversed(lines):
+        rows = folded(line, width)
+        room -= len(rows)
+        if room < 0:
+            break
+        out.append(rows)
+    return [row for rows in reversed(out) for row in rows]

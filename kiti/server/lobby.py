@@ -216,23 +216,29 @@ class Hub:
         return table, seat, token
 
     async def rematch(self, table: Table) -> str:
-        """The next game with the same seats, game and options (a new seed); made once."""
+        """The next game with the same seats, game and options (a new seed); made once, even
+        when two instances of a cluster read the finished table and are asked at once (the
+        table row takes the first rematch only: the other instance points at that one)."""
         async with table.lock:
             if table.row.rematch is not None:
                 return table.row.rematch
             if not table.state.over:
                 raise ProtocolError("not_over", "a rematch can be asked for once the game is over")
             row = rematch_row(table, self.new_seed())
-            state = get_game(row.game).new(row.players, row.options, row.seed)
             humans = any(s.human for s in table.seats)
-            ops = [queries.insert_table(row), queries.update_table(table.id, rematch=row.id)]
+            ops = [queries.set_rematch(table.id, row.id), queries.insert_table(row)]
             if self.cluster is not None and not humans:
                 ops.append(self.cluster.own_op(row.id))
-            await table.write(*ops)
+            try:
+                await table.write(*ops)
+            except queries.Taken:
+                row.id = await self.store.read(queries.rematch_of(table.id))
+            else:
+                if self.cluster is None or not humans:  # cluster: its first client's instance owns it
+                    state = get_game(row.game).new(row.players, row.options, row.seed)
+                    self.tables[row.id] = Table(row, state, self)
+                    self.tables[row.id].resume()
             table.row.rematch = row.id
-            if self.cluster is None or not humans:  # cluster: its first client's instance owns it
-                self.tables[row.id] = Table(row, state, self)
-                self.tables[row.id].resume()
             table.broadcast()
             for conn in table.connections():
                 conn.send({"type": "rematch", "table": row.id})

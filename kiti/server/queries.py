@@ -115,6 +115,35 @@ def update_table(table_id: str, **values: Any) -> Op:
     return op
 
 
+class Taken(Exception):
+    """A table's rematch was made first elsewhere (another instance of a cluster, reading the
+    same finished table): nothing of this transaction is kept."""
+
+
+def set_rematch(table_id: str, rematch_id: str) -> Op:
+    """Point a finished table at its rematch, only if no rematch was made yet (else Taken)."""
+
+    def op(conn: Connection) -> None:
+        t = models.tables.c
+        done = conn.execute(
+            update(models.tables).where(t.id == table_id, t.rematch.is_(None)).values(rematch=rematch_id)
+        )
+        if done.rowcount != 1:
+            raise Taken(table_id)
+
+    return op
+
+
+def rematch_of(table_id: str) -> Op:
+    """The rematch a table points at (None: none yet)."""
+
+    def op(conn: Connection) -> str | None:
+        t = models.tables.c
+        return conn.execute(select(t.rematch).where(t.id == table_id)).scalar_one_or_none()
+
+    return op
+
+
 def update_seat(table_id: str, seat: int, **values: Any) -> Op:
     def op(conn: Connection) -> None:
         conn.execute(

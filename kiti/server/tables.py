@@ -312,6 +312,8 @@ class Table:
                 await self.services.store.write(*ops)
             else:
                 await self.services.store.write(cluster.fence(self.id), *ops)
+        except queries.Taken:
+            raise
         except Exception as exc:
             why = None if cluster is None else refusal(exc)
             if cluster is not None and why is not None:

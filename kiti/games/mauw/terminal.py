@@ -9,7 +9,6 @@ Spirit, then its points (``99R8 32``: two nines under a red 8, 32 points).
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,6 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ...core.words import folded, latest
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import COLOUR
@@ -169,21 +169,3 @@ def render_view(
     )
     parts.extend(Text(line, style="dim") for line in latest(recent, width, height - used))
     return Group(*parts)
-
-
-def folded(line: str, width: int) -> list[str]:
-    """A line broken between words to ``width`` columns, as rich breaks a Text."""
-    return textwrap.wrap(line, max(width, 1), break_on_hyphens=False) or [""]
-
-
-def latest(lines: Sequence[str], width: int, room: int) -> list[str]:
-    """The most recent lines that fit ``room`` screen lines once broken between words (a
-    line is shown whole or not at all, never cut mid-word)."""
-    out: list[list[str]] = []
-    for line in reversed(lines):
-        rows = folded(line, width)
-        room -= len(rows)
-        if room < 0:
-            break
-        out.append(rows)
-    return [row for rows in reversed(out) for row in rows]

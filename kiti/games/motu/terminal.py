@@ -23,7 +23,6 @@ that is allowed and, if not, why (the rules' own reason).
 from __future__ import annotations
 
 import io
-import textwrap
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -32,7 +31,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.words import Names
+from ...core.words import Names, latest
 from ...core.words import seat_possessive as whose
 from ...core.words import seat_word as who
 from .cards import DESTINIES
@@ -408,25 +407,12 @@ def _render(
         tail.append(Text(asked(view), style="bold cyan"))
     room = lines - height(parts + tail)
     recent = [t for t in (describe_event(e, viewer, names) for e in (events or [])[-30:]) if t]
-    kept = len(latest(recent, LOG_ROWS))
+    kept = len(latest(recent, SCREEN, LOG_ROWS))
     if not view["over"] or room >= 6:
         parts.append(island_panel(view, min(room - kept, max(16, lines // 2 + 4))))
     parts += tail
-    parts += [Text(row, style="dim") for row in latest(recent, lines - height(parts))]
+    parts += [Text(row, style="dim") for row in latest(recent, SCREEN, lines - height(parts))]
     return Group(*parts)
-
-
-def latest(lines: Sequence[str], room: int) -> list[str]:
-    """The most recent lines that fit ``room`` screen lines, each broken between words at the
-    screen's width (a line is shown whole or not at all, never cut)."""
-    out: list[list[str]] = []
-    for line in reversed(lines):
-        rows = textwrap.wrap(line, SCREEN, break_on_hyphens=False) or [""]
-        room -= len(rows)
-        if room < 0:
-            break
-        out.append(rows)
-    return [row for rows in reversed(out) for row in rows]
 
 
 def height(parts: list[RenderableType], width: int = 80) -> int:
