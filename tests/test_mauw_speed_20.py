@@ -72,13 +72,22 @@ def plain_plays(state: MauwState, seat: int) -> list[Play]:
     players=st.integers(G.info.min_seats, G.info.max_seats),
     seed=st.integers(0, 2**32),
 )
-def test_random_move_draws_what_a_uniform_choice_among_legal_moves_draws(
+def test_random_move_and_action_draw_what_a_uniform_choice_among_legal_moves_draws(
     which: int, players: int, seed: int
 ) -> None:
     for state, seat in positions(OPTIONS[which], players, seed):
         fast, plain = random.Random(seed + len(state.history)), random.Random(seed + len(state.history))
         assert state.random_move(seat, fast) == plain.choice(state.legal_moves(seat)), state.phase
         assert fast.getstate() == plain.getstate(), "random_move used the generator differently"
+        ints = random.Random(seed + len(state.history))
+        action = state.random_action(seat, ints)
+        assert state.codec().moves[action] == plain_move(state, seat, seed), state.phase
+        assert ints.getstate() == plain.getstate(), "random_action used the generator differently"
+
+
+def plain_move(state: Any, seat: int, seed: int) -> Any:
+    """What ``rng.choice(legal_moves)`` draws from the generator ``random_move`` is given."""
+    return random.Random(seed + len(state.history)).choice(state.legal_moves(seat))
 
 
 @settings(max_examples=12)

@@ -37,7 +37,7 @@ from ...core.contract import emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
-from ...core.moves import Move, Step
+from ...core.moves import ActionCodec, Move, Step
 from ...core.options import OptionSpec
 from .cards import (
     ALL_CODES,
@@ -711,6 +711,32 @@ class MauwState(State):
         move drawn is built: a random playout no longer lists every play."""
         if self.phase != "turn" or seat not in self.acting:
             return rng.choice(self.legal_moves(seat))
+        drawn = self._draw_turn(seat, rng)
+        return _PLAYS_AT[drawn] if isinstance(drawn, int) else drawn
+
+    def random_action(self, seat: int, rng: random.Random) -> int:
+        """:meth:`random_move`'s very draw as its action: a play's action is read from a
+        table of the codec, any other move's by its identity (every Mauw move is one shared
+        value, the codec's own)."""
+        codec = self._codec or self.codec()
+        if self.phase != "turn" or seat not in self.acting:
+            move = rng.choice(self.legal_moves(seat))
+        else:
+            drawn = self._draw_turn(seat, rng)
+            if isinstance(drawn, int):
+                try:
+                    return _PLAY_ACTIONS[codec][drawn]
+                except KeyError:
+                    return _play_actions(codec)[drawn]
+            move = drawn
+        try:
+            return codec.identity[id(move)]
+        except KeyError:  # a move the rules built afresh (none today): by its value
+            return codec.index[move]
+
+    def _draw_turn(self, seat: int, rng: random.Random) -> int | Move:
+        """A uniform draw among ``seat``'s turn moves: a play, as its place in
+        :data:`_PLAYS_AT`, or another move (a Kiwi or Ninox play, the pass) itself."""
         areas, masks = self._turn_masks(seat)
         ends = list(accumulate(map(int.bit_count, masks)))  # where each column's plays end
         hand = self.hands[seat]
@@ -719,8 +745,8 @@ class MauwState(State):
         i = bisect_right(ends, index)
         if i == len(ends):
             return rest[index - ends[-1]]
-        card, decl = _options(masks[i])[index - (ends[i - 1] if i else 0)]
-        return _play(card, areas[i // len(SLOTS)], i % len(SLOTS), decl)
+        option = _positions(masks[i])[index - (ends[i - 1] if i else 0)]
+        return (areas[i // len(SLOTS)] * len(SLOTS) + i % len(SLOTS)) * len(_OPTIONS) + option
 
     def _kiwi_moves(self, seat: int) -> list[Move]:
         out: list[Move] = []
@@ -1552,6 +1578,31 @@ def _hand_bits(hand: tuple[str, ...]) -> int:
 def _options(bits: int) -> tuple[tuple[str, str | None], ...]:
     """The (card, Joker's stand-in) plays of ``bits``, in rising bit order."""
     return tuple(option for option in _OPTIONS if _BIT[option] & bits)
+
+
+@cache
+def _positions(bits: int) -> tuple[int, ...]:
+    """The places in :data:`_OPTIONS` of the plays of ``bits``, in rising bit order."""
+    return tuple(i for i in range(len(_OPTIONS)) if bits >> i & 1)
+
+
+#: Every play, by (seat, slot, place in :data:`_OPTIONS`): seat * 4 + slot, times the options.
+_PLAYS_AT = tuple(
+    _play(card, s, slot, decl)
+    for s in range(INFO.max_seats)
+    for slot in range(len(SLOTS))
+    for card, decl in _OPTIONS
+)
+
+
+#: By codec, the action of each play of :data:`_PLAYS_AT` (-1: a seat the codec has not).
+_PLAY_ACTIONS: dict[ActionCodec, tuple[int, ...]] = {}
+
+
+def _play_actions(codec: ActionCodec) -> tuple[int, ...]:
+    """``codec``'s entry of :data:`_PLAY_ACTIONS`, made on its first use."""
+    actions = _PLAY_ACTIONS[codec] = tuple(codec.index.get(play, -1) for play in _PLAYS_AT)
+    return actions
 
 
 def _column_mask(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> int:
