@@ -180,9 +180,9 @@ def message_for(state: Any, viewer: int | None, names: list[str] | None = None) 
 
 
 RENDER = """async ({m, game}) => {
-  const {gameContext} = await import("/js/table.js");
+  const {gameContext, loadGame} = await import("/js/table.js");
   const {catalog} = await import("/js/api.js");
-  const module = await import(`/js/games/${game}.js`);
+  const module = await loadGame(game);  // its module and its own styles, as a table loads them
   const board = document.createElement("section");
   board.className = "board";
   board.dataset.game = game;

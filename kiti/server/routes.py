@@ -237,6 +237,12 @@ def client_neighbour(game: str, name: str) -> Traversable | None:
     ``/js/games/{id}.js``, where its relative imports resolve)."""
     if not CLIENT_NAME.fullmatch(name) or game not in game_ids():
         return None
+    return client_neighbour_file(game, f"{name}.js")
+
+
+def client_neighbour_file(game: str, name: str) -> Traversable | None:
+    """The file ``name`` beside game ``game``'s declared client module (not the module
+    itself), if the game declares one and the file is there."""
     cls = get_game(game)
     if not has_part(cls, "client"):
         return None
@@ -244,8 +250,23 @@ def client_neighbour(game: str, name: str) -> Traversable | None:
     folder = getattr(declared, "parent", None)
     if not isinstance(folder, Traversable):
         return None
-    file = folder / f"{name}.js"
+    file = folder / name
     return file if file.name != declared.name and file.is_file() else None
+
+
+async def client_style(request: Request) -> Response:
+    """A game's own styles at ``/css/games/{id}.css``: the file ``client.css`` beside its
+    declared client module (the page loads it after ``kiti.css`` for a table of that game);
+    an empty stylesheet for a game without one, 404 for a name that is no game."""
+    game = request.path_params["game"]
+    if game not in game_ids():
+        return PlainTextResponse(f"Not Found: no game {quoted(game)}", status_code=404)
+    source = client_neighbour_file(game, "client.css")
+    return Response(
+        b"" if source is None else source.read_bytes(),
+        media_type="text/css; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
 
 
 LIST_STATUSES = ("open", "waiting", "playing", "over", "all")
@@ -371,5 +392,6 @@ ROUTES = [
     Route("/api/health", api(health)),
     Route("/js/games/{game}.js", client_module),
     Route("/js/games/{game}/{file}.js", client_file),
+    Route("/css/games/{game}.css", client_style),
     WebSocketRoute("/ws", websocket),
 ]

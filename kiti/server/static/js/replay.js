@@ -3,7 +3,7 @@
 
 import {api, catalog} from "./api.js";
 import {clear, h} from "./dom.js";
-import {gameContext, seatNames} from "./table.js";
+import {gameContext, loadGame, seatNames} from "./table.js";
 
 const CHUNK = 25;
 export class ReplayScreen {
@@ -29,7 +29,7 @@ export class ReplayScreen {
   async start() {
     const {table} = await api(`/api/tables/${this.tableId}`);
     this.table = table;
-    this.module = await import(`./games/${encodeURIComponent(table.game)}.js`);  // served for every game
+    this.module = await loadGame(table.game);  // served for every game
     this.catalog = await catalog(table.game).catch(() => ({}));
     document.title = `Kiti · replay of ${table.name} ${table.id}`;
     document.getElementById("crumbs").append(h("a", {href: "#"}, "Lobby"), " › ",

@@ -45,9 +45,25 @@ export function gameContext(m, {events, catalog, ui, clockLeft, play, askSteps, 
   };
 }
 
-async function loadModule(game) {
-  // The server serves every game's client module there (the generic one for a game without its own).
-  return import(`./games/${encodeURIComponent(game)}.js`);
+// A game's client module and its own styles, in place before the module draws. The server serves
+// both for every game (the generic module and an empty stylesheet to a game without its own); the
+// page holds one game's styles at a time, after kiti.css.
+export async function loadGame(game) {
+  const name = encodeURIComponent(game);
+  const [module] = await Promise.all([import(`./games/${name}.js`), gameStyle(`css/games/${name}.css`)]);
+  return module;
+}
+
+let style = {href: "", loaded: Promise.resolve()};
+function gameStyle(href) {
+  if (style.href !== href) {
+    const link = h("link", {rel: "stylesheet", href, id: "game-style"});
+    const loaded = new Promise((resolve) => { link.onload = link.onerror = resolve; });
+    const old = document.getElementById("game-style");
+    if (old) old.replaceWith(link); else document.head.append(link);
+    style = {href, loaded};
+  }
+  return style.loaded;
 }
 
 export class TableScreen {
@@ -130,7 +146,7 @@ export class TableScreen {
 
   async apply(m) {
     if (!this.module) {
-      this.module = await loadModule(m.table.game);
+      this.module = await loadGame(m.table.game);
       this.catalog = await catalog(m.table.game).catch(() => ({}));
       document.getElementById("crumbs").append(
         h("a", {href: "#"}, "Lobby"), " › ", h("span", {}, `${m.table.name} · table ${m.table.id}`));
@@ -322,7 +338,7 @@ export class TableScreen {
     const t = m.table;
     if (t.status === "waiting") return "Waiting for players…";
     if (m.over) {
-      // a party that is no seat (MOTU's solo Opponent) by its own name
+      // a party that is no seat (a solo game's opponent) by its own name
       const win = (m.standings || []).filter((s) => s.winner).map((s) => s.seats.map((x) => this.ctx.who(x)).join(" & ") || s.party);
       const verb = win.length > 1 ? "share the win" : win[0] === "you" || win[0].includes(" & ") ? "win" : "wins";
       return win.length ? `Game over: ${listing(win)} ${verb}` : "Game over";
