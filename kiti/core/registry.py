@@ -44,7 +44,9 @@ before anything starts.
 - ``client``: the web client's module that draws the game's table (an ES module exporting
   ``render``; see ``kiti/server/static/js/games/generic.js``), a file of the game package
   (``"client.js"``) or of another package (``"package:path/in/it.js"``); ``kiti serve``
-  serves it at ``/js/games/{id}.js``, and the generic module to a game without one;
+  serves it at ``/js/games/{id}.js``, and the generic module to a game without one; the other
+  ``.js`` files beside it at ``/js/games/{id}/{file}.js``, and its styles, a ``client.css``
+  beside it, at ``/css/games/{id}.css`` (the page loads them with the module);
 - ``tensors``: the game's tensor encoder for reinforcement learning, a subclass of
   :class:`kiti.core.tensors.Encoder` (built for one ``kiti.load(...)`` game; its module may
   import numpy, so only :func:`kiti.rl.tensors.encoder_for` imports it);
