@@ -12,7 +12,7 @@ from ..core.game import State
 from ..core.registry import get_game
 
 app = typer.Typer(
-    help="Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate.",
+    help="Kiti: a referee for card games (each game a package of its own). Play, replay, simulate.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -39,7 +39,7 @@ def _main(
         help="Print Kiti's version and exit.",
     ),
 ) -> None:
-    """Kiti: the referee for Miaui, Mauw and MOTU. Play, replay, simulate."""
+    """Kiti: a referee for card games (each game a package of its own). Play, replay, simulate."""
 
 
 #: Where simulations run (``kiti tournament`` and ``kiti balance``; :mod:`kiti.sim.runner`).

@@ -261,7 +261,12 @@ def play_command(
         None, metavar="GAME", show_default=False, help="Game id, e.g. miaui (optional with --load)."
     ),
     players: int | None = typer.Option(
-        None, "--players", "-n", metavar="N", min=1, help="Number of seats (Miaui: 3-6, default 4)."
+        None,
+        "--players",
+        "-n",
+        metavar="N",
+        min=1,
+        help="Number of seats (default 4, or the nearest count the game allows).",
     ),
     seats: str | None = typer.Option(
         None,
@@ -323,7 +328,7 @@ def play_command(
 ) -> None:
     """Play a game at the terminal: you against bots, several people on one screen, or bots alone.
 
-    Type a move at the prompt (Tab completes; in Miaui a number N alone means 'dive N'). Commands: ? or help, rules, why MOVE, board (Ctrl-L), log, undo (against bots, before the reveal), save FILE, quit. Ctrl-C or Ctrl-D leave with the record saved.
+    Type a move at the prompt (Tab completes; ? shows the game's own shorthands). Commands: ? or help, rules, why MOVE, board (Ctrl-L), log, undo (against bots, before the reveal), save FILE, quit. Ctrl-C or Ctrl-D leave with the record saved.
     """
     check_flags(game, load, option, seed, watch, delay)
     check_save_path(save)
