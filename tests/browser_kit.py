@@ -179,7 +179,7 @@ def message_for(state: Any, viewer: int | None, names: list[str] | None = None) 
     return state_message(state, table, viewer, 0, None)[0]
 
 
-RENDER = """async ({m, game}) => {
+RENDER = """async ({m, game, tree}) => {
   const {gameContext, loadGame} = await import("/js/table.js");
   const {catalog} = await import("/js/api.js");
   const module = await loadGame(game);  // its module and its own styles, as a table loads them
@@ -189,12 +189,22 @@ RENDER = """async ({m, game}) => {
   board.dataset.mode = "live";
   document.getElementById("app").replaceChildren(board);
   window.played = [];
-  const ctx = gameContext(m, {events: m.events, catalog: await catalog(game), ui: {}, clockLeft: () => null,
-    play: (move) => window.played.push(move), askSteps: async () => [], refuse: () => {}, rerender: () => {}});
-  module.render(board, ctx);
+  window.refused = [];
+  window.asked = [];
+  let ctx = null;
+  const draw = () => { board.replaceChildren(); module.render(board, ctx); };
+  ctx = gameContext(m, {events: m.events, catalog: await catalog(game), ui: {}, clockLeft: () => null,
+    play: (move) => window.played.push(move), refuse: (text) => window.refused.push(text), rerender: draw,
+    askSteps: async (prefix) => { window.asked.push(prefix); return tree[JSON.stringify(prefix)] || []; }});
+  draw();
+  document.addEventListener("keydown", (event) => {
+    if (module.onKey && module.onKey(event, ctx)) event.preventDefault();
+  });
 }"""
 
 
-def render_message(page: Any, message: dict[str, Any]) -> None:
-    """Draw one state message with its game's module alone (no table, no connection)."""
-    page.evaluate(RENDER, {"m": message, "game": message["table"]["game"]})
+def render_message(page: Any, message: dict[str, Any], tree: dict[str, Any] | None = None) -> None:
+    """Draw one state message with its game's module alone (no table, no connection); its
+    ``askSteps`` answered from ``tree`` (a prefix as compact JSON -> the steps after it).
+    The page records ``window.played`` (moves sent), ``window.refused`` and ``window.asked``."""
+    page.evaluate(RENDER, {"m": message, "game": message["table"]["game"], "tree": tree or {}})

@@ -10,34 +10,13 @@ import json
 from typing import Any
 
 import pytest
-from browser_kit import Browser, Server, chromium_missing, message_for, shot
+from browser_kit import Browser, Server, chromium_missing, message_for, render_message, shot
 from mauw_helpers import position
 
 from kiti.server.messages import steps_list
 
 pytest_plugins = ("browser_fixtures",)
 pytestmark = pytest.mark.skipif(chromium_missing(), reason="Chromium is missing (apt-get install chromium)")
-
-RENDER = """async ({m, tree}) => {
-  const {gameContext} = await import("/js/table.js");
-  const {catalog} = await import("/js/api.js");
-  const module = await import("/js/games/mauw.js");
-  const board = document.createElement("section");
-  board.className = "board";
-  board.dataset.game = "mauw";
-  board.dataset.mode = "live";
-  document.getElementById("app").replaceChildren(board);
-  window.played = [];
-  window.refused = [];
-  window.asked = 0;
-  const ui = {};
-  let ctx = null;
-  const draw = () => { board.replaceChildren(); module.render(board, ctx); };
-  ctx = gameContext(m, {events: m.events, catalog: await catalog("mauw"), ui, clockLeft: () => null,
-    play: (move) => window.played.push(move), refuse: (text) => window.refused.push(text), rerender: draw,
-    askSteps: async (prefix) => { window.asked += 1; return tree[JSON.stringify(prefix)] || []; }});
-  draw();
-}"""
 
 
 def step_tree(state: Any, seat: int) -> dict[str, Any]:
@@ -53,7 +32,7 @@ def step_tree(state: Any, seat: int) -> dict[str, Any]:
 
 
 def draw(page: Any, state: Any, seat: int) -> None:
-    page.evaluate(RENDER, {"m": message_for(state, seat, ["Ann", "Bob"]), "tree": step_tree(state, seat)})
+    render_message(page, message_for(state, seat, ["Ann", "Bob"]), step_tree(state, seat))
 
 
 def highlighted(page: Any) -> set[str]:
@@ -80,7 +59,7 @@ def test_a_warrior_highlights_the_columns_the_option_lets_it_go_to(
     }
     assert highlighted(page) == set()  # no card picked: no column yet
     page.locator(".my-hand button[data-card='R1']").click()
-    page.wait_for_function("() => window.asked > 0 && document.querySelector('button.column.legal')")
+    page.wait_for_function("() => window.asked.length > 0 && document.querySelector('button.column.legal')")
     expected = {str(m).split()[1] for m in state.legal_moves(0) if str(m).startswith("R1 ")}
     assert highlighted(page) == expected
     opponents_empty = {"1A", "1C", "1D"}

@@ -79,29 +79,6 @@ def test_the_solo_page_shows_the_huts_change_and_the_discard_price(
 
 
 # ------------------------------------------------------------------ every move through the steps
-RENDER = """async ({m, tree}) => {
-  const {gameContext} = await import("/js/table.js");
-  const {catalog} = await import("/js/api.js");
-  const module = await import("/js/games/motu.js");
-  const board = document.createElement("section");
-  board.className = "board";
-  board.dataset.game = "motu";
-  board.dataset.mode = "live";
-  document.getElementById("app").replaceChildren(board);
-  window.played = [];
-  window.refused = [];
-  window.asked = [];
-  const ui = {};
-  let ctx = null;
-  const draw = () => { board.replaceChildren(); module.render(board, ctx); };
-  ctx = gameContext(m, {events: m.events, catalog: await catalog("motu"), ui, clockLeft: () => null,
-    play: (move) => window.played.push(move), refuse: (text) => window.refused.push(text), rerender: draw,
-    askSteps: async (prefix) => { window.asked.push(prefix); return tree[JSON.stringify(prefix)] || []; }});
-  draw();
-  document.addEventListener("keydown", (event) => { if (module.onKey(event, ctx)) event.preventDefault(); });
-}"""
-
-
 def step_tree(state: Any, seat: int) -> dict[str, Any]:
     """The steps after every prefix of one step, as the server answers them (keys: the prefix as JSON)."""
     return {
@@ -115,7 +92,7 @@ def drawn(server: Server, browser: Browser, message: dict[str, Any], tree: dict[
     """motu.js alone drawing ``message``, its ``askSteps`` answered from ``tree``."""
     page = browser.page({"width": 1280, "height": 1200})
     page.goto(server.url(""))
-    page.evaluate(RENDER, {"m": message, "tree": tree})
+    render_message(page, message, tree)
     return page
 
 
