@@ -55,14 +55,14 @@ def act(page: Any, action: Any) -> None:
 
 # ------------------------------------------------------------------ Miaui
 def miaui_round(page: Any) -> int:
-    text = page.locator(".miaui-top b").inner_text()
+    text = page.locator(".game-top b").inner_text()
     found = re.search(r"Round (\d+)", text)
     return int(found.group(1)) if found else 12
 
 
 def wait_round(page: Any, rnd: int) -> None:
     page.wait_for_function(
-        "r => { const b = document.querySelector('.miaui-top b'); return b && b.textContent === `Round ${r} of 12` "
+        "r => { const b = document.querySelector('.game-top b'); return b && b.textContent === `Round ${r} of 12` "
         "&& document.querySelector('.turnbar.mine'); }",
         arg=rnd,
     )

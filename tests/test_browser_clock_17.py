@@ -89,7 +89,7 @@ def test_the_turn_bar_follows_a_reveal_after_a_restart_between_two_dives(
         ).json_value()
         shot(ann, "restart-between-dives-revealed")
         assert "Waiting for Bob" not in shown and "Your move" in shown, shown
-        ann.wait_for_function("() => document.querySelector('.miaui-top b')?.textContent === 'Round 2 of 12'")
+        ann.wait_for_function("() => document.querySelector('.game-top b')?.textContent === 'Round 2 of 12'")
         expect(ann.locator(".turnbar")).to_have_class("turnbar mine")
         bob.ws.close()
     finally:

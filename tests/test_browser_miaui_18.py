@@ -53,7 +53,7 @@ def test_the_page_shows_the_views_facts_and_plays_the_steps(server: Server, brow
     steps[4]["move"] = "DIVE FIVE"  # the server's word, sent as it is
     del steps[0]  # diver 1 offered no step: not highlighted
     page = page_of(server, browser, message)
-    assert page.locator(".miaui-top b").inner_text() == "Round 1 of 9"
+    assert page.locator(".game-top b").inner_text() == "Round 1 of 9"
     assert "the biggest splash wins" in page.locator(".depth[data-space='0']").inner_text()
     shallow = page.locator(".depth[data-space='2'] .ties")
     assert shallow.get_attribute("data-direction") == "counterclockwise"

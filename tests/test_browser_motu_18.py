@@ -35,7 +35,7 @@ def test_the_solo_turns_follow_the_pile_sizes_option(server: Server, browser: Br
     for piles, turns in (("printed", 18), ("short", 9)):
         state = get_game("motu").new(1, {"solo_piles": piles}, 3)
         page = page_of(server, browser, message_for(state, 0, ["Ann"]))
-        assert f"Turn 1 of {turns}" in page.locator(".miaui-top").inner_text()
+        assert f"Turn 1 of {turns}" in page.locator(".game-top").inner_text()
 
 
 def test_the_page_shows_the_views_facts_and_plays_the_steps(server: Server, browser: Browser, errors) -> None:
@@ -49,7 +49,7 @@ def test_the_page_shows_the_views_facts_and_plays_the_steps(server: Server, brow
     message["steps"].remove(steps[view["row"][3]["step"]])  # card 4 offered no step: not highlighted
     page = drawn(server, browser, message, {})
     assert page.locator(".row-card").nth(2).locator("[data-cost]").inner_text() == "costs 7"
-    assert "Round 1 of 11" in page.locator(".miaui-top").inner_text()
+    assert "Round 1 of 11" in page.locator(".game-top").inner_text()
     assert [b.get_attribute("data-step") for b in page.locator(".row-card.legal").all()] == [
         c["step"] for c in view["row"][:3]
     ]

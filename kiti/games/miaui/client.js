@@ -196,7 +196,7 @@ export function render(board, ctx) {
   const flags = [["open_baskets", "Open Baskets"], ["no_fighting", "No Fighting"], ["taker_chooses_order", "taker orders"]]
     .filter(([k]) => v.options?.[k]).map(([, w]) => h("span", {class: "tag"}, w));
   add(board,
-    h("div", {class: "miaui-top"},
+    h("div", {class: "game-top"},
       h("b", {}, v.over ? "Final table" : `Round ${v.round} of ${v.rounds}`),
       h("span", {class: "muted"}, `Deck: ${Array.isArray(v.deck) ? v.deck.length : v.deck} · Box: ${Array.isArray(v.box) ? v.box.length : v.box}`),
       flags),

@@ -538,7 +538,7 @@ export function render(board, ctx) {
   }
   const piles = Object.entries(v.piles).map(([k, list]) => `${k} ${list.length}`).join(" · ");
   add(board,
-    h("div", {class: "miaui-top"},
+    h("div", {class: "game-top"},
       h("b", {}, v.over ? "Final table" : `${v.solo ? "Turn" : "Round"} ${v.round} of ${v.rounds}`),
       h("span", {class: "muted"}, `Pile ${v.pile} · piles ${piles}` + (v.solo ? "" : ` · supply: ${coconuts(v.supply)}`)),
       v.solo ? h("span", {class: "tag"}, "Solo against the Opponent") : null),
