@@ -77,8 +77,8 @@ class Island(NamedTuple):
     """
 
     placements: tuple[Placement, ...]
-    cells: Mapping[Pos, Cell]
-    symbols: Mapping[Pos, str]  # the visible symbols by cell
+    cells: MappingProxyType[Pos, Cell]
+    symbols: MappingProxyType[Pos, str]  # the visible symbols by cell
     #: Cells with a visible symbol that a new card may cover (not a star, not a volcano), sorted.
     coverable: tuple[Pos, ...] = ()
     #: Cells with a visible star or volcano, sorted.
@@ -166,17 +166,37 @@ def new_island(village: CardLike) -> Island:
 
 
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
-    """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`)."""
+    """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`).
+
+    Only the card's box changes, so the visible cells and symbols are the parent's copied
+    with that box overwritten, and the coverable and protected symbols the parent's outside
+    the box plus the card's own (:func:`_island` works the same out from every symbol)."""
     c = as_card(c)
-    cells, symbols = dict(island.cells), dict(island.symbols)
+    cells, symbols = island.cells.copy(), island.symbols.copy()
+    mine: list[tuple[Pos, str]] = []
     for (cx, cy), cell in _card_cells(c, rotation, len(island.placements)):
         pos = (x + cx, y + cy)
         cells[pos] = cell
         symbols.pop(pos, None)
         if cell.symbol:
             symbols[pos] = cell.symbol
-    placement = Placement(c.id, rotation, x, y)
-    new = _island((*island.placements, placement), cells, symbols)
+            mine.append((pos, cell.symbol))
+    w, h = len(c.rows[0]), len(c.rows)
+    x1, y1 = (x + w, y + h) if rotation in (0, 180) else (x + h, y + w)
+    coverable = [p for p in island.coverable if not (x <= p[0] < x1 and y <= p[1] < y1)]
+    protected = [p for p in island.protected if not (x <= p[0] < x1 and y <= p[1] < y1)]
+    for pos, kind in mine:
+        (protected if kind in PROTECTED else coverable).append(pos)
+    if mine:
+        coverable.sort()
+        protected.sort()
+    new = Island(
+        (*island.placements, Placement(c.id, rotation, x, y)),
+        MappingProxyType(cells),
+        MappingProxyType(symbols),
+        tuple(coverable),
+        tuple(protected),
+    )
     if len(_PARENTS) >= 1024:
         _PARENTS.clear()
     _PARENTS[id(new)] = (new, island, (c, rotation, x, y))  # its bit boards grow from the parent's
@@ -344,9 +364,11 @@ def terrain_problem(island: Island) -> str | None:
 # each (terrain, outward direction) the cells a new card's edge cell of that terrain, looking
 # that way, must not face (:func:`_clash`). Per card rotation, the legal top-left cells are
 # then a few dozen shifts, ors and ands: those whose card box holds a coverable symbol and no
-# protected one, and whose every edge cell faces no such cell.
+# protected one, and whose every edge cell faces no such cell. The edge boards are kept one row
+# lower (bit (y - y0 + 1) * width + x - x0), so that every edge check is a right shift.
 MARGIN = 4  # a top-left cell lies at most 3 cells left of (above) the symbol its card covers
-SLACK = 3  # room for a card or two more before a grown island needs a new frame
+SLACK = 3  # rows added above the island when a card needs more room there
+WIDTH = 32  # the frame's width (wider only for an island too wide for it): cards' bits are kept by width
 _BOARD = {(t, d): i for i, (t, d) in enumerate((t, d) for t in "LBS" for d in DIRECTIONS)}
 
 
@@ -354,9 +376,14 @@ class _Grid(NamedTuple):
     x0: int
     y0: int
     width: int
+    left: int  # the island's smallest x, its largest x and its smallest y
+    right: int
+    top: int
     cover: int  # coverable symbols
     guard: int  # stars and volcanoes
-    bad: tuple[int, ...]  # by _BOARD: the cells an edge cell of that terrain may not face that way
+    bad: tuple[
+        int, ...
+    ]  # by _BOARD: the cells an edge cell of that terrain may not face that way (a row lower)
     reach: dict[tuple[int, int], tuple[int, int]]  # (w, h) -> top-left cells reaching cover, guard
     legal: dict[tuple[str, int], int]  # (card, rotation) -> its legal top-left cells, once asked for
 
@@ -368,7 +395,7 @@ class _Pattern(NamedTuple):
     cover: int
     guard: int
     bad: tuple[int, ...]
-    rim: tuple[tuple[int, int], ...]  # (offset of the cell an edge cell faces, its _BOARD)
+    rim: tuple[tuple[int, int], ...]  # (offset of the cell an edge cell faces + width, its _BOARD)
     width: int
     height: int
 
@@ -381,9 +408,20 @@ def _clashes(terrain: str, ways: tuple[Pos, ...]) -> tuple[int, ...]:
     return tuple(i for (new, way), i in _BOARD.items() if _clash(new, way, spec))
 
 
+_PATTERNS: dict[tuple[str, int, int], tuple[IslandCard, _Pattern]] = {}
+
+
 def _pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
-    """The card turned ``rotation`` as bits of its own box on a board ``width`` wide (kept)."""
-    return _memo(c, (c.id, "pattern", rotation, width), lambda: _make_pattern(c, rotation, width))  # type: ignore[no-any-return]
+    """The card turned ``rotation`` as bits of its own box on a board ``width`` wide (kept by
+    id, checked to be that very card, as :func:`_memo` does)."""
+    known = _PATTERNS.get((c.id, rotation, width))
+    if known is not None and known[0] is c:
+        return known[1]
+    if len(_PATTERNS) >= 4096:
+        _PATTERNS.clear()
+    made = _make_pattern(c, rotation, width)
+    _PATTERNS[c.id, rotation, width] = (c, made)
+    return made
 
 
 def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
@@ -405,7 +443,7 @@ def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
         cover,
         guard,
         tuple(bad),
-        tuple((y * width + x, i) for x, y, i in rim),
+        tuple(((y + 1) * width + x, i) for x, y, i in rim),
         s.width,
         s.height,
     )
@@ -428,30 +466,35 @@ def _grid(island: Island) -> _Grid:
         grown = _grown(_grid(parent[1]), parent[2])
         if grown is not None:
             return _keep(island, grown)
-    if not island.cells:
-        return _Grid(0, 0, 1, 0, 0, (0,) * len(_BOARD), {}, {})
+    if not island.cells:  # nothing yet: a frame with no island, which the first card moves
+        return _Grid(0, 0, WIDTH, 1 << 30, -(1 << 30), 1 << 30, 0, 0, (0,) * len(_BOARD), {}, {})
     x_min, y_min, x_max, _ = bounds(island)
-    x0, y0 = x_min - MARGIN - SLACK, y_min - MARGIN - SLACK
-    width = x_max + MARGIN + SLACK + 1 - x0  # an edge cell faces at most MARGIN cells right of the island
+    # MARGIN free cells left and right of the island at least (an edge cell faces at most
+    # MARGIN cells right of it), the island centred; SLACK rows more above.
+    width = max(WIDTH, x_max + 1 - x_min + 2 * (MARGIN + SLACK))
+    x0, y0 = x_min - (width - (x_max + 1 - x_min)) // 2, y_min - MARGIN - SLACK
     bad = [0] * len(_BOARD)
     for (x, y), cell in island.cells.items():
-        bit = 1 << ((y - y0) * width + x - x0)
+        bit = 1 << ((y - y0 + 1) * width + x - x0)
         for i in _clashes(cell.terrain, cell.ways):
             bad[i] |= bit
     cover = sum(1 << ((y - y0) * width + x - x0) for x, y in island.coverable)
     guard = sum(1 << ((y - y0) * width + x - x0) for x, y in island.protected)
-    return _keep(island, _Grid(x0, y0, width, cover, guard, tuple(bad), {}, {}))
+    return _keep(island, _Grid(x0, y0, width, x_min, x_max, y_min, cover, guard, tuple(bad), {}, {}))
 
 
 def _laid(
-    cover: int, guard: int, bad: Sequence[int], pattern: _Pattern, at: int
+    cover: int, guard: int, bad: Sequence[int], pattern: _Pattern, at: int, width: int
 ) -> tuple[int, int, list[int]]:
-    """The boards with a card (``pattern``) laid over them at bit ``at``."""
+    """The boards with a card (``pattern``) laid over them at bit ``at`` (the edge boards,
+    a row lower, at bit ``at + width``)."""
     keep = ~(pattern.cells << at)
+    low = at + width
+    keep_low = ~(pattern.cells << low)
     return (
         (cover & keep) | pattern.cover << at,
         (guard & keep) | pattern.guard << at,
-        [(board & keep) | mine << at for board, mine in zip(bad, pattern.bad)],
+        [(board & keep_low) | mine << low for board, mine in zip(bad, pattern.bad)],
     )
 
 
@@ -463,15 +506,31 @@ def _keep(island: Island, grid: _Grid) -> _Grid:
 
 
 def _grown(grid: _Grid, laid: tuple[IslandCard, int, int, int]) -> _Grid | None:
-    """``grid`` with a card laid over it (card, rotation, x, y); None if the card leaves too
-    little margin."""
+    """``grid`` with a card laid over it (card, rotation, x, y); None if the island no longer
+    fits the frame's width with MARGIN free cells on either side.
+
+    When the card comes closer than that to the frame's left, right or top, the frame moves
+    (the island centred again, SLACK rows more above): every board is shifted as a whole, which
+    moves each cell within its row, as the island and its margins fit in a row."""
     c, rotation, x, y = laid
-    p = _pattern(c, rotation, grid.width)
-    x, y = x - grid.x0, y - grid.y0
-    if x < MARGIN or y < MARGIN or x + p.width + MARGIN > grid.width:
+    width = grid.width
+    p = _pattern(c, rotation, width)
+    left, right, top = min(grid.left, x), max(grid.right, x + p.width - 1), min(grid.top, y)
+    if right + 1 - left + 2 * MARGIN > width:
         return None
-    cover, guard, bad = _laid(grid.cover, grid.guard, grid.bad, p, y * grid.width + x)
-    return _Grid(grid.x0, grid.y0, grid.width, cover, guard, tuple(bad), {}, {})
+    x0, y0 = grid.x0, grid.y0
+    if left - x0 < MARGIN or right - x0 >= width - MARGIN:
+        x0 = left - (width - (right + 1 - left)) // 2
+    if top - y0 < MARGIN:
+        y0 = top - MARGIN - SLACK
+    move = (grid.y0 - y0) * width + grid.x0 - x0
+    cover, guard, bad = grid.cover, grid.guard, grid.bad
+    if move > 0:
+        cover, guard, bad = cover << move, guard << move, tuple(b << move for b in bad)
+    elif move < 0:
+        cover, guard, bad = cover >> -move, guard >> -move, tuple(b >> -move for b in bad)
+    cover, guard, laid_bad = _laid(cover, guard, bad, p, (y - y0) * width + x - x0, width)
+    return _Grid(x0, y0, width, left, right, top, cover, guard, tuple(laid_bad), {}, {})
 
 
 def _reach(board: int, w: int, h: int, width: int) -> int:
@@ -503,13 +562,11 @@ def _search(grid: _Grid, c: IslandCard, rotation: int) -> int:
             _reach(grid.cover, *box, grid.width),
             _reach(grid.guard, *box, grid.width),
         )
-    legal = reach[0] & ~reach[1]
     bad = grid.bad
+    faced = 0
     for at, i in p.rim:
-        if not legal:
-            break
-        legal &= ~(bad[i] >> at if at >= 0 else bad[i] << -at)
-    return legal
+        faced |= bad[i] >> at
+    return reach[0] & ~reach[1] & ~faced
 
 
 def _cells(grid: _Grid, board: int) -> Iterator[Pos]:
