@@ -73,9 +73,8 @@ def test_the_bit_board_search_finds_what_the_placement_rule_allows(
     cards: int, seed: int, fresh: bool
 ) -> None:
     island = grown(cards, seed)
-    if fresh:  # boards built from the placements, not grown card by card
-        I._GRIDS.clear()
-        I._PARENTS.clear()
+    if fresh:  # the same island, its boards built from its cells, not grown card by card
+        island = I.Island(*island)
     for card_id in random.Random(seed).sample(ISLAND_IDS, 4):
         plain = plain_placements(island, card_id)
         assert I.legal_placements(island, card_id) == plain

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .cards import (
     DIRECTIONS,
@@ -29,6 +29,7 @@ from .cards import (
 )
 
 ROTATIONS = (0, 90, 180, 270)
+T = TypeVar("T")
 CardLike = IslandCard | str
 
 
@@ -69,13 +70,7 @@ class Shape:
     rim: tuple[tuple[Pos, Pos, Spec], ...]  # (cell, outward direction, cell) along the card's edges
 
 
-class Island(NamedTuple):
-    """The cards laid so far (village first) and what they leave visible.
-
-    Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
-    share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
-    """
-
+class _Visible(NamedTuple):
     placements: tuple[Placement, ...]
     cells: MappingProxyType[Pos, Cell]
     symbols: MappingProxyType[Pos, str]  # the visible symbols by cell
@@ -83,6 +78,39 @@ class Island(NamedTuple):
     coverable: tuple[Pos, ...] = ()
     #: Cells with a visible star or volcano, sorted.
     protected: tuple[Pos, ...] = ()
+
+
+class Island(_Visible):
+    """The cards laid so far (village first) and what they leave visible.
+
+    Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
+    share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
+
+    An island also keeps what the placement search worked out for it (:func:`_grid`): its bit
+    boards once made, and until then the island it grew from and the card laid on it; and the
+    facts other modules work out from it once (:func:`kept`). They are no part of its value:
+    equality, hashing, copies and pickles see the fields alone.
+    """
+
+    _boards: _Grid | None = None
+    _grew: tuple[Island, tuple[IslandCard, int, int, int]] | None = None
+    _facts: dict[str, Any] | None = None  # see kept()
+
+    def __reduce__(self) -> tuple[type[Island], tuple[Any, ...]]:
+        return Island, tuple(self)
+
+
+def kept(island: Island, name: str, make: Callable[[Island], T]) -> T:
+    """``make(island)``, worked out once and kept with the island under ``name`` (islands
+    never change): e.g. its symbol counts and longest beach (:mod:`.sources`). Callers must
+    not change what they get."""
+    facts = island._facts
+    if facts is None:
+        facts = island._facts = {}
+    elif name in facts:
+        return facts[name]  # type: ignore[no-any-return]
+    made = facts[name] = make(island)
+    return made
 
 
 def _island(placements: tuple[Placement, ...], cells: dict[Pos, Cell], symbols: dict[Pos, str]) -> Island:
@@ -197,9 +225,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         tuple(coverable),
         tuple(protected),
     )
-    if len(_PARENTS) >= 1024:
-        _PARENTS.clear()
-    _PARENTS[id(new)] = (new, island, (c, rotation, x, y))  # its bit boards grow from the parent's
+    new._grew = (island, (c, rotation, x, y))  # its bit boards grow from the parent's
     return new
 
 
@@ -381,9 +407,8 @@ class _Grid(NamedTuple):
     top: int
     cover: int  # coverable symbols
     guard: int  # stars and volcanoes
-    bad: tuple[
-        int, ...
-    ]  # by _BOARD: the cells an edge cell of that terrain may not face that way (a row lower)
+    #: By _BOARD: the cells an edge cell of that terrain may not face that way (a row lower).
+    bad: tuple[int, ...]
     reach: dict[tuple[int, int], tuple[int, int]]  # (w, h) -> top-left cells reaching cover, guard
     legal: dict[tuple[str, int], int]  # (card, rotation) -> its legal top-left cells, once asked for
 
@@ -449,21 +474,17 @@ def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
     )
 
 
-_GRIDS: dict[int, tuple[Island, _Grid]] = {}
-#: The island each laid island grew from, and the placement: its grid grows from the parent's.
-_PARENTS: dict[int, tuple[Island, Island, tuple[IslandCard, int, int, int]]] = {}
-
-
 def _grid(island: Island) -> _Grid:
-    """The island's bit boards, kept for the island (islands never change): grown from its
-    parent's (:func:`lay_card` tells which) when the card lies within that grid's frame, else
+    """The island's bit boards, kept with the island (islands never change): grown from its
+    parent's (:func:`lay_card` tells which) while the island fits the frame's width, else
     built from its visible cells."""
-    known = _GRIDS.get(id(island))
-    if known is not None and known[0] is island:
-        return known[1]
-    parent = _PARENTS.get(id(island))
-    if parent is not None and parent[0] is island:
-        grown = _grown(_grid(parent[1]), parent[2])
+    known = island._boards
+    if known is not None:
+        return known
+    parent = island._grew
+    if parent is not None:
+        island._grew = None  # the parent is needed no longer
+        grown = _grown(_grid(parent[0]), parent[1])
         if grown is not None:
             return _keep(island, grown)
     if not island.cells:  # nothing yet: a frame with no island, which the first card moves
@@ -499,9 +520,7 @@ def _laid(
 
 
 def _keep(island: Island, grid: _Grid) -> _Grid:
-    if len(_GRIDS) >= 1024:
-        _GRIDS.clear()
-    _GRIDS[id(island)] = (island, grid)
+    island._boards = grid
     return grid
 
 

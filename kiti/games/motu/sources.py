@@ -36,7 +36,7 @@ from .cards import (
     card,
     connected,
 )
-from .island import Island, star_position
+from .island import Island, kept, star_position
 
 SOURCES = ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
 SOURCE_NAME = {
@@ -51,9 +51,18 @@ SOURCE_NAME = {
 
 def symbol_counts(island: Island, extra: Mapping[str, int] | None = None) -> Counter[str]:
     """How many of each symbol kind the island shows (the star left out), plus ``extra``."""
-    counts = Counter(kind for kind in island.symbols.values() if kind != "star")
+    counts = Counter(kept(island, "symbols", _visible_counts))
     counts.update(extra or {})
     return counts
+
+
+def _visible_counts(island: Island) -> Counter[str]:
+    return Counter(kind for kind in island.symbols.values() if kind != "star")
+
+
+def _counts(island: Island, extra: Mapping[str, int] | None) -> Mapping[str, int]:
+    """:func:`symbol_counts`, read only: the island's own counts when there is no ``extra``."""
+    return symbol_counts(island, extra) if extra else kept(island, "symbols", _visible_counts)
 
 
 def pair_points(counts: Mapping[str, int], leader: str) -> int:
@@ -106,9 +115,13 @@ def volcano_distance(island: Island, pos: Pos) -> float:
 
 
 def volcano_points(island: Island) -> int:
-    """Every visible volcano measured with the ruler from the village star."""
+    """Every visible volcano measured with the ruler from the village star
+    (:func:`volcano_distance`, the star looked up once)."""
+    sx, sy = star_position(island)
     return sum(
-        ruler_points(volcano_distance(island, p)) for p, kind in island.symbols.items() if kind == "volcano"
+        ruler_points(math.hypot(p[0] - sx, p[1] - sy))
+        for p, kind in island.symbols.items()
+        if kind == "volcano"
     )
 
 
@@ -125,7 +138,7 @@ def source_points(
         return coconut_points(coconuts)
     if source == "volcano":
         return volcano_points(island)
-    counts = symbol_counts(island, extra)
+    counts = _counts(island, extra)
     if source == "totem":
         return totem_points(counts, totems)
     if source in PAIRS:
@@ -140,12 +153,32 @@ def beaches(island: Island) -> list[set[Pos]]:
 
 def longest_beach(island: Island) -> int:
     """The most different cards that one visible beach runs across (0 without a beach)."""
-    return max((len({island.cells[p].layer for p in beach}) for beach in beaches(island)), default=0)
+    return kept(island, "beach", _beach)[0]
 
 
 def beach_cards(island: Island) -> int:
     """How many of the island's cards still show some Beach."""
-    return len({cell.layer for cell in island.cells.values() if cell.terrain == "B"})
+    return kept(island, "beach", _beach)[1]
+
+
+def _beach(island: Island) -> tuple[int, int]:
+    """:func:`longest_beach` (:func:`beaches` walked one at a time, each beach's cards
+    gathered on the way) and :func:`beach_cards`, from one pass over the visible cells."""
+    left = {p: cell.layer for p, cell in island.cells.items() if cell.terrain == "B"}
+    cards = len(set(left.values()))
+    longest = 0
+    while left:
+        start, layer = left.popitem()
+        todo, layers = [start], {layer}
+        while todo:
+            x, y = todo.pop()
+            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                layer = left.pop(q, -1)
+                if layer >= 0:
+                    layers.add(layer)
+                    todo.append(q)
+        longest = max(longest, len(layers))
+    return longest, cards
 
 
 # ------------------------------------------------------------------ the solo Opponent
@@ -204,7 +237,7 @@ def component_count(component: str, island: Island, extra: Mapping[str, int] | N
         return bank
     if component == "beach_card":
         return beach_cards(island)
-    counts = symbol_counts(island, extra)
+    counts = _counts(island, extra)
     if component == "volcano":
         return counts.get("volcano", 0)
     if component == "totem":
