@@ -88,11 +88,15 @@ class Table:
             )
         self.kind = observation
         self.illegal, self.penalty = check_illegal(illegal, penalty)
-        self.actions = Actions(self.game)
         self.players = self.game.players
         self.agents = [f"player_{s}" for s in range(self.players)]
         self.seat = {a: s for s, a in enumerate(self.agents)}
         self.encoder = None if observation == "dict" else encoder_for(self.game)
+        # legal actions from the encoder where its game offers a cheaper way to the same set
+        self.actions = Actions(self.game, getattr(self.encoder, "legal_actions", None))
+        if self.encoder is not None:  # the env's states are the encoder's game: no checks
+            self._obs_size = self.encoder.observation_layout.size
+            self._obs_new = np.empty if self.encoder.writes_all else np.zeros
         self.rng = random.Random()
         self.seeded = False
         self.state: State = self.game.new_state(0)
@@ -144,11 +148,18 @@ class Table:
     def observe(self, seat: int) -> dict[str, Any]:
         state = self.state
         if self.kind == "tensor":
+            # Encoder.observation(state, seat, None, shared) without its checks: the state is
+            # this env's own and the seat one of its agents'.
+            encoder: Any = self.encoder
             version, shared = self._shared
             if version != self.version:
-                shared = self.encoder.shared(state)  # type: ignore[union-attr]
+                shared = encoder.shared(state)
                 self._shared = (self.version, shared)
-            obs: Any = self.encoder.observation(state, seat, None, shared)  # type: ignore[union-attr]
+            obs: Any = self._obs_new(self._obs_size, FLOAT)
+            if shared is None:
+                encoder._observe(state, seat, obs)
+            else:
+                encoder._observe_shared(state, seat, shared, obs)
         elif self.kind == "info_state":
             obs = self.trackers[seat](state)
         else:
@@ -305,7 +316,17 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         if self.infos[agent]:
             self.infos[agent] = {}
         self._asked[seat] += 1
-        chosen = table.resolve(seat, action, table.mask(seat))
+        version, which, mask = table._mask  # last() made it: the common case, at once
+        if not (
+            version == table.version
+            and which == seat
+            and type(action) is int
+            and 0 <= action < len(mask)
+            and mask[action]
+        ):
+            chosen = table.resolve(seat, action, table.mask(seat))
+        else:
+            chosen = action
         if chosen is None:  # "penalty": the episode ends here
             rewards = [0.0] * table.players
             rewards[seat] = table.penalty

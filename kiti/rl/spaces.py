@@ -25,7 +25,7 @@ play) ends with the token :data:`END`, so a prefix is either a whole move or not
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -58,8 +58,11 @@ def check_illegal(illegal: Any, penalty: Any) -> tuple[str, float]:
 class Actions:
     """The flat actions of one game (rules, seat count, options): the codec, then NOOP."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, legal: Callable[[State, int], Sequence[int]] | None = None) -> None:
         self.game = game
+        #: ``legal(state, seat)``: the seat's legal actions (a seat to act), as
+        #: :meth:`State.legal_actions`; a game's encoder may offer a cheaper one (``legal_actions``).
+        self._legal = legal
         self.codec = game.codec
         self.moves = self.codec.moves
         self.noop = self.codec.size
@@ -73,7 +76,7 @@ class Actions:
         """``seat``'s legal actions now as an int8 mask of :attr:`size` values (only NOOP
         for a seat that is not to act, none once the game is over): a new array."""
         if seat in state.acting:
-            legal = tuple(state.legal_actions(seat))
+            legal = tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
         else:
             legal = () if state.over else (self.noop,)
         made = self._made.get(legal)
@@ -125,8 +128,11 @@ class FactoredActions:
     ``len(prefix)`` after a prefix of token indices, :meth:`action` the flat action that a
     complete prefix makes (None while incomplete), :meth:`tokens` the reverse."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, legal: Callable[[State, int], Sequence[int]] | None = None) -> None:
         self.game = game
+        #: ``legal(state, seat)``: the seat's legal actions (a seat to act), as
+        #: :meth:`State.legal_actions`; a game's encoder may offer a cheaper one (``legal_actions``).
+        self._legal = legal
         steps = [move.steps() for move in game.codec.moves]
         starts = {p[:k] for p in steps for k in range(1, len(p))}
         #: Moves that are also the start of a longer move (Mauw: ``B5`` and ``B5 0A``): they
