@@ -193,7 +193,7 @@ def test_log_lines_are_broken_between_words_at_80_columns_never_cut() -> None:
     sentence = next(x for x in tell_events(type(s), s.events(1), 1, names) if "Kiwi" in x)
     assert len(sentence) > 80  # the premise: it cannot fit one line
     console = Console(width=80, record=True, color_system=None)
-    console.print(terminal(type(s)).render_view(s.observation(1), s.events(1), names, width=80, height=24))
+    console.print(terminal(type(s)).render_view(s.view(1), s.events(1), names, width=80, height=24))
     lines = console.export_text().splitlines()
     assert all(len(line) <= 80 for line in lines)
     assert sentence in " ".join(line.strip() for line in lines)  # whole, broken only between words

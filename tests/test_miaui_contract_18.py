@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 
 import pytest
 from miaui_helpers import G
@@ -128,11 +129,11 @@ def test_a_dive_is_chosen_by_its_number_and_a_take_by_its_code() -> None:
 
 def test_the_terminal_reads_rounds_and_depth_rules_from_the_view() -> None:
     s = G.new(3, seed=1)
-    view = s.observation(0)
-    view["rounds"] = 9
-    view["depths"][2]["rule"] = "the smallest fish"
+    view = s.view(0)
+    depths = view.depths
+    view = replace(view, rounds=9, depths=(*depths[:2], replace(depths[2], rule="the smallest fish")))
 
-    def printed(v: dict) -> str:
+    def printed(v: MiauiView) -> str:
         console = Console(width=100, file=io.StringIO(), color_system=None)
         console.print(render_view(v, s.events(0), width=100))
         return console.file.getvalue()

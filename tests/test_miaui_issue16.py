@@ -100,7 +100,7 @@ def test_move_fields_are_annotated_for_the_generic_type_check():
 # ------------------------------------------------------------- the tie header
 def kiti_text(players, viewer, names, width, kiti=0):
     state = new(players, kiti=kiti)
-    sight = Sight(state.observation(viewer), state.events(viewer), People(viewer, names), width)
+    sight = Sight(state.view(viewer), state.events(viewer), People(viewer, names), width)
     return kiti_line(sight).plain
 
 
@@ -156,7 +156,7 @@ def test_a_hungry_seagull_line_fits_with_the_longest_name_and_keeps_its_letters(
     play_round(s, [1, 2, 3, 4])  # seat 3 takes T6, seat 2 K2, seat 0 K3
     assert s.piles[1] == []
     play_round(s, [2, 12, 5, 6])
-    lines = printed(s.observation(0), s.events(0), [None, name, None, None])
+    lines = printed(s.view(0), s.events(0), [None, name, None, None])
     seagull = [line for line in lines if "Seagull!" in line]
     assert seagull and all(len(line) <= 80 for line in lines), lines
     assert "Bartholomew McKiti-Lagoon" in seagull[0] and "empty" in seagull[0]  # not lower-cased
@@ -170,7 +170,7 @@ def test_the_taker_sees_every_card_to_order_on_one_line():
     play_round(s, [12, 11, 11])
     cards = s.observation(REFEREE)["pending_take"]["cards"]
     assert len(cards) >= 10 and len(set(cards)) > 1
-    line = hand_line(Sight(s.observation(0), s.events(0), People(0), 80)).plain
+    line = hand_line(Sight(s.view(0), s.events(0), People(0), 80)).plain
     assert len(line) <= 80 and line.endswith(" ".join(cards)), line
 
 

@@ -149,18 +149,18 @@ def test_every_view_fits_80x24(players: int, options: dict) -> None:  # type: ig
             s.apply(seat, s.random_move(seat, rng))
             if rng.random() < 0.25 or s.over:
                 for viewer in {seat, min(s.to_act(), default=seat), None}:
-                    text = screen(s.observation(viewer), s.events(viewer))
+                    text = screen(s.view(viewer), s.events(viewer))
                     assert text.count("\n") <= 23 and max(map(len, text.splitlines())) <= 80, text
 
 
 def test_the_screen_names_what_is_asked() -> None:
     s = G.new(2, None, 3)
-    assert "Take a card" in screen(s.observation(0), s.events(0))
+    assert "Take a card" in screen(s.view(0), s.events(0))
     s.play(0, "take 1")
-    text = screen(s.observation(0), s.events(0))
+    text = screen(s.view(0), s.events(0))
     assert f"Place {s.holding}" in text and "Your island" in text
     play_until(s, lambda st: st.phase == "interim")
-    text = screen(s.observation(1), s.events(1))
+    text = screen(s.view(1), s.events(1))
     assert "Interim total, pile A" in text and "Sources now:" in text
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import io
+from dataclasses import replace
 
 import pytest
 from motu_helpers import first_placement, game, play_until
@@ -19,6 +20,7 @@ from kiti.games.motu import rules as R
 from kiti.games.motu import words as W
 from kiti.games.motu.sources import ruler_points
 from kiti.games.motu.terminal import render_view
+from kiti.games.motu.view import MotuView
 
 
 def tokens(s: R.MotuState, seat: int, *prefix: str) -> set[str]:
@@ -37,7 +39,7 @@ def solo(**kwargs: object) -> R.MotuState:
     return game(1, **kwargs)  # type: ignore[arg-type]
 
 
-def drawn(view: dict) -> str:  # type: ignore[type-arg]
+def drawn(view: MotuView) -> str:
     console = Console(width=80, file=io.StringIO(), color_system=None)
     console.print(render_view(view))
     return console.file.getvalue()  # type: ignore[attr-defined]
@@ -55,9 +57,10 @@ def test_each_row_card_costs_what_taking_it_pays() -> None:
 
 
 def test_the_take_costs_are_the_views_in_words() -> None:
-    view = game(3).observation(0)
+    view = game(3).view(0)
     assert "costs 0 1 2 3 coconuts" in W.asked(view)
-    view["row"][2]["cost"] = 7
+    row = view.row
+    view = replace(view, row=(*row[:2], replace(row[2], cost=7), *row[3:]))
     assert "costs 0 1 7 3 coconuts" in W.asked(view)
 
 
@@ -75,11 +78,14 @@ def test_a_solo_take_changes_the_bank_as_the_view_says() -> None:
 def test_an_empty_beach_hut_pays_nothing_and_the_words_say_so() -> None:
     s = solo(piles={"A": ["I01", "I02"]})
     s.supply, s.hut = s.supply + s.hut, 0
-    view = s.observation(0)
-    assert [o["change"] for o in view["solo_table"]["offers"]] == [-1, 0]
+    view = s.view(0)
+    table = view.solo_table
+    assert table is not None
+    assert [o.change for o in table.offers] == [-1, 0]
     assert "left (pay 1 to the Beach Hut) or right (gain nothing)" in W.asked(view)
     assert "right I02 (gain nothing)" in drawn(view)
-    view["solo_table"]["offers"][1]["change"] = 2
+    offers = (table.offers[0], replace(table.offers[1], change=2))
+    view = replace(view, solo_table=replace(table, offers=offers))
     assert "right I02 (gain 2)" in drawn(view) and "or right (gain 2)" in W.asked(view)
 
 
@@ -87,12 +93,14 @@ def test_the_discard_price_is_what_discarding_costs() -> None:
     s = solo(piles={"A": ["I01", "I02", "I03", "I04"]})
     s.play(0, "take right")
     s.play(0, first_placement(s))
-    view = s.observation(0)
-    price = view["solo_table"]["discard_price"]
+    view = s.view(0)
+    table = view.solo_table
+    assert table is not None
+    price = table.discard_price
     bank = s.banks[0]
     s.play(0, "discard")
     assert bank - s.banks[0] == price
-    view["solo_table"]["discard_price"] = 5
+    view = replace(view, solo_table=replace(table, discard_price=5))
     assert "discard (pay 5)" in W.asked(view)
 
 
@@ -109,25 +117,25 @@ def test_the_rounds_are_the_cards_each_seat_places(players: int, options: dict, 
 
 
 def test_the_terminal_header_shows_the_views_rounds() -> None:
-    view = game(3).observation(0)
+    view = game(3).view(0)
     assert "round 1/9" in drawn(view)
-    view["rounds"] = 12
+    view = replace(view, rounds=12)
     assert "round 1/12" in drawn(view)
 
 
 def test_the_picks_are_how_many_sources_an_interim_scores() -> None:
     s = play_until(game(2), lambda t: t.phase == "interim")
     for pile in range(2):
-        view = s.observation(0)
-        assert view["pile"] == R.PILES[pile]
-        assert {len(m.sources) for m in s.legal_moves(0)} == {view["picks"]}  # type: ignore[attr-defined]
+        view = s.view(0)
+        assert view.pile == R.PILES[pile]
+        assert {len(m.sources) for m in s.legal_moves(0)} == {view.picks}  # type: ignore[attr-defined]
         for seat in (0, 1):
             choices = s.observation(seat)["choices"]
             assert {step_move(s, seat, c["step"]) for c in choices} == set(s.legal_moves(seat))
             assert all(step_move(s, seat, c["step"]) == R.Score(tuple(c["sources"])) for c in choices)
         assert s.observation(None)["choices"] == [] and s.observation(REFEREE)["choices"] == []
-        assert f"score {view['picks']} Source(s)" in W.asked(view)
-        view["picks"] = 5
+        assert f"score {view.picks} Source(s)" in W.asked(view)
+        view = replace(view, picks=5)
         assert "score 5 Source(s)" in W.asked(view)
         for seat in (0, 1):
             s.apply(seat, s.legal_moves(seat)[0])

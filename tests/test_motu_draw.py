@@ -98,8 +98,8 @@ def test_a_tall_screen_shows_the_whole_island_and_a_short_one_says_it_shows_part
     while not state.over:
         for seat in sorted(state.to_act()):
             state.apply(seat, state.random_move(seat, rng))
-    view = state.observation(0)
-    _x0, y0, _x1, y1 = view["islands"][0]["bounds"]
+    view = state.view(0)
+    _x0, y0, _x1, y1 = view.islands[0].bounds
     assert y1 - y0 + 3 > 16  # the premise: taller than the old 16-line window
     tall = plain(render_view(view, height=10_000))
     labels = {int(m) for m in re.findall(r"^\s*(-?\d+) ", tall, re.M)}

@@ -6,6 +6,7 @@ import io
 import itertools
 import random
 import re
+from dataclasses import replace
 
 import pytest
 from rich.console import Console
@@ -46,7 +47,7 @@ def test_every_seat_view_fits_80x24(options):
                 seat = min(state.to_act())
                 state.apply(seat, rng.choice(state.legal_moves(seat)))
                 if rng.random() < 0.35:  # a sample of positions keeps the test quick
-                    tallest = max(tallest, height(state.observation(seat), state.events(seat)))
+                    tallest = max(tallest, height(state.view(seat), state.events(seat)))
     assert tallest <= 21  # the table leaves the prompt and two lines of messages
 
 
@@ -96,10 +97,10 @@ def test_no_line_wraps_at_80_columns(players):
         for seed in (1, 2):
             for state in positions(players, options, seed):
                 for viewer in (0, None, "referee"):
-                    view = state.observation(viewer)
+                    view = state.view(viewer)
                     names = LONG_NAMES[:players] if seed == 1 else None
                     check_no_wrap(view, state.events(viewer), names, ["heuristic"] * players)
-                    longest_space = max(longest_space, *map(len, view["lagoon"]))
+                    longest_space = max(longest_space, *map(len, view.lagoon))
     assert longest_space >= 8  # long No Fighting lagoons were drawn too
 
 
@@ -109,18 +110,18 @@ def test_long_no_fighting_spaces_and_piles_stay_on_one_line():
         for seat in range(6):
             state.apply(seat, state.legal_moves(seat)[0])
     assert min(map(len, state.observation(REFEREE)["lagoon"])) >= 10
-    out = printed(state.observation(0), state.events(0), names=LONG_NAMES)
+    out = printed(state.view(0), state.events(0), names=LONG_NAMES)
     lagoon = [line for line in out.splitlines() if re.match(r" (Shallow|Deep|Deepest) ", line)]
     assert len(lagoon) == 3 and all(len(line) <= 80 for line in lagoon)
-    check_no_wrap(state.observation(0), state.events(0), LONG_NAMES, None)
-    during, seen = state.observation(0), state.events(0)
+    check_no_wrap(state.view(0), state.events(0), LONG_NAMES, None)
+    during, seen = state.view(0), state.events(0)
     state.play(0, "dive 12")  # seat 0 alone deepest: takes the whole Deepest space
     for seat in range(1, 6):
         state.apply(seat, state.legal_moves(seat)[0])
-    check_no_wrap(state.observation(1), state.events(1), LONG_NAMES, None)
-    check_no_wrap(state.observation(REFEREE), state.events("referee"), LONG_NAMES, None)
+    check_no_wrap(state.view(1), state.events(1), LONG_NAMES, None)
+    check_no_wrap(state.view(REFEREE), state.events("referee"), LONG_NAMES, None)
     # The longest pile a view can hold (a whole deck's worth): its oldest cards are counted.
-    during["piles"] = [["E13", "T9", "K5", "L7", "E14", "E12"] * 3] * 6
+    during = replace(during, piles=[["E13", "T9", "K5", "L7", "E14", "E12"] * 3] * 6)
     check_no_wrap(during, seen, LONG_NAMES, None)
     out = printed(during, seen, names=LONG_NAMES)
     row = next(line for line in out.splitlines() if line.startswith("3 "))
@@ -134,14 +135,14 @@ def test_no_fighting_reveal_lists_the_depths_in_order():
         state.play(seat, f"dive {n}")
     events = state.events(0)
     assert [e["type"] for e in events if e["type"] in ("tie", "catch")] != ["catch", "catch", "tie"]
-    out = printed(state.observation(0), events)
+    out = printed(state.view(0), events)
     depths = re.findall(r"^  (Deepest|Deep|Shallow):", out, re.M)
     assert depths == ["Deepest", "Deep", "Shallow"]
     # Deep tied, Deepest and Shallow caught: still told Deepest, Deep, Shallow.
     state = G.new(4, {"no_fighting": True}, 3)
     for seat, n in enumerate((12, 7, 7, 1)):
         state.play(seat, f"dive {n}")
-    out = printed(state.observation(None), state.events(None))
+    out = printed(state.view(None), state.events(None))
     assert re.findall(r"^  (Deepest|Deep|Shallow):", out, re.M) == ["Deepest", "Deep", "Shallow"]
 
 
@@ -155,7 +156,7 @@ def test_game_over_reveals_every_pile_from_what_was_seen(options):
             state.apply(seat, rng.choice(state.legal_moves(seat)))
         piles = state.observation(REFEREE)["piles"]
         for viewer in (0, 2, None):
-            out = printed(state.observation(viewer), state.events(viewer), labels=["bot"] * 4)
+            out = printed(state.view(viewer), state.events(viewer), labels=["bot"] * 4)
             assert "▒▒" not in out.split("Round 12")[0].split("Fish pile")[1]
             for seat, pile in enumerate(piles):
                 row = next(line for line in out.splitlines() if re.match(rf"{seat} \S", line))
@@ -177,14 +178,14 @@ def test_face_down_card_is_drawn_as_a_back_for_others():
     for seat, n in ((0, 12), (1, 5), (2, 1)):
         state.play(seat, f"dive {n}")
     assert state.observation(REFEREE)["lagoon"][0] == ["E15"]
-    mine = height(state.observation(0), state.events(0))
+    mine = height(state.view(0), state.events(0))
     assert mine <= 23
     for viewer in (1, 2):
         console = Console(width=80, file=io.StringIO(), color_system=None)
-        console.print(render_view(state.observation(viewer), state.events(viewer)))
+        console.print(render_view(state.view(viewer), state.events(viewer)))
         assert "E15" not in console.file.getvalue()
     console = Console(width=80, file=io.StringIO(), color_system=None)
-    console.print(render_view(state.observation(0), state.events(0)))
+    console.print(render_view(state.view(0), state.events(0)))
     assert "E15" in console.file.getvalue()
 
 
@@ -195,7 +196,7 @@ def test_kiti_tie_is_told_in_words():
     for seat, n in enumerate((9, 9, 9, 7)):
         state.play(seat, f"dive {n}")
     console = Console(width=80, file=io.StringIO(), color_system=None)
-    console.print(render_view(state.observation(1), state.events(1)))
+    console.print(render_view(state.view(1), state.events(1)))
     text = " ".join(console.file.getvalue().split())
     assert "Deepest: seat 0 (9) caught" in text
     assert "tied 9s with you and seat 2: Kiti's counterclockwise order 0>3>2>1" in text

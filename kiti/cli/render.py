@@ -4,10 +4,11 @@ A game declares (see :mod:`kiti.core.registry`) a ``terminal`` part (:class:`Ter
 drawn with ``rich``) and a ``words`` part (:class:`Words`, plain text, which the server
 uses too); nothing here knows any game's rules.  The terminal part:
 
-- ``render_view(view, events=None, names=None, labels=None, width=80, height=21)``: the
-  table as a rich renderable that fits ``width`` columns and ``height`` lines (abbreviated,
-  never wrapped).  ``events`` are what the viewer has seen; ``names`` a player's name per
-  seat (None: unnamed; the viewer's own seat is always "you"); ``labels`` what plays there.
+- ``render_view(view, events=None, names=None, labels=None, width=80, height=21)``: ``view``
+  (:meth:`State.view`: the game's typed view, ``info.view_type``, never its JSON) as a rich
+  renderable that fits ``width`` columns and ``height`` lines (abbreviated, never wrapped).
+  ``events`` are what the viewer has seen; ``names`` a player's name per seat (None:
+  unnamed; the viewer's own seat is always "you"); ``labels`` what plays there.
 - optionally ``dialogue(turn, line)`` (below).
 
 The words part:
@@ -211,7 +212,7 @@ class Turn:
     """What a game's ``dialogue`` hook is given about the seat typing: never the state."""
 
     seat: int
-    view: Any  # the seat's own observation
+    view: Any  # the seat's own typed view (State.view: the game's view type)
     steps: Callable[..., list[Step]]  # steps(prefix=()) -> the next tokens (State.move_steps)
     why: Callable[[str], str | None]  # why(move text) -> why it is refused, None if legal
 
@@ -227,7 +228,7 @@ def turn_for(state: State, seat: int) -> Turn:
             return str(exc)
         return state.illegal_reason(seat, move)
 
-    return Turn(seat, state.observation(seat), steps, why)
+    return Turn(seat, state.view(seat), steps, why)
 
 
 def dialogue(state: State, seat: int, line: str, console: Console) -> str | None:

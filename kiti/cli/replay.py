@@ -65,16 +65,15 @@ def replay_command(
     viewer = viewer_for(opened, seat, state.over)
     if step:
         raise typer.Exit(Stepper(opened, viewer, Screen()).run())
-    view = state.observation(viewer)
     if as_json:
-        typer.echo(json.dumps(view))
+        typer.echo(json.dumps(state.observation(viewer)))
         return
     lineup = opened.lineup
     if viewer is None:
         typer.echo("This game is sealed and unfinished: only what every seat has seen is shown.")
     render_table(
         state,
-        view,
+        state.view(viewer),
         viewer if isinstance(viewer, int) else None,
         None,
         lineup.names if lineup else None,
@@ -139,7 +138,7 @@ class Stepper:
 
     def show(self, what: str) -> None:
         state, screen = self.state, self.screen
-        view = state.observation(self.viewer)
+        view = state.view(self.viewer)
         lines = standings(state.result(), self._seat(), self.names, screen.width) if state.over else []
         screen.draw(
             terminal(type(state)).render_view(

@@ -100,7 +100,7 @@ class Session:
         """Draw the table as ``viewer`` sees it (None: a spectator), leaving ``spare`` lines."""
         state, screen = self.state, self.screen
         table = terminal(self.cls).render_view(
-            state.observation(viewer),
+            state.view(viewer),
             state.events(viewer),
             self.lineup.names,
             self.lineup.labels(),

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from .cards import card_name
 from .rules import remembered_dives
+from .view import MiauiView
 from .words import (
     ROUND,
     ROUND_HEAD,
@@ -266,27 +267,27 @@ class Sight:
     """One viewer's look at a view: the view, what the viewer saw happen, names, width."""
 
     def __init__(
-        self, view: dict[str, Any], events: Sequence[dict[str, Any]] | None, people: People, width: int
+        self, view: MiauiView, events: Sequence[dict[str, Any]] | None, people: People, width: int
     ) -> None:
         self.view = view
         self.events = list(events or [])
         self.people = people
         self.width = width
-        self.players: int = view["players"]
+        self.players = view.players
         self.me = people.viewer
-        self.over: bool = view["over"]
-        self.referee = view.get("viewer") == "referee"
+        self.over = view.over
+        self.referee = view.viewer == "referee"
 
     def option(self, name: str) -> bool:
-        return bool(self.view.get("options", {}).get(name))
+        return bool(self.view.options.get(name))
 
 
 # ----------------------------------------------------------------- header
 def header(s: Sight) -> Text:
     """Game, round, who is looking and the variants (no Kiti once the game is over)."""
-    rounds = s.view["rounds"]
-    rnd = "game over" if s.over else f"round {s.view['round']} of {rounds}"
-    short_rnd = "game over" if s.over else f"round {s.view['round']}/{rounds}"
+    rounds = s.view.rounds
+    rnd = "game over" if s.over else f"round {s.view.round} of {rounds}"
+    short_rnd = "game over" if s.over else f"round {s.view.round}/{rounds}"
     flags = ", ".join(word for key, word in FLAGS if s.option(key))
     tail: list[Piece] = [(" · " + flags, "italic")] if flags else []
     if s.me is not None:
@@ -309,12 +310,12 @@ def kiti_line(s: Sight) -> Text:
 
     The full form (players' names, "you", Deepest/Deep) whenever it fits; narrower widths
     drop the names first, then words, and keep "you" and Deepest/Deep as long as they can."""
-    kiti = s.view.get("kiti")
+    kiti = s.view.kiti
     if kiti is None:
-        return fit(s.width, [("No Kiti: " + s.view["tie_rule"] + ".", "italic")])
-    order = s.view.get("tie_order") or {}
+        return fit(s.width, [("No Kiti: " + s.view.tie_rule + ".", "italic")])
+    order = s.view.tie_order or {}
     deep, shallow = order.get("deep", []), order.get("shallow", [])
-    left, right = kiti, s.view["kiti_left"]
+    left, right = kiti, s.view.kiti_left
     p = s.people
     kiti_word: Piece = ("Kiti", "bold green")
 
@@ -367,17 +368,17 @@ def kiti_line(s: Sight) -> Text:
 def lagoon_lines(s: Sight) -> list[Text]:
     """The three spaces, shallow on top as in the water (none once the game is over and the
     lagoon is empty)."""
-    lagoon = s.view["lagoon"]
+    lagoon = s.view.lagoon
     if s.over and not any(lagoon):
         return []
     return [space_line(s, space) for space in (2, 1, 0)]
 
 
 def space_line(s: Sight, space: int) -> Text:
-    cards = s.view["lagoon"][space]
-    depth = s.view["depths"][space]
-    label: Piece = (f" {depth['name']:<8}", "bold cyan")
-    rule: Piece = (f"{depth['rule']:<18} ", "dim")
+    cards = s.view.lagoon[space]
+    depth = s.view.depths[space]
+    label: Piece = (f" {depth.name:<8}", "bold cyan")
+    rule: Piece = (f"{depth.rule:<18} ", "dim")
     if not cards:
         return fit(s.width, [label, rule, ("(empty)", "dim")])
     marks = face_down_marks(s, space)
@@ -397,8 +398,8 @@ def _joined(i: int, piece: Text, mark: str, long: bool) -> Text:
 def face_down_marks(s: Sight, space: int) -> list[str]:
     """Per card of a space, a note if it lies face down and this viewer still sees it
     (the short form keeps what follows '; ')."""
-    cards = s.view["lagoon"][space]
-    rnd = s.view["round"]
+    cards = s.view.lagoon[space]
+    rnd = s.view.round
     peeked = {(e["round"], e["space"]): e.get("to") for e in s.events if e.get("type") == "peek"}
     hidden = {
         (e["round"], sp)
@@ -441,7 +442,7 @@ def seat_lines(s: Sight) -> list[Text]:
     tag_w = max(4, *(t.cell_len for t in tags))
     widths = [max(len(title), *(c.cell_len for c in cells)) for title, cells, _ in cols]
     pile_w = s.width - tag_w - sum(widths) - len(cols) - 1
-    piles = s.view["piles"]  # at the end, every pile (the view shows every card in play)
+    piles = s.view.piles  # at the end, every pile (the view shows every card in play)
     head = [_pad(Text("Seat"), tag_w), _pad(Text("Fish pile (bottom → top)"), pile_w)]
     head += [_pad(Text(title), w, right) for (title, _, right), w in zip(cols, widths)]
     lines = [Text(" ").join(head).copy()]
@@ -496,19 +497,19 @@ def pile_cell(cards: list[str], width: int) -> Text:
 
 
 def score_cell(s: Sight, seat: int) -> Text:
-    score = s.view["scores"][seat]
+    score = s.view.scores[seat]
     if score is None:
         return Text("?", style="dim")
     return Text(f"{score:g}", style="bold" if seat == s.me else "")
 
 
 def dive_cell(s: Sight, seat: int) -> Text:
-    pending = s.view.get("pending_take")
-    committed = s.view["committed"][seat]
-    if pending and pending["seat"] == seat:
+    pending = s.view.pending_take
+    committed = s.view.committed[seat]
+    if pending and pending.seat == seat:
         return Text("ordering catch", style="yellow")
     if committed is None:
-        return Text("choosing…" if seat in s.view.get("to_act", []) else "", style="yellow")
+        return Text("choosing…" if seat in s.view.to_act else "", style="yellow")
     if committed == "?":
         return Text("chosen", style="dim")
     return Text(f"{committed} (secret)", style="bold")
@@ -518,12 +519,12 @@ def hand_line(s: Sight) -> Text | None:
     """The viewer's divers, and what a taker is asked to order."""
     if s.me is None or s.over:
         return None
-    mine: list[Piece] = [("Your divers: ", "bold"), (" ".join(map(str, s.view["hands"][s.me])), "bold")]
-    pending = s.view.get("pending_take")
-    if not (pending and pending["seat"] == s.me):
+    mine: list[Piece] = [("Your divers: ", "bold"), (" ".join(map(str, s.view.hands[s.me])), "bold")]
+    pending = s.view.pending_take
+    if not (pending and pending.seat == s.me):
         return fit(s.width, mine)
-    order = f"order your {s.view['depths'][pending['space']]['name']} catch:"
-    cards: list[Piece] = [(" " + c, "yellow") for c in pending["cards"]]  # a cut falls between cards
+    order = f"order your {s.view.depths[pending.space].name} catch:"
+    cards: list[Piece] = [(" " + c, "yellow") for c in pending.cards]  # a cut falls between cards
     return fit(
         s.width,
         [*mine, (" · " + order, "yellow"), *cards],
@@ -554,7 +555,7 @@ def history_lines(s: Sight, room: int, log_rounds: int = 3) -> list[Text]:
 
 
 def render_view(
-    view: dict[str, Any],
+    view: MiauiView,
     events: Sequence[dict[str, Any]] | None = None,
     names: Sequence[str | None] | None = None,
     labels: Sequence[str] | None = None,
@@ -568,7 +569,7 @@ def render_view(
     the piles); ``names``: a player's name per seat (None: unnamed); ``labels``: what plays
     at each seat (human, heuristic...), shown for seats without a name.
     """
-    s = Sight(view, events, People(view.get("viewer"), names, labels), width)
+    s = Sight(view, events, People(view.viewer, names, labels), width)
     lines = [header(s)]
     if not s.over:
         lines.append(kiti_line(s))

@@ -22,7 +22,7 @@ from .rules import source_names
 from .sources import SOURCE_NAME
 
 if TYPE_CHECKING:
-    from .view import MotuView
+    from .view import MotuView, SoloTable
 
 INPUT_HELP = (
     "Shorthand: 2 = take 2 · left/right (solo) · D03 = buy D03 · totem = score totem. "
@@ -103,34 +103,35 @@ def take_change(change: int) -> str:
     return f"gain {change}" if change else "gain nothing"
 
 
-def asked(view: dict[str, Any]) -> str:
+def solo_table(view: MotuView) -> SoloTable:
+    """A solo view's table (the Beach Hut, the cards shown, the Opponent)."""
+    assert view.solo_table is not None, "a solo view has its solo table"
+    return view.solo_table
+
+
+def asked(view: MotuView) -> str:
     """What the seat to act is asked now, in words (a line of the view); every number is the view's."""
-    phase = view["phase"]
-    if phase == "take" and view["solo"]:
-        left, right = (take_change(o["change"]) for o in view["solo_table"]["offers"])
+    phase = view.phase
+    if phase == "take" and view.solo:
+        left, right = (take_change(o.change) for o in solo_table(view).offers)
         return f"Take a card: left ({left} to the Beach Hut) or right ({right}); scrap if neither fits"
     if phase == "take":
-        costs = " ".join(str(c["cost"]) for c in view["row"])
-        return (
-            f"Take a card: take 1-{len(view['row'])} (costs {costs} coconuts: one on each card to its left)"
-        )
+        costs = " ".join(str(c.cost) for c in view.row)
+        return f"Take a card: take 1-{len(view.row)} (costs {costs} coconuts: one on each card to its left)"
     if phase == "place":
         return (
-            f"Place {view['holding']}: a rotation (0 90 180 270) marks where it fits; "
+            f"Place {view.holding}: a rotation (0 90 180 270) marks where it fits; "
             "ROT X Y places it; aim ROT X Y previews"
         )
     if phase == "extras":
         return "Optional: buy a Destiny (buy Dxx), travel (play your Traveler), or done"
     if phase == "other":
-        solo = view["solo_table"]
+        solo = solo_table(view)
         return (
-            f"The other card, {solo['other']}: give (face down to the Opponent) or discard "
-            f"(pay {solo['discard_price']})"
+            f"The other card, {solo.other}: give (face down to the Opponent) or discard "
+            f"(pay {solo.discard_price})"
         )
-    return (
-        f"Interim total, pile {view['pile']}: score {view['picks']} Source(s) you have not scored "
-        "(score totem)"
-    )
+    return f"Interim total, pile {view.pile}: score {view.picks} Source(s) you have not scored (score totem)"
 
 
 def input_help(view: MotuView) -> str:
