@@ -196,28 +196,33 @@ def new_island(village: CardLike) -> Island:
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
     """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`).
 
-    Only the card's box changes, so the visible cells and symbols are the parent's copied
-    with that box overwritten, and the coverable and protected symbols the parent's outside
-    the box plus the card's own (:func:`_island` works the same out from every symbol)."""
+    Only the card's box changes: the visible cells are the parent's with the card's written
+    over them; the symbols in the box are dropped and the card's own added after the others
+    (the order a cell-by-cell overwrite gives); the coverable and protected symbols are the
+    parent's outside the box plus the card's (:func:`_island` works the same out from every
+    symbol)."""
     c = as_card(c)
-    cells, symbols = island.cells.copy(), island.symbols.copy()
-    mine: list[tuple[Pos, str]] = []
-    for (cx, cy), cell in _card_cells(c, rotation, len(island.placements)):
+    laid, marks, w, h = _card_cells(c, rotation, len(island.placements))
+    x1, y1 = x + w, y + h
+    symbols = island.symbols.copy()
+    kept: tuple[list[Pos], list[Pos]] = ([], [])
+    for old, out in zip((island.coverable, island.protected), kept):
+        for p in old:
+            if x <= p[0] < x1 and y <= p[1] < y1:
+                del symbols[p]
+            else:
+                out.append(p)
+    coverable, protected = kept
+    for (cx, cy), kind in marks:
         pos = (x + cx, y + cy)
-        cells[pos] = cell
-        symbols.pop(pos, None)
-        if cell.symbol:
-            symbols[pos] = cell.symbol
-            mine.append((pos, cell.symbol))
-    w, h = len(c.rows[0]), len(c.rows)
-    x1, y1 = (x + w, y + h) if rotation in (0, 180) else (x + h, y + w)
-    coverable = [p for p in island.coverable if not (x <= p[0] < x1 and y <= p[1] < y1)]
-    protected = [p for p in island.protected if not (x <= p[0] < x1 and y <= p[1] < y1)]
-    for pos, kind in mine:
+        symbols[pos] = kind
         (protected if kind in PROTECTED else coverable).append(pos)
-    if mine:
+    if marks:
         coverable.sort()
         protected.sort()
+    cells = island.cells.copy()
+    for (cx, cy), cell in laid:
+        cells[x + cx, y + cy] = cell
     new = Island(
         (*island.placements, Placement(c.id, rotation, x, y)),
         MappingProxyType(cells),
@@ -229,32 +234,24 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     return new
 
 
-_MEMO: dict[tuple[object, ...], tuple[IslandCard, Any]] = {}
+_Laid = tuple[tuple[tuple[Pos, Cell], ...], tuple[tuple[Pos, str], ...], int, int]
+_LAID: dict[tuple[str, int, int], tuple[IslandCard, _Laid]] = {}
 
 
-def _memo(c: IslandCard, key: tuple[object, ...], make: Callable[[], Any]) -> Any:
-    """``make()`` for card ``c``, kept under ``key`` (which starts with the card's id): the
-    cards' own hash reads every field, so this looks up by id and checks it is that card."""
-    known = _MEMO.get(key)
+def _card_cells(c: IslandCard, rotation: int, layer: int) -> _Laid:
+    """The cells a card turned ``rotation`` shows as layer ``layer`` by cell of its box, its
+    symbols by cell, and the box's width and height (kept by id, checked to be that very card:
+    the cards' own hash reads every field)."""
+    known = _LAID.get((c.id, rotation, layer))
     if known is not None and known[0] is c:
         return known[1]
-    if len(_MEMO) >= 16384:
-        _MEMO.clear()
-    value = make()
-    _MEMO[key] = (c, value)
-    return value
-
-
-def _card_cells(c: IslandCard, rotation: int, layer: int) -> tuple[tuple[Pos, Cell], ...]:
-    """The cells a card turned ``rotation`` shows as layer ``layer``, by cell of its box."""
-    return _memo(  # type: ignore[no-any-return]
-        c,
-        (c.id, "cells", rotation, layer),
-        lambda: tuple(
-            (pos, Cell(spec.terrain, spec.symbol, c.id, layer, spec.ways))
-            for pos, spec in shape(c, rotation).cells
-        ),
-    )
+    if len(_LAID) >= 16384:
+        _LAID.clear()
+    s = shape(c, rotation)
+    cells = tuple((pos, Cell(spec.terrain, spec.symbol, c.id, layer, spec.ways)) for pos, spec in s.cells)
+    marks = tuple((pos, spec.symbol) for pos, spec in s.cells if spec.symbol)
+    made = _LAID[c.id, rotation, layer] = (c, (cells, marks, s.width, s.height))
+    return made[1]
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
@@ -438,7 +435,7 @@ _PATTERNS: dict[tuple[str, int, int], tuple[IslandCard, _Pattern]] = {}
 
 def _pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
     """The card turned ``rotation`` as bits of its own box on a board ``width`` wide (kept by
-    id, checked to be that very card, as :func:`_memo` does)."""
+    id, checked to be that very card, as :func:`_card_cells` does)."""
     known = _PATTERNS.get((c.id, rotation, width))
     if known is not None and known[0] is c:
         return known[1]

@@ -62,7 +62,13 @@ def _visible_counts(island: Island) -> Counter[str]:
 
 def _counts(island: Island, extra: Mapping[str, int] | None) -> Mapping[str, int]:
     """:func:`symbol_counts`, read only: the island's own counts when there is no ``extra``."""
-    return symbol_counts(island, extra) if extra else kept(island, "symbols", _visible_counts)
+    counts: Mapping[str, int] = kept(island, "symbols", _visible_counts)
+    if not extra:
+        return counts
+    more = dict(counts)
+    for kind, n in extra.items():
+        more[kind] = more.get(kind, 0) + n
+    return more
 
 
 def pair_points(counts: Mapping[str, int], leader: str) -> int:
@@ -196,10 +202,7 @@ def opponent_totem_points(counts: Mapping[str, int]) -> int:
 
 def card_symbols(cards: Iterable[str | IslandCard]) -> Counter[str]:
     """Every symbol printed on these cards, counted by kind (cards lined up, none covered)."""
-    counts: Counter[str] = Counter()
-    for c in cards:
-        counts.update((card(c) if isinstance(c, str) else c).symbol_counts())
-    return counts
+    return Counter(kind for c in cards for _, kind in (card(c) if isinstance(c, str) else c).symbols)
 
 
 def opponent_points(cards: Sequence[str], hut: int, player_volcanoes: int) -> dict[str, int]:
