@@ -193,8 +193,13 @@ class MauwEncoder(Encoder):
         self._fixed_values += [float(f) for f in flags]
         #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
+        #: Per seat, where each seat's hand size goes (in seat order), and every other seat's
+        #: "opponent" flag (without teams)
+        self._hand_size_at = [[at["hand_size"] + r for r in rel] for rel in self._rel]
+        self._others_at = [[at["opponent"] + r for r in rel if r] for rel in self._rel]
         self._turn_plays: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._columns_made: dict[tuple[Any, ...], tuple[list[int], list[int], list[float]]] = {}
+        #: One seat's columns by (row, tops, nines counts): see :meth:`_columns`
+        self._areas: dict[tuple[Any, ...], tuple[list[int], list[int], list[float], int]] = {}
 
     # ------------------------------------------------------------ the mask
     def legal_actions(self, state: MauwState, seat: int) -> tuple[int, ...]:
@@ -242,10 +247,8 @@ class MauwEncoder(Encoder):
         ones += [at["to_act"] + rel[s] for s in state.acting]
         self._teams(state, seat, ones)
         _count(at["hand"], state.hands[seat], where, values)
-        base = at["hand_size"]
-        for s, hand in enumerate(state.hands):
-            where.append(base + rel[s])
-            values.append(len(hand))
+        where += self._hand_size_at[seat]
+        values += map(len, state.hands)
         for s, known in enumerate(state.known):
             if known:
                 _count(at["known"] + rel[s] * C, known, where, values)
@@ -274,58 +277,62 @@ class MauwEncoder(Encoder):
                 mate = state.teammate(s)
                 if mate is not None:
                     ones.append(base + rel[s] * n + rel[mate])
-        ones += [at["opponent"] + rel[s] for s in range(n) if state.is_opponent(seat, s)]
+            ones += [at["opponent"] + rel[s] for s in range(n) if state.is_opponent(seat, s)]
+        else:  # every other seat
+            ones += self._others_at[seat]
 
     def _columns(
         self, state: MauwState, seat: int, ones: list[int], where: list[int], values: list[float]
     ) -> None:
-        """Every column's nines, top and points; every seat's points and its team's: worked out
-        once per (viewer, teams, tops, nines counts) and kept (most moves change no column)."""
-        key = (
-            seat,
-            None if state.team_of is None else tuple(state.team_of),
-            *map(tuple, state.tops),
-            *[len(col) for cols in state.nines for col in cols],
-        )
-        known = self._columns_made.get(key)
-        if known is None:
-            if len(self._columns_made) > 1 << 14:
-                self._columns_made.clear()
-            known = self._columns_made[key] = ([], [], [])
-            self._write_columns(state, seat, *known)
-        ones += known[0]
-        where += known[1]
-        values += known[2]
-
-    def _write_columns(
-        self, state: MauwState, seat: int, ones: list[int], where: list[int], values: list[float]
-    ) -> None:
+        """Every column's nines, top and points; every seat's points and its team's.  A seat's
+        four columns are worked out once per (row, tops, nines counts) and kept: a move
+        changes at most a column or two."""
         at = self._at
         rel = self._rel[seat]
-        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
+        made = self._areas
         scores = []
-        for s in range(self.players):
-            row = rel[s] * S
-            total = 0
-            for slot, (nines, top) in enumerate(zip(state.nines[s], state.tops[s])):
-                k = len(nines)
-                if k:
-                    where.append(nines_at + row + slot)
-                    values.append(k)
-                if top is not None:
-                    ones.append(top_at + (row + slot) * len(TOPS) + TOP[top])
-                points = _SCORE[k, top]
-                if points:
-                    where.append(col_at + row + slot)
-                    values.append(points)
-                    total += points
-            scores.append(total)
+        for s, (tops, nines) in enumerate(zip(state.tops, state.nines)):
+            key = (rel[s], *tops, *map(len, nines))
+            known = made.get(key)
+            if known is None:
+                if len(made) > 1 << 14:
+                    made.clear()
+                known = made[key] = self._area(rel[s], tops, nines)
+            ones += known[0]
+            where += known[1]
+            values += known[2]
+            scores.append(known[3])
         teams = state.team_of is not None
         for s, points in enumerate(scores):
             mate = state.teammate(s) if teams else None
             team = points if mate is None else points + scores[mate]
             where += [at["score"] + rel[s], at["team_score"] + rel[s]]
             values += [points, team]
+
+    def _area(
+        self, r: int, tops: list[str | None], nines: list[list[str]]
+    ) -> tuple[list[int], list[int], list[float], int]:
+        """The ones, (where, value) pairs and points of one seat's columns shown in row ``r``."""
+        at = self._at
+        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
+        ones: list[int] = []
+        where: list[int] = []
+        values: list[float] = []
+        row = r * S
+        total = 0
+        for slot, (cards, top) in enumerate(zip(nines, tops)):
+            k = len(cards)
+            if k:
+                where.append(nines_at + row + slot)
+                values.append(k)
+            if top is not None:
+                ones.append(top_at + (row + slot) * len(TOPS) + TOP[top])
+            points = _SCORE[k, top]
+            if points:
+                where.append(col_at + row + slot)
+                values.append(points)
+                total += points
+        return ones, where, values, total
 
     def _attack(self, state: MauwState, rel: tuple[int, ...], ones: list[int]) -> None:
         at = self._at
