@@ -19,6 +19,7 @@ from test_mauw_speed_20 import heuristic_fingerprint
 
 from kiti.core.registry import get_game
 from kiti.games.motu import island as I
+from kiti.games.motu import sources as S
 from kiti.games.motu.cards import ISLAND_IDS, VILLAGE_IDS
 
 MOTU = get_game("motu")
@@ -173,3 +174,44 @@ def test_the_faster_heuristic_makes_the_same_choices() -> None:
     change of the strategy updates them."""
     assert heuristic_fingerprint("motu", 3, [1]) == "06f0ac5d4f556470"
     assert heuristic_fingerprint("motu", 1, [2]) == "cb364a9b79805057"
+
+
+def rebuilt(island: I.Island) -> I.Island:
+    """The island built again from its placements alone, cell by cell (no kept state)."""
+    cells: dict[tuple[int, int], I.Cell] = {}
+    symbols: dict[tuple[int, int], str] = {}
+    for layer, (card_id, rotation, x, y) in enumerate(island.placements):
+        for (cx, cy), spec in I.shape(I.as_card(card_id), rotation).cells:
+            cells[x + cx, y + cy] = I.Cell(spec.terrain, spec.symbol, card_id, layer, spec.ways)
+            symbols.pop((x + cx, y + cy), None)
+            if spec.symbol:
+                symbols[x + cx, y + cy] = spec.symbol
+    return I._island(island.placements, cells, symbols)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), cards=st.integers(1, 16), wild=st.floats(0, 0.5))
+def test_what_an_island_keeps_equals_a_fresh_computation(seed: int, cards: int, wild: float) -> None:
+    """Cards laid at legal places, and (a share ``wild``) anywhere near the island, rules
+    unchecked: after each, what lay_card updates (cells and symbols, in order; the coverable
+    and protected symbols), the bit boards grown card by card (their frame moved, or built
+    again when the island outgrows it), and the facts kept for scoring (symbol counts, beaches)
+    equal what is worked out afresh from the placements."""
+    rng = random.Random(seed)
+    island = I.new_island(rng.choice(VILLAGE_IDS))
+    for card_id in rng.sample(ISLAND_IDS, cards):
+        spot = I.uniform_legal_placement(island, card_id, rng)
+        if spot is None or rng.random() < wild:
+            x0, y0, x1, y1 = I.bounds(island)
+            spot = (rng.choice(I.ROTATIONS), rng.randint(x0 - 4, x1 + 1), rng.randint(y0 - 4, y1 + 1))
+        island = I.lay_card(island, card_id, *spot)
+        fresh = rebuilt(island)
+        assert list(island.cells.items()) == list(fresh.cells.items())
+        assert list(island.symbols.items()) == list(fresh.symbols.items())
+        assert (island.coverable, island.protected) == (fresh.coverable, fresh.protected)
+        probe = rng.choice(ISLAND_IDS)
+        assert I.legal_placements(island, probe) == I.legal_placements(fresh, probe)
+        assert S.symbol_counts(island) == Counter(k for k in fresh.symbols.values() if k != "star")
+        beaches = [{fresh.cells[p].layer for p in beach} for beach in S.beaches(fresh)]
+        assert S.longest_beach(island) == max(map(len, beaches), default=0)
+        assert S.beach_cards(island) == len(set().union(*beaches))
