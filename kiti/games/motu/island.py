@@ -406,7 +406,7 @@ class _Grid(NamedTuple):
     guard: int  # stars and volcanoes
     #: By _BOARD: the cells an edge cell of that terrain may not face that way (a row lower).
     bad: tuple[int, ...]
-    reach: dict[tuple[int, int], tuple[int, int]]  # (w, h) -> top-left cells reaching cover, guard
+    reach: dict[tuple[int, int], int]  # (w, h) -> top-left cells reaching a cover and no guard
     legal: dict[tuple[str, int], int]  # (card, rotation) -> its legal top-left cells, once asked for
 
 
@@ -420,6 +420,7 @@ class _Pattern(NamedTuple):
     rim: tuple[tuple[int, int], ...]  # (offset of the cell an edge cell faces + width, its _BOARD)
     width: int
     height: int
+    box: tuple[int, int]  # (width, height)
 
 
 @lru_cache(maxsize=256)
@@ -468,6 +469,7 @@ def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
         tuple(((y + 1) * width + x, i) for x, y, i in rim),
         s.width,
         s.height,
+        (s.width, s.height),
     )
 
 
@@ -563,26 +565,25 @@ def _reach(board: int, w: int, h: int, width: int) -> int:
 def _legal_board(grid: _Grid, c: IslandCard, rotation: int) -> int:
     """The legal top-left cells of the card turned ``rotation``, as bits of ``grid`` (kept:
     a card checked when taken is placed on the same island)."""
-    known = grid.legal.get((c.id, rotation))
+    key = (c.id, rotation)
+    known = grid.legal.get(key)
     if known is None:
-        known = grid.legal[c.id, rotation] = _search(grid, c, rotation)
+        known = grid.legal[key] = _search(grid, c, rotation)
     return known
 
 
 def _search(grid: _Grid, c: IslandCard, rotation: int) -> int:
     p = _pattern(c, rotation, grid.width)
-    box = (p.width, p.height)
-    reach = grid.reach.get(box)
+    reach = grid.reach.get(p.box)
     if reach is None:
-        reach = grid.reach[box] = (
-            _reach(grid.cover, *box, grid.width),
-            _reach(grid.guard, *box, grid.width),
-        )
+        w, h = p.box
+        cover, guard = _reach(grid.cover, w, h, grid.width), _reach(grid.guard, w, h, grid.width)
+        reach = grid.reach[p.box] = cover & ~guard
     bad = grid.bad
     faced = 0
     for at, i in p.rim:
         faced |= bad[i] >> at
-    return reach[0] & ~reach[1] & ~faced
+    return reach & ~faced
 
 
 def _cells(grid: _Grid, board: int) -> Iterator[Pos]:
@@ -610,9 +611,10 @@ def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> 
     grid = _grid(island)
     boards = [_legal_board(grid, c, r) for r in ROTATIONS]
     counts = [board.bit_count() for board in boards]
-    if not any(counts):
+    total = sum(counts)
+    if not total:
         return None
-    n = rng.randrange(sum(counts))
+    n = rng.randrange(total)
     for rotation, board, count in zip(ROTATIONS, boards, counts):
         if n < count:
             for _ in range(n):
