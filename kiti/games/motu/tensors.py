@@ -382,7 +382,7 @@ class MotuEncoder(Encoder):
         self._hat = {s.name: s.offset for s in self.history_layout}
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._grids: dict[int, _Grid] = {}
-        self._spots: dict[tuple[int, int], tuple[Any, Any, np.ndarray]] = {}
+        self._spots: dict[tuple[int, int], tuple[Any, Any, np.ndarray, tuple[int, ...]]] = {}
         opts = self.options
         flags = (
             opts["travelers"],
@@ -399,6 +399,15 @@ class MotuEncoder(Encoder):
             self._fixed_values = [(self._at["discard_price"], float(SOLO_DISCARD))]
         else:
             self._fixed_values = [(self._at["row_cost"] + i, float(take_cost(i))) for i in range(ROW)]
+
+    # ------------------------------------------------------------- the mask
+    def legal_actions(self, state: MotuState, seat: int) -> tuple[int, ...]:
+        """The actions of :meth:`MotuState.legal_actions` (sorted); placing a card, made once
+        per list of legal placements (the rules' own, kept by the state) and kept with its
+        spots (:meth:`_spot_cells`).  A test holds it equal to the rules' over random games."""
+        if state.phase != "place" or seat not in state.acting:
+            return tuple(state.legal_actions(seat))
+        return self._placed(state)[3]
 
     # ------------------------------------------------------------- the observation
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
@@ -562,21 +571,29 @@ class MotuEncoder(Encoder):
 
     def _spot_cells(self, state: MotuState) -> np.ndarray:
         """The frame cells (per rotation) of the legal placements: the rules' own list."""
+        return self._placed(state)[2]
+
+    def _placed(self, state: MotuState) -> tuple[Any, Any, np.ndarray, tuple[int, ...]]:
+        """The legal placements of the card in hand (the rules' own list), the island, the
+        placements' frame cells (per rotation) and their actions (sorted), kept per list."""
         placements = state._placements()
         island = state.islands[state.turn]
         key = (id(placements), id(island))
         known = self._spots.get(key)
         if known is not None and known[0] is placements and known[1] is island:
-            return known[2]
+            return known
         ox, oy = self._grid(island).origin
         w, hw = self.w, self.w * self.h
         cells = np.array(
             [ROTATIONS.index(p.rotation) * hw + (p.y + oy) * w + p.x + ox for p in placements], np.intp
         )
+        codec = state._codec or state.codec()
+        identity = codec.identity
+        actions = tuple(sorted(identity[id(p)] if id(p) in identity else codec.index[p] for p in placements))
         if len(self._spots) > 1024:
             self._spots.clear()
-        self._spots[key] = (placements, island, cells)
-        return cells
+        known = self._spots[key] = (placements, island, cells, actions)
+        return known
 
     # ------------------------------------------------------------- the history
     def _read_events(
