@@ -124,6 +124,9 @@ class MiauiEncoder(Encoder):
         self._hat = {s.name: s.offset for s in self.history_layout}
         flags = ("open_baskets", "no_fighting", "taker_chooses_order")
         self._fixed = [at["options"] + i for i, f in enumerate(flags) if self.options[f]]
+        blank = np.zeros(self.observation_layout.size, FLOAT)
+        blank[self._fixed] = 1.0
+        self._blank = blank.tobytes()
         #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._seats_at = self.observation_layout.size  # the seats' blocks (2 × ROUNDS each)
@@ -178,7 +181,7 @@ class MiauiEncoder(Encoder):
             key = tuple(divers)
             made = hands.get(key)
             if made is None:
-                made = hands[key] = _ones(ROUNDS, [d - 1 for d in divers])
+                made = hands[key] = _PACK_ROUNDS(*[1.0 if d in key else 0.0 for d in range(1, ROUNDS + 1)])
             blocks += (made, _DIVE[chosen])
         piles = self._piles_made
         shown = state.over or self.open_baskets
@@ -198,10 +201,8 @@ class MiauiEncoder(Encoder):
         bytes, written through a memoryview: cheaper than numpy for a few dozen values)."""
         at = self._at
         over = state.over
-        table = bytearray(self.observation_layout.size * 4)
+        table = bytearray(self._blank)  # zeros but the options that are on
         out = memoryview(table).cast("f")
-        for i in self._fixed:
-            out[i] = 1.0
         out[at["round"] + state.round - 1] = 1.0
         if over:
             out[at["over"]] = 1.0
@@ -313,6 +314,7 @@ def _pile_block(pile: list[str], shown: bool) -> bytes:
 
 
 _PACK_PILE = struct.Struct(f"={PILE_SIZE}f").pack  # float32, native order (as numpy reads it)
+_PACK_ROUNDS = struct.Struct(f"={ROUNDS}f").pack  # a seat's divers left (diver 1 first)
 
 
 def _ones(size: int, at: list[int]) -> bytes:
