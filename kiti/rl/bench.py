@@ -106,7 +106,8 @@ def aec_rates(
     policy through ``last()`` and ``step()``: the loop a learner runs) against the engine's
     random-play moves per second (:func:`kiti.core.turns.play_random_game`), measured in
     ``rounds`` interleaved rounds of both within about ``seconds``: medians of each round's
-    rates and of their same-round ratio (``ratio``: AEC steps/s over engine moves/s)."""
+    rates and of their same-round ratio (``ratio``: AEC steps/s over engine moves/s), and
+    every round's ratio (``ratios``, for the spread)."""
     from ..core.turns import play_random_game
     from .pettingzoo import env as aec_env
 
@@ -134,6 +135,7 @@ def aec_rates(
         "engine_moves_per_s": statistics.median(engine),
         "aec_steps_per_s": statistics.median(aec),
         "ratio": statistics.median(a / e for a, e in zip(aec, engine)),
+        "ratios": [a / e for a, e in zip(aec, engine)],
         "rounds": rounds,
     }
 
