@@ -75,7 +75,7 @@ def test_the_bit_board_search_finds_what_the_placement_rule_allows(
 ) -> None:
     island = grown(cards, seed)
     if fresh:  # the same island, its boards built from its cells, not grown card by card
-        island = I._island(island.placements, dict(island.cells), dict(island.symbols))
+        island = I.Island(*island)
     for card_id in random.Random(seed).sample(ISLAND_IDS, 4):
         plain = plain_placements(island, card_id)
         assert I.legal_placements(island, card_id) == plain

@@ -72,6 +72,7 @@ class Shape:
 
 class _Visible(NamedTuple):
     placements: tuple[Placement, ...]
+    cells: MappingProxyType[Pos, Cell]
     symbols: MappingProxyType[Pos, str]  # the visible symbols by cell
     #: Cells with a visible symbol that a new card may cover (not a star, not a volcano), sorted.
     coverable: tuple[Pos, ...] = ()
@@ -85,48 +86,18 @@ class Island(_Visible):
     Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
     share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
 
-    ``cells``, the visible cells (a read-only mapping), is worked out when first read: a laid
-    island keeps the island it was laid on and the card's cells, and writes them over a copy of
-    that island's cells then (a random game reads them only at its end). The placements decide
-    the cells, so the fields (equality, hashing, copies and pickles) leave them out.
-
     An island also keeps what the placement search worked out for it (:func:`_grid`): its bit
     boards once made, and until then the island it grew from and the card laid on it; and the
-    facts other modules work out from it once (:func:`kept`). They are no part of its value.
+    facts other modules work out from it once (:func:`kept`). They are no part of its value:
+    equality, hashing, copies and pickles see the fields alone.
     """
 
-    _cells: MappingProxyType[Pos, Cell] | None = None
-    _under: tuple[Island, tuple[tuple[Pos, Cell], ...], int, int] | None = None  # see cells
     _boards: _Grid | None = None
     _grew: tuple[Island, tuple[IslandCard, int, int, int]] | None = None
     _facts: dict[str, Any] | None = None  # see kept()
 
-    @property
-    def cells(self) -> MappingProxyType[Pos, Cell]:
-        """The visible cells: each cell's terrain and symbol, card and layer (village 0)."""
-        cells = self._cells
-        if cells is None:
-            cells = self._cells = _cells_of(self)
-            self._under = None
-        return cells
-
-    def __reduce__(self) -> tuple[Callable[..., Island], tuple[Any, ...]]:
-        return _island, (self.placements, dict(self.cells), dict(self.symbols))
-
-
-def _cells_of(island: Island) -> MappingProxyType[Pos, Cell]:
-    """The cells of the nearest island below that has them, each card laid since written over."""
-    laid = []
-    below = island
-    while below._cells is None:
-        assert below._under is not None, "an island is built by new_island or lay_card"
-        laid.append(below._under)
-        below = below._under[0]
-    cells = below._cells.copy()
-    for _, card_cells, x, y in reversed(laid):
-        for (cx, cy), cell in card_cells:
-            cells[x + cx, y + cy] = cell
-    return MappingProxyType(cells)
+    def __reduce__(self) -> tuple[type[Island], tuple[Any, ...]]:
+        return Island, tuple(self)
 
 
 def kept(island: Island, name: str, make: Callable[[Island], T]) -> T:
@@ -145,9 +116,13 @@ def kept(island: Island, name: str, make: Callable[[Island], T]) -> T:
 def _island(placements: tuple[Placement, ...], cells: dict[Pos, Cell], symbols: dict[Pos, str]) -> Island:
     coverable = tuple(sorted(p for p, kind in symbols.items() if kind not in PROTECTED))
     protected = tuple(sorted(p for p, kind in symbols.items() if kind in PROTECTED))
-    island = Island(placements, MappingProxyType(symbols), coverable, protected)
-    island._cells = MappingProxyType(cells)
-    return island
+    return Island(
+        placements,
+        MappingProxyType(cells),
+        MappingProxyType(symbols),
+        coverable,
+        protected,
+    )
 
 
 EMPTY = _island((), {}, {})
@@ -222,7 +197,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`).
 
     Only the card's box changes: the visible cells are the parent's with the card's written
-    over them (when first read: see :class:`Island`); the symbols in the box are dropped and the card's own added after the others
+    over them; the symbols in the box are dropped and the card's own added after the others
     (the order a cell-by-cell overwrite gives); the coverable and protected symbols are the
     parent's outside the box plus the card's (:func:`_island` works the same out from every
     symbol)."""
@@ -245,13 +220,16 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     if marks:
         coverable.sort()
         protected.sort()
+    cells = island.cells.copy()
+    for (cx, cy), cell in laid:
+        cells[x + cx, y + cy] = cell
     new = Island(
         (*island.placements, Placement(c.id, rotation, x, y)),
+        MappingProxyType(cells),
         MappingProxyType(symbols),
         tuple(coverable),
         tuple(protected),
     )
-    new._under = (island, laid, x, y)  # its cells: the card's written over the island's
     new._grew = (island, (c, rotation, x, y))  # its bit boards grow from the parent's
     return new
 
