@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -188,9 +188,10 @@ class MauwEncoder(Encoder):
         self._at = at = {s.name: s.offset for s in self.observation_layout}
         self._hat = {s.name: s.offset for s in self.history_layout}
         flags = (opts["teams"], opts["open_slot_block"], opts["ties"] == "nines")
-        self._fixed_where = [at["options"] + i for i in range(6)]
-        self._fixed_values = [float(opts["kiwi"]), float(opts["ninox"]), float(opts["tuatura"])]
-        self._fixed_values += [float(f) for f in flags]
+        values = [float(opts["kiwi"]), float(opts["ninox"]), float(opts["tuatura"])]
+        values += [float(f) for f in flags]
+        #: The options' values and where they go
+        self._fixed = [(at["options"] + i, v) for i, v in enumerate(values)]
         #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         #: Per seat, where each seat's hand size goes (in seat order), and every other seat's
@@ -198,8 +199,6 @@ class MauwEncoder(Encoder):
         self._hand_size_at = [[at["hand_size"] + r for r in rel] for rel in self._rel]
         self._others_at = [[at["opponent"] + r for r in rel if r] for rel in self._rel]
         self._turn_plays: dict[tuple[int, ...], tuple[int, ...]] = {}
-        #: One seat's columns by (row, tops, nines counts): see :meth:`_columns`
-        self._areas: dict[tuple[Any, ...], tuple[list[int], list[int], list[float], int]] = {}
 
     # ------------------------------------------------------------ the mask
     def legal_actions(self, state: MauwState, seat: int) -> tuple[int, ...]:
@@ -234,39 +233,40 @@ class MauwEncoder(Encoder):
 
     # ------------------------------------------------------------ the observation
     def _observe(self, state: MauwState, seat: int, out: np.ndarray) -> None:
+        """Every value written one by one through a memoryview of ``out`` (zeroed): cheaper
+        than numpy for the few dozen values a seat's table holds."""
         at = self._at
         rel = self._rel[seat]
-        where = list(self._fixed_where)
-        values = list(self._fixed_values)
-        ones: list[int] = [at["turn"] + rel[state.turn]]
+        o = cast("memoryview[float]", out.data)  # its float32 values (any strides)
+        for i, v in self._fixed:
+            o[i] = v
+        o[at["turn"] + rel[state.turn]] = 1.0
         if state.over:
-            ones.append(at["over"])
-            ones += [at["winners"] + rel[s] for s in state.winners()]
+            o[at["over"]] = 1.0
+            for s in state.winners():
+                o[at["winners"] + rel[s]] = 1.0
         else:
-            ones.append(at["phase"] + PHASE[state.phase])
-        ones += [at["to_act"] + rel[s] for s in state.acting]
-        self._teams(state, seat, ones)
-        _count(at["hand"], state.hands[seat], where, values)
-        where += self._hand_size_at[seat]
-        values += map(len, state.hands)
+            o[at["phase"] + PHASE[state.phase]] = 1.0
+        for s in state.acting:
+            o[at["to_act"] + rel[s]] = 1.0
+        self._teams(state, seat, o)
+        _count(at["hand"], state.hands[seat], o)
+        for i, hand in zip(self._hand_size_at[seat], state.hands):
+            o[i] = float(len(hand))
         for s, known in enumerate(state.known):
             if known:
-                _count(at["known"] + rel[s] * C, known, where, values)
-        self._columns(state, seat, ones, where, values)
-        where.append(at["draw"])
-        values.append(len(state.draw))
-        counts = Counter(state.discard)
-        where += [at["discard"] + CODE[c] for c in counts]
-        values += counts.values()
+                _count(at["known"] + rel[s] * C, known, o)
+        self._columns(state, seat, o)
+        o[at["draw"]] = float(len(state.draw))
+        base = at["discard"]
+        for c, k in Counter(state.discard).items():
+            o[base + CODE[c]] = float(k)
         if state.attack is not None:
-            self._attack(state, rel, ones)
+            self._attack(state, rel, o)
         if state.gain is not None:
-            self._gain(state, rel, ones, where, values)
-        where += ones  # one numpy call writes everything (no index is in both lists)
-        values += [1.0] * len(ones)
-        out[where] = values
+            self._gain(state, rel, o)
 
-    def _teams(self, state: MauwState, seat: int, ones: list[int]) -> None:
+    def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
         """Who is whose teammate, and my opponents."""
         at = self._at
         rel = self._rel[seat]
@@ -276,98 +276,74 @@ class MauwEncoder(Encoder):
             for s in range(n):
                 mate = state.teammate(s)
                 if mate is not None:
-                    ones.append(base + rel[s] * n + rel[mate])
-            ones += [at["opponent"] + rel[s] for s in range(n) if state.is_opponent(seat, s)]
+                    o[base + rel[s] * n + rel[mate]] = 1.0
+            for s in range(n):
+                if state.is_opponent(seat, s):
+                    o[at["opponent"] + rel[s]] = 1.0
         else:  # every other seat
-            ones += self._others_at[seat]
+            for i in self._others_at[seat]:
+                o[i] = 1.0
 
-    def _columns(
-        self, state: MauwState, seat: int, ones: list[int], where: list[int], values: list[float]
-    ) -> None:
-        """Every column's nines, top and points; every seat's points and its team's.  A seat's
-        four columns are worked out once per (row, tops, nines counts) and kept: a move
-        changes at most a column or two."""
+    def _columns(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
+        """Every column's nines, top and points; every seat's points and its team's."""
         at = self._at
         rel = self._rel[seat]
-        made = self._areas
+        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
+        tops_n = len(TOPS)
         scores = []
-        for s, (tops, nines) in enumerate(zip(state.tops, state.nines)):
-            key = (rel[s], *tops, *map(len, nines))
-            known = made.get(key)
-            if known is None:
-                if len(made) > 1 << 14:
-                    made.clear()
-                known = made[key] = self._area(rel[s], tops, nines)
-            ones += known[0]
-            where += known[1]
-            values += known[2]
-            scores.append(known[3])
+        for s in range(self.players):
+            row = rel[s] * S
+            total = 0
+            for slot, (nines, top) in enumerate(zip(state.nines[s], state.tops[s])):
+                k = len(nines)
+                if k:
+                    o[nines_at + row + slot] = float(k)
+                if top is not None:
+                    o[top_at + (row + slot) * tops_n + TOP[top]] = 1.0
+                points = _SCORE[k, top]
+                if points:
+                    o[col_at + row + slot] = float(points)
+                    total += points
+            scores.append(total)
         teams = state.team_of is not None
         for s, points in enumerate(scores):
             mate = state.teammate(s) if teams else None
-            team = points if mate is None else points + scores[mate]
-            where += [at["score"] + rel[s], at["team_score"] + rel[s]]
-            values += [points, team]
+            o[at["score"] + rel[s]] = float(points)
+            o[at["team_score"] + rel[s]] = float(points if mate is None else points + scores[mate])
 
-    def _area(
-        self, r: int, tops: list[str | None], nines: list[list[str]]
-    ) -> tuple[list[int], list[int], list[float], int]:
-        """The ones, (where, value) pairs and points of one seat's columns shown in row ``r``."""
-        at = self._at
-        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
-        ones: list[int] = []
-        where: list[int] = []
-        values: list[float] = []
-        row = r * S
-        total = 0
-        for slot, (cards, top) in enumerate(zip(nines, tops)):
-            k = len(cards)
-            if k:
-                where.append(nines_at + row + slot)
-                values.append(k)
-            if top is not None:
-                ones.append(top_at + (row + slot) * len(TOPS) + TOP[top])
-            points = _SCORE[k, top]
-            if points:
-                where.append(col_at + row + slot)
-                values.append(points)
-                total += points
-        return ones, where, values, total
-
-    def _attack(self, state: MauwState, rel: tuple[int, ...], ones: list[int]) -> None:
+    def _attack(self, state: MauwState, rel: tuple[int, ...], o: memoryview[float]) -> None:
         at = self._at
         a = state.attack
         assert a is not None
-        ones += [
+        for i in (
             at["attack"],
             at["attacker"] + rel[a.attacker],
             at["defender"] + rel[a.defender],
             at["attack_slot"] + a.slot,
             at["attack_target"] + TOP[a.target],
             at["attack_value"] + a.value - 1,
-        ]
+        ):
+            o[i] = 1.0
         if a.card is not None:
-            ones.append(at["attack_card"] + CODE[a.card])
+            o[at["attack_card"] + CODE[a.card]] = 1.0
         if a.decl is not None:
-            ones.append(at["attack_declared"] + TOP[a.decl])
+            o[at["attack_declared"] + TOP[a.decl]] = 1.0
 
-    def _gain(
-        self, state: MauwState, rel: tuple[int, ...], ones: list[int], where: list[int], values: list[float]
-    ) -> None:
+    def _gain(self, state: MauwState, rel: tuple[int, ...], o: memoryview[float]) -> None:
         """A gain waiting for its place: its nine's card only where the view shows it."""
         at = self._at
         assert state.gain is not None
         owner, nine_cards, top = state.gain
-        ones.append(at["gain_seat"] + rel[owner])
+        o[at["gain_seat"] + rel[owner]] = 1.0
         if state._gain_hidden:
-            where.append(at["gain_nine"] + C)
-            values.append(len(nine_cards))
+            o[at["gain_nine"] + C] = float(len(nine_cards))
         else:
-            _count(at["gain_nine"], nine_cards, where, values)
+            _count(at["gain_nine"], nine_cards, o)
         if top is not None:
-            ones.append(at["gain_top"] + TOP[top])
+            o[at["gain_top"] + TOP[top]] = 1.0
         nines = [len(col) for col in state.nines[owner]]
-        ones += [at["gain_slots"] + slot for slot in gain_destinations(nines, state.tops[owner])]
+        for slot in gain_destinations(nines, state.tops[owner]):
+            o[at["gain_slots"] + slot] = 1.0
 
     # ------------------------------------------------------------ the history
     def _read_events(
@@ -498,11 +474,7 @@ def _put(h: np.ndarray, row: int, **fields: int) -> None:
         h[row + _FIELD[name]] = value
 
 
-def _count(base: int, cards: list[str], where: list[int], values: list[float]) -> None:
-    """Count ``cards`` by code into the segment row starting at ``base``."""
-    counts: dict[int, int] = {}
+def _count(base: int, cards: list[str], o: memoryview[float]) -> None:
+    """Count ``cards`` by code into the segment row starting at ``base`` (zeroed)."""
     for c in cards:
-        k = base + CODE[c]
-        counts[k] = counts.get(k, 0) + 1
-    where += counts
-    values += counts.values()
+        o[base + CODE[c]] += 1.0
