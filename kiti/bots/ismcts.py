@@ -70,7 +70,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from itertools import islice
 from typing import Any, Protocol
 
 from ..core.errors import KitiError, quoted
@@ -79,6 +80,7 @@ from ..core.game import State
 from ..core.moves import Move
 from ..core.options import OptionSpec
 from ..core.registry import has_part
+from ..core.results import make_result
 from ..core.seatview import SeatView, seat_view
 from ..core.turns import turns
 
@@ -425,7 +427,9 @@ class ISMCTSBot:
         guide = self.guide
         cut: list[float] | None = None  # the learned value of each seat where the tree ended
         left = self._depth
-        for seat in turns(state):
+        inside = players  # seats still in their trees
+        seats = turns(state)
+        for seat in seats:
             edge = taken[seat]
             if edge is not None:  # the seat is back: what did it see since its last move?
                 children = edge[3]
@@ -439,11 +443,15 @@ class ISMCTSBot:
                     action, chosen = self._select(state, seat, child, rng)
                     paths[seat].append((child, chosen))
                     node[seat] = None  # a new node: this seat leaves its tree
+                    inside -= 1
                     step(seat, action)
                     continue
                 node[seat] = child
             current = node[seat]
             if current is None:  # out of the tree: roll out
+                if not inside and guide is None:  # every seat is out: the rest is a rollout
+                    self._roll_out(state, seat, seats, left, rng, policy)
+                    break
                 if guide is not None and cut is None and self.value > 0 and all(n is None for n in node):
                     cut = [guide.value(seat_view(state, s)) for s in range(players)]
                     if self.value >= 1.0:
@@ -460,11 +468,43 @@ class ISMCTSBot:
             if chosen[0] == 0:
                 node[seat] = None  # first visit of this move: roll out from here
                 taken[seat] = None
+                inside -= 1
             else:
                 taken[seat] = chosen
             step(seat, action)
             since[seat] = len(state.log)
         self._back_up(paths, self._leaf_rewards(state, cut))
+
+    def _roll_out(
+        self, state: State, seat: int, seats: Iterator[int], left: int, rng: random.Random, policy: Any
+    ) -> None:
+        """At most ``left`` rollout moves (random actions, or ``policy``'s), ``seat``'s first,
+        in the order of :func:`turns` (``seats``: the iteration's, which yielded ``seat``): a
+        seat acting alone is stepped without the generator, as :func:`play_random_actions`."""
+        if left <= 0:
+            return
+        draw: Callable[[int, random.Random], int] = state.random_action
+        if policy is not None:
+            index = self._index
+
+            def draw(s: int, r: random.Random) -> int:
+                return index[policy(state, s, r)]
+
+        step = state.step
+        alone = len(state.acting) == 1  # then ``seats`` would start afresh after this move
+        step(seat, draw(seat, rng))
+        left -= 1
+        if alone:
+            while left > 0:
+                acting = state.acting
+                if len(acting) != 1:
+                    seats = turns(state)  # a simultaneous choice, or the end: turns' own loop
+                    break
+                for s in acting:
+                    step(s, draw(s, rng))
+                left -= 1
+        for s in islice(seats, left):
+            step(s, draw(s, rng))
 
     def _leaf_rewards(self, state: State, cut: list[float] | None) -> list[float]:
         """Each seat's reward: the game's (ended or stopped early), the learned value where
@@ -502,15 +542,18 @@ class ISMCTSBot:
         ``width * sqrt(visits)`` edges; the node's edges legal here (all of them where not
         ``check``: the searching seat's root, whose moves are legal in every determinisation)."""
         edges = node.edges
-        limit = max(1, math.ceil(self.width * math.sqrt(node.visits + 1)))
-        if len(edges) < limit:
-            edges.setdefault(state.random_action(seat, rng), [0, 0.0, 0, {}])
+        drawn = -1  # a move just drawn is legal: not asked again
+        if len(edges) < math.ceil(self.width * math.sqrt(node.visits + 1)):
+            drawn = state.random_action(seat, rng)
+            edges.setdefault(drawn, [0, 0.0, 0, {}])
         if not check:
             return list(edges)
         moves = self._moves
-        return [a for a in edges if state.illegal_reason(seat, moves[a]) is None] or [
-            state.random_action(seat, rng)
-        ]
+        # The seat is to act and the moves are the codec's own: of illegal_reason's checks only
+        # the game's rule is left to ask.
+        reason = state._illegal_reason
+        legal = [a for a in edges if a == drawn or reason(seat, moves[a]) is None]
+        return legal or [state.random_action(seat, rng)]
 
     def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:
         """UCB1 with availability among the moves legal here (progressive widening if wide);
@@ -576,11 +619,10 @@ class ISMCTSBot:
         return best
 
     def _rewards(self, state: State) -> list[float]:
-        result = state.result()
         if not state.over and self._evaluate is not None:  # stopped early: the heuristic's estimate
-            from ..core.results import make_result
-
-            result = make_result(result.parties, self._evaluate(state))
+            result = make_result(state.parties(), self._evaluate(state))  # result()'s parties
+        else:
+            result = state.result()
         if self.reward == "win":
             return result.seat_returns(state.players)
         scale = state.info.margin_scale
