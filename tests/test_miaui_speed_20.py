@@ -241,3 +241,25 @@ def test_a_decision_resolves_each_order_of_dives_once(monkeypatch: pytest.Monkey
     calls.clear()
     H.MiauiHeuristic().choose(view, random.Random(1))
     assert calls == []
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+@pytest.mark.parametrize("options", OPTION_SETS, ids=["plain", "no_fighting", "all_rulings"])
+def test_random_action_draws_random_moves_move_as_its_action(players: int, options: dict[str, Any]) -> None:
+    """At every decision of random games (dives and, with ``taker_chooses_order``, a taker's
+    order): ``random_action`` returns the action of the move ``random_move`` draws from the
+    same generator state, and draws from the generator alike."""
+    for seed in range(3):
+        state = MiauiState.new(players, options, seed)
+        codec, rng = state.codec(), random.Random(seed)
+        while not state.over:
+            for seat in sorted(state.to_act()):
+                moves, ints = (
+                    random.Random(seed + len(state.history)),
+                    random.Random(seed + len(state.history)),
+                )
+                move = state.random_move(seat, moves)
+                assert codec.moves[state.random_action(seat, ints)] == move
+                assert ints.getstate() == moves.getstate(), "random_action used the generator differently"
+            seat = min(state.to_act())
+            state.apply(seat, state.random_move(seat, rng))

@@ -215,3 +215,26 @@ def test_what_an_island_keeps_equals_a_fresh_computation(seed: int, cards: int, 
         beaches = [{fresh.cells[p].layer for p in beach} for beach in S.beaches(fresh)]
         assert S.longest_beach(island) == max(map(len, beaches), default=0)
         assert S.beach_cards(island) == len(set().union(*beaches))
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(MOTU.info.min_seats, MOTU.info.max_seats), seed=st.integers(0, 2**32))
+def test_random_action_draws_random_moves_move_as_its_action(players: int, seed: int) -> None:
+    """At every position of a random game (the solo game, interims, takes and placements):
+    the action ``random_action`` returns is the codec's number of the move ``random_move``
+    draws from the same generator state, and it draws from the generator alike."""
+    state = MOTU.new(players, None, seed)
+    codec, rng, phases = state.codec(), random.Random(seed), set()
+    while not state.over:
+        for seat in sorted(state.to_act()):
+            start = random.Random(seed + len(state.history))
+            moves, ints = random.Random(), random.Random()
+            moves.setstate(start.getstate())
+            ints.setstate(start.getstate())
+            move = state.random_move(seat, moves)
+            assert codec.moves[state.random_action(seat, ints)] == move, state.phase  # type: ignore[attr-defined]
+            assert ints.getstate() == moves.getstate(), "random_action used the generator differently"
+            phases.add(state.phase)  # type: ignore[attr-defined]
+        seat = min(state.to_act())
+        state.apply(seat, state.random_move(seat, rng))
+    assert {"take", "place"} <= phases

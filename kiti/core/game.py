@@ -454,13 +454,19 @@ class State(ABC):
         such game and shared: ``codec().moves[action]`` is a Move, ``codec().index[move]``
         its action.  A fresh state finds it by its options as they are (already checked and
         complete), without :func:`codec_for` checking them again: every integer playout asks
-        this once per game."""
+        this once per game, most often for the game it asked for last (compared as it is,
+        with no key to build)."""
         codec = self._codec
         if codec is None:
+            last = _LAST_BY_STATE.get(type(self))
+            if last is not None and last[0] == self.players and last[1] == self.options:
+                codec = self._codec = last[2]
+                return codec
             key = (type(self), self.players, tuple(self.options.items()))
             codec = _BY_STATE.get(key)
             if codec is None:
                 codec = _BY_STATE[key] = codec_for(type(self), self.players, self.options)
+            _LAST_BY_STATE[type(self)] = (self.players, dict(self.options), codec)
             self._codec = codec
         return codec
 
@@ -714,6 +720,8 @@ def codec_for(cls: type[State], players: int, options: Mapping[str, Any] | None 
 _CODECS: dict[tuple[Any, ...], ActionCodec] = {}
 #: The codec by (class, seats, a state's resolved options in their order): :meth:`State.codec`.
 _BY_STATE: dict[tuple[Any, ...], ActionCodec] = {}
+#: Per class, the seats, options and codec :meth:`State.codec` found last.
+_LAST_BY_STATE: dict[type, tuple[int, dict[str, Any], ActionCodec]] = {}
 #: Per codec, per move class: its fields' getter and the action by field values, or None for
 #: a class that is not a dataclass equal by its fields (see :func:`_encode_all`; the codec's
 #: own objects are found by identity first, ``ActionCodec.identity``).

@@ -598,6 +598,8 @@ class MauwState(State):
 
     @classmethod
     def all_moves(cls, players: int, options: Mapping[str, Any]) -> list[Move]:
+        """Every move of ``players`` seats, numbered alike whatever the options (the play
+        table of :meth:`random_action` relies on it)."""
         moves: list[Move] = [PASS, DECLINE, STOP, TU]
         cards = [*WARRIORS, SPIRIT]
         where = [(s, slot) for s in range(players) for slot in range(len(SLOTS))]
@@ -715,24 +717,25 @@ class MauwState(State):
         return _PLAYS_AT[drawn] if isinstance(drawn, int) else drawn
 
     def random_action(self, seat: int, rng: random.Random) -> int:
-        """:meth:`random_move`'s very draw as its action: a play's action is read from a
-        table of the codec, any other move's by its identity (every Mauw move is one shared
-        value, the codec's own)."""
-        codec = self._codec or self.codec()
+        """:meth:`random_move`'s very draw as its action, read from tables by the seat count
+        (the numbering of :meth:`all_moves` depends on nothing else): a play's action by its
+        place in :data:`_PLAYS_AT`, any other move's by its identity (every Mauw move is one
+        shared value, the codec's own)."""
         if self.phase != "turn" or seat not in self.acting:
             move = rng.choice(self.legal_moves(seat))
         else:
             drawn = self._draw_turn(seat, rng)
             if isinstance(drawn, int):
                 try:
-                    return _PLAY_ACTIONS[codec][drawn]
+                    return _SEAT_PLAY_ACTIONS[self.players][drawn]
                 except KeyError:
-                    return _play_actions(codec)[drawn]
+                    return _seat_tables(self.players)[0][drawn]
             move = drawn
         try:
-            return codec.identity[id(move)]
-        except KeyError:  # a move the rules built afresh (none today): by its value
-            return codec.index[move]
+            return _ACTION_BY_ID[self.players][id(move)]
+        except KeyError:  # a first use, or a move the rules built afresh (none today)
+            action = _seat_tables(self.players)[1].get(id(move))
+            return (self._codec or self.codec()).index[move] if action is None else action
 
     def _draw_turn(self, seat: int, rng: random.Random) -> int | Move:
         """A uniform draw among ``seat``'s turn moves: a play, as its place in
@@ -1603,6 +1606,24 @@ def _play_actions(codec: ActionCodec) -> tuple[int, ...]:
     """``codec``'s entry of :data:`_PLAY_ACTIONS`, made on its first use."""
     actions = _PLAY_ACTIONS[codec] = tuple(codec.index.get(play, -1) for play in _PLAYS_AT)
     return actions
+
+
+#: By seat count, the action of each play of :data:`_PLAYS_AT` (-1: a seat the game has
+#: not), and of every move of :meth:`MauwState.all_moves` by its identity (a plain dict: a
+#: cheaper look-up than the codec's read-only one): :meth:`MauwState.random_action`.
+_SEAT_PLAY_ACTIONS: dict[int, tuple[int, ...]] = {}
+_ACTION_BY_ID: dict[int, dict[int, int]] = {}
+_SEAT_MOVES: dict[int, tuple[Move, ...]] = {}  # keeps the moves (and so their ids) alive
+
+
+def _seat_tables(players: int) -> tuple[tuple[int, ...], dict[int, int]]:
+    """The entries of :data:`_SEAT_PLAY_ACTIONS` and :data:`_ACTION_BY_ID` for ``players``
+    seats, made on their first use."""
+    moves = _SEAT_MOVES[players] = tuple(MauwState.all_moves(players, {}))
+    index = {move: action for action, move in enumerate(moves)}
+    plays = _SEAT_PLAY_ACTIONS[players] = tuple(index.get(play, -1) for play in _PLAYS_AT)
+    by_id = _ACTION_BY_ID[players] = {id(move): action for action, move in enumerate(moves)}
+    return plays, by_id
 
 
 def _column_mask(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> int:

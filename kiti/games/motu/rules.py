@@ -36,7 +36,7 @@ from ...core.contract import HIDDEN, emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
-from ...core.moves import Move
+from ...core.moves import ActionCodec, Move
 from ...core.options import OptionSpec
 from ...core.results import Party
 from . import view as V
@@ -846,11 +846,31 @@ class MotuState(State):
         (``uniform_legal_placement``). Taking, it checks the affordable cards in a random order
         and takes the first that fits: uniform among the takes too, without checking every
         card, but another draw than ``rng.choice``'s."""
+        drawn = self._draw(seat, rng)
+        return _place(*drawn) if isinstance(drawn, tuple) else drawn
+
+    def random_action(self, seat: int, rng: random.Random) -> int:
+        """:meth:`random_move`'s very draw as its action, from one table of the codec: a
+        placement's by its (rotation, x, y), without looking up its Place; any other move
+        (one shared value, the codec's own) by its identity."""
+        codec = self._codec or self.codec()
+        try:
+            actions = _DRAWN_ACTIONS[codec]
+        except KeyError:
+            actions = _drawn_actions(codec)
+        drawn = self._draw(seat, rng)
+        try:
+            return actions[drawn if isinstance(drawn, tuple) else id(drawn)]
+        except KeyError:  # a move the rules built afresh (none today): by its value
+            return codec.index[_place(*drawn) if isinstance(drawn, tuple) else drawn]
+
+    def _draw(self, seat: int, rng: random.Random) -> tuple[int, int, int] | Move:
+        """:meth:`random_move`'s draw: a placement as its (rotation, x, y), or the move."""
         if seat in self.acting and self.phase == "place":
             assert self.holding is not None
             spot = uniform_legal_placement(self.islands[seat], self.holding, rng)
             assert spot is not None, "a card is only taken when it can be placed"
-            return _place(*spot)
+            return spot
         if seat in self.acting and self.phase == "take":
             cached = self._fit_cache
             if cached is None or cached[0] != len(self.history):  # not worked out here yet
@@ -1599,6 +1619,20 @@ def _token(move: Move) -> str:
     """The token of a one-step move (what a view names, for a client to find in the steps)."""
     (token,) = move.steps()
     return token
+
+
+#: By codec, the action of each placement by its (rotation, x, y) and of every other move
+#: by its identity (the codec keeps its moves alive): :meth:`MotuState.random_action`.
+_DRAWN_ACTIONS: dict[ActionCodec, dict[tuple[int, int, int] | int, int]] = {}
+
+
+def _drawn_actions(codec: ActionCodec) -> dict[tuple[int, int, int] | int, int]:
+    """``codec``'s entry of :data:`_DRAWN_ACTIONS`, made on its first use."""
+    actions: dict[tuple[int, int, int] | int, int] = {
+        (m.rotation, m.x, m.y) if type(m) is Place else id(m): a for a, m in enumerate(codec.moves)
+    }
+    _DRAWN_ACTIONS[codec] = actions
+    return actions
 
 
 def _place(rotation: int, x: int, y: int) -> Place:
