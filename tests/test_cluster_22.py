@@ -508,3 +508,32 @@ def test_a_rematch_asked_on_two_instances_at_once_is_made_once(kit2: Kit) -> Non
                 assert m["type"] != "error", m
     made = [r.id for r in kit2.query("SELECT id FROM kiti_tables WHERE rematch_of = :t", t=tid)]
     assert len(made) == 1 and answers == made * 2, (answers, made)
+
+
+def test_a_transaction_that_loses_a_deadlock_is_run_once_more(postgres: str) -> None:
+    """Two instances' transactions on one row can deadlock (each holds the fence's shared lock
+    and wants to update it: two rematches of one finished table); PostgreSQL aborts one, and
+    the store runs that one again instead of answering ``storage``."""
+    from sqlalchemy import text
+
+    from kiti.server.store import Store
+
+    db = new_database(postgres, "kiti_deadlock_retry")
+    store = Store(db)
+    store.migrate()
+    runs = []
+
+    def op(conn: Any) -> None:
+        runs.append(1)
+        if len(runs) == 1:  # what PostgreSQL raises in the transaction it picks to abort
+            conn.execute(text("DO $$ BEGIN RAISE EXCEPTION 'deadlock' USING ERRCODE = '40P01'; END $$"))
+
+    async def main() -> None:
+        store.start()
+        try:
+            await store.write(op)
+        finally:
+            store.close()
+
+    asyncio.run(main())
+    assert len(runs) == 2

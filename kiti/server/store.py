@@ -45,6 +45,9 @@ log = logging.getLogger("kiti.server")
 Op = Callable[[Connection], Any]
 SLOW = 0.05  # a commit slower than this (seconds) is logged
 BATCH = 256  # most operations in one commit
+#: PostgreSQL's deadlock and serialization failures: the transaction lost a race with another
+#: instance's (e.g. two asking a finished table for its rematch at once); run once more.
+TRANSIENT = ("40P01", "40001")
 MIGRATION_LOCK = 0x6B697469  # PostgreSQL advisory lock held while migrating ("kiti")
 
 
@@ -240,8 +243,8 @@ class Store:
                 run_ops(conn, ops)
         except Exception as exc:  # one bad change: retry each alone, fail only that one
             self._drop_writer()
-            if again and isinstance(exc, DBAPIError) and exc.connection_invalidated:
-                self._commit(batch, again=False)  # the connection was lost (a database restart)
+            if again and isinstance(exc, DBAPIError) and (exc.connection_invalidated or _transient(exc)):
+                self._commit(batch, again=False)  # the connection was lost (a restart), or a race
                 return
             if len(batch) > 1:
                 for item in batch:
@@ -322,6 +325,10 @@ def _insert(table: Any) -> Any:
     """A table's insert statement, made once (SQLAlchemy then finds its compiled form
     without working out a new statement's cache key at every move)."""
     return insert(table)
+
+
+def _transient(exc: DBAPIError) -> bool:
+    return getattr(exc.orig, "sqlstate", None) in TRANSIENT
 
 
 def _resolve_all(batch: list[Any], error: BaseException | None = None) -> None:
