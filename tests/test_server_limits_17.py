@@ -248,6 +248,7 @@ def test_kiti_serve_passes_the_limits_to_the_server(monkeypatch: pytest.MonkeyPa
 
     seen: dict[str, Any] = {}
     monkeypatch.setattr(server_app, "serve", lambda config, **kw: seen.update(config=config))
+    monkeypatch.setattr(server_app, "preflight", lambda config: None)  # no database made in the cwd
     result = CliRunner().invoke(
         app,
         [
