@@ -587,9 +587,7 @@ class MotuEncoder(Encoder):
         cells = np.array(
             [ROTATIONS.index(p.rotation) * hw + (p.y + oy) * w + p.x + ox for p in placements], np.intp
         )
-        codec = state._codec or state.codec()
-        identity = codec.identity
-        actions = tuple(sorted(identity[id(p)] if id(p) in identity else codec.index[p] for p in placements))
+        actions = tuple(state.legal_actions(state.turn))
         if len(self._spots) > 1024:
             self._spots.clear()
         known = self._spots[key] = (placements, island, cells, actions)
