@@ -420,7 +420,6 @@ class _Pattern(NamedTuple):
     rim: tuple[tuple[int, int], ...]  # (offset of the cell an edge cell faces + width, its _BOARD)
     width: int
     height: int
-    box: tuple[int, int]  # (width, height)
 
 
 @lru_cache(maxsize=256)
@@ -469,7 +468,6 @@ def _make_pattern(c: IslandCard, rotation: int, width: int) -> _Pattern:
         tuple(((y + 1) * width + x, i) for x, y, i in rim),
         s.width,
         s.height,
-        (s.width, s.height),
     )
 
 
@@ -574,11 +572,12 @@ def _legal_board(grid: _Grid, c: IslandCard, rotation: int) -> int:
 
 def _search(grid: _Grid, c: IslandCard, rotation: int) -> int:
     p = _pattern(c, rotation, grid.width)
-    reach = grid.reach.get(p.box)
+    box = p.width, p.height
+    reach = grid.reach.get(box)
     if reach is None:
-        w, h = p.box
+        w, h = box
         cover, guard = _reach(grid.cover, w, h, grid.width), _reach(grid.guard, w, h, grid.width)
-        reach = grid.reach[p.box] = cover & ~guard
+        reach = grid.reach[box] = cover & ~guard
     bad = grid.bad
     faced = 0
     for at, i in p.rim:
