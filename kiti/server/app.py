@@ -168,37 +168,41 @@ class StartError(Exception):
 
 
 def preflight(config: ServerConfig) -> None:
-    """Before serving: reach the database and bring its schema up to date, and in a cluster
-    check that no live instance elsewhere holds this instance's name (two instances under one
-    name would take each other's lease in turns).  Raises :class:`StartError`, in one line."""
+    """Before serving: reach the database (the schema is brought up to date once, when the
+    server starts), and in a cluster check that no live instance elsewhere holds this
+    instance's name (two instances under one name would take each other's lease in turns).
+    Raises :class:`StartError`, in one line."""
     from sqlalchemy import text
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .store import Store
+    from .store import make_engine
 
-    store = Store(config.db_url())
+    engine = make_engine(config.db_url(), False)
     try:
-        store.migrate()
-        if config.cluster:
-            name = config.instance or config.advertise
-            with store.engine.begin() as conn:
-                row = conn.execute(
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+            leases = config.cluster and conn.execute(text("SELECT to_regclass('kiti_leases')")).scalar()
+            row = (
+                conn.execute(
                     text(
                         "SELECT address, ceil(extract(epoch from expires - clock_timestamp())) AS left "
                         "FROM kiti_leases WHERE instance = :i AND address <> :a AND expires > clock_timestamp()"
                     ),
-                    {"i": name, "a": config.advertise},
+                    {"i": config.instance or config.advertise, "a": config.advertise},
                 ).first()
-            if row is not None:
-                raise StartError(
-                    f"the instance name {quoted(name)} is held by a live instance at {quoted(row.address)}: "
-                    f"give this one another --instance (or wait {int(row.left)} s for that lease to end)"
-                )
+                if leases
+                else None
+            )
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise StartError(f"cannot use the database: {reason[:200]}") from None
     finally:
-        store.engine.dispose()
+        engine.dispose()
+    if row is not None:
+        raise StartError(
+            f"the instance name {quoted(config.instance or config.advertise)} is held by a live instance at "
+            f"{quoted(row.address)}: give this one another --instance (or wait {int(row.left)} s for that lease to end)"
+        )
 
 
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
