@@ -205,14 +205,14 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     laid, marks, w, h = _card_cells(c, rotation, len(island.placements))
     x1, y1 = x + w, y + h
     symbols = island.symbols.copy()
-    kept: tuple[list[Pos], list[Pos]] = ([], [])
-    for old, out in zip((island.coverable, island.protected), kept):
+    outside: tuple[list[Pos], list[Pos]] = ([], [])
+    for old, out in zip((island.coverable, island.protected), outside):
         for p in old:
             if x <= p[0] < x1 and y <= p[1] < y1:
                 del symbols[p]
             else:
                 out.append(p)
-    coverable, protected = kept
+    coverable, protected = outside
     for (cx, cy), kind in marks:
         pos = (x + cx, y + cy)
         symbols[pos] = kind
@@ -647,16 +647,12 @@ def random_legal_placement(
     if not island.coverable:
         return None
     grid = _grid(island)
-    legal: dict[int, int] = {}  # by rotation, worked out when first drawn
     for _ in range(tries):
         rotation = rng.choice(ROTATIONS)
         s = shape(c, rotation)
         px, py = rng.choice(island.coverable)
         x, y = px - rng.randrange(s.width), py - rng.randrange(s.height)
-        board = legal.get(rotation)
-        if board is None:
-            board = legal[rotation] = _legal_board(grid, c, rotation)
-        if _is_legal(grid, board, x, y):
+        if _is_legal(grid, _legal_board(grid, c, rotation), x, y):
             return rotation, x, y
     every = legal_placements(island, c)
     return rng.choice(every) if every else None
