@@ -176,11 +176,11 @@ class MauwHeuristic:
             warrior = v.columns[move.src_seat][move.src_slot].top
             before = score_change(v, move.src_seat, move.src_slot, None)
             return self._play_value(v, seen, str(warrior), str(warrior), move.seat, move.slot) + self.weigh(
-                v, move.src_seat, before
+                v, move.src_seat, before, seen
             )
         if isinstance(move, NinoxPlay):
             freed = score_change(v, move.seat, move.slot, None)
-            return best_gain(v, me(v), 1, None) + self.weigh(v, move.seat, freed)
+            return seen.own_gain(v, None) + self.weigh(v, move.seat, freed, seen)
         return 0.0
 
     def _play_value(self, v: MauwView, seen: Seen, card: str, declared: str, seat: int, slot: int) -> float:
@@ -202,15 +202,14 @@ class MauwHeuristic:
             4.0 if card == JOKER else 1.0
         )
 
-    def combo_gain(self, v: MauwView, declared: str, target: str, seen: Seen | None = None) -> float:
-        top = None if combo_kind(declared, target) == "pair" else target
-        return seen.own_gain(v, top) if seen is not None else best_gain(v, me(v), 1, top)
+    def combo_gain(self, v: MauwView, declared: str, target: str, seen: Seen) -> float:
+        return seen.own_gain(v, None if combo_kind(declared, target) == "pair" else target)
 
-    def weigh(self, v: MauwView, seat: int, change: float, seen: Seen | None = None) -> float:
+    def weigh(self, v: MauwView, seat: int, change: float, seen: Seen) -> float:
         """A change of ``seat``'s score, from our side: ours counts +, an opponent's -."""
         if not is_opponent(v, seat):
             return change
-        factor = self.leader if seat == (leader(v) if seen is None else seen.leader) else 1.0
+        factor = self.leader if seat == seen.leader else 1.0
         return -change * factor
 
     # ------------------------------------------------------------------ rollouts

@@ -37,7 +37,7 @@ from ...core.contract import emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
 from ...core.events import EVERYONE, REFEREE, seats
 from ...core.game import GameInfo, State, check_notation
-from ...core.moves import ActionCodec, Move, Step
+from ...core.moves import Move, Step
 from ...core.options import OptionSpec
 from .cards import (
     ALL_CODES,
@@ -1598,16 +1598,6 @@ _PLAYS_AT = tuple(
 )
 
 
-#: By codec, the action of each play of :data:`_PLAYS_AT` (-1: a seat the codec has not).
-_PLAY_ACTIONS: dict[ActionCodec, tuple[int, ...]] = {}
-
-
-def _play_actions(codec: ActionCodec) -> tuple[int, ...]:
-    """``codec``'s entry of :data:`_PLAY_ACTIONS`, made on its first use."""
-    actions = _PLAY_ACTIONS[codec] = tuple(codec.index.get(play, -1) for play in _PLAYS_AT)
-    return actions
-
-
 #: By seat count, the action of each play of :data:`_PLAYS_AT` (-1: a seat the game has
 #: not), and of every move of :meth:`MauwState.all_moves` by its identity (a plain dict: a
 #: cheaper look-up than the codec's read-only one): :meth:`MauwState.random_action`.
@@ -1624,6 +1614,12 @@ def _seat_tables(players: int) -> tuple[tuple[int, ...], dict[int, int]]:
     plays = _SEAT_PLAY_ACTIONS[players] = tuple(index.get(play, -1) for play in _PLAYS_AT)
     by_id = _ACTION_BY_ID[players] = {id(move): action for action, move in enumerate(moves)}
     return plays, by_id
+
+
+def _play_actions(players: int) -> tuple[int, ...]:
+    """The action of each play of :data:`_PLAYS_AT` with ``players`` seats (every codec of
+    that seat count numbers them alike: :meth:`MauwState.all_moves`)."""
+    return _SEAT_PLAY_ACTIONS.get(players) or _seat_tables(players)[0]
 
 
 def _column_mask(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> int:

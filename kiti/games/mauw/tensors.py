@@ -38,7 +38,6 @@ from ...core.tensors import Encoder, Layout, Spec
 from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
 from .rules import (
     _OPTIONS,
-    _PLAY_ACTIONS,
     HAND,
     INFO,
     MAX_NINES,
@@ -213,7 +212,7 @@ class MauwEncoder(Encoder):
         codec = state._codec or state.codec()
         found = self._turn_plays.get(key)
         if found is None:
-            plays = _PLAY_ACTIONS.get(codec) or _play_actions(codec)
+            plays = _play_actions(state.players)
             per, s = len(_OPTIONS), len(SLOTS)
             actions = [
                 plays[(areas[i // s] * s + i % s) * per + option]
