@@ -1616,10 +1616,17 @@ def _seat_tables(players: int) -> tuple[tuple[int, ...], dict[int, int]]:
     return plays, by_id
 
 
-def _play_actions(players: int) -> tuple[int, ...]:
-    """The action of each play of :data:`_PLAYS_AT` with ``players`` seats (every codec of
-    that seat count numbers them alike: :meth:`MauwState.all_moves`)."""
-    return _SEAT_PLAY_ACTIONS.get(players) or _seat_tables(players)[0]
+def _turn_play_actions(players: int, areas: list[int], masks: list[int]) -> list[int]:
+    """The actions of the plays that ``masks`` allow on the columns of ``areas``
+    (:meth:`MauwState._turn_masks`), with ``players`` seats (every codec of that seat count
+    numbers them alike: :meth:`MauwState.all_moves`)."""
+    plays = _SEAT_PLAY_ACTIONS.get(players) or _seat_tables(players)[0]
+    per, s = len(_OPTIONS), len(SLOTS)
+    return [
+        plays[(areas[i // s] * s + i % s) * per + option]
+        for i, bits in enumerate(masks)
+        for option in _positions(bits)
+    ]
 
 
 def _column_mask(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> int:

@@ -37,15 +37,13 @@ from ...core.moves import ActionCodec, Move
 from ...core.tensors import Encoder, Layout, Spec
 from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
 from .rules import (
-    _OPTIONS,
     HAND,
     INFO,
     MAX_NINES,
     PASS,
     SLOTS,
     MauwState,
-    _play_actions,
-    _positions,
+    _turn_play_actions,
     column_score,
     gain_destinations,
 )
@@ -212,13 +210,7 @@ class MauwEncoder(Encoder):
         codec = state._codec or state.codec()
         found = self._turn_plays.get(key)
         if found is None:
-            plays = _play_actions(state.players)
-            per, s = len(_OPTIONS), len(SLOTS)
-            actions = [
-                plays[(areas[i // s] * s + i % s) * per + option]
-                for i, bits in enumerate(masks)
-                for option in _positions(bits)
-            ]
+            actions = _turn_play_actions(state.players, areas, masks)
             actions.append(_action_of(codec, PASS))
             if len(self._turn_plays) > 1 << 14:
                 self._turn_plays.clear()
