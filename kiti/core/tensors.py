@@ -298,7 +298,13 @@ class Encoder(ABC):
             or not 0 <= seat < self.players
         ):
             self.check_state(state, seat)
-        out = self.new_buffer(self.observation_layout, out, not self.writes_all)
+        return self._write(
+            state, seat, self.new_buffer(self.observation_layout, out, not self.writes_all), shared
+        )
+
+    def _write(self, state: State, seat: int, out: np.ndarray, shared: Any = None) -> np.ndarray:
+        """:meth:`observation` into ``out`` (zeroed unless :attr:`writes_all`) without its
+        checks: for a caller whose states are this encoder's game and seats its seats."""
         if shared is None:
             self._observe(state, seat, out)
         else:

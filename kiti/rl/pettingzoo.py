@@ -155,11 +155,7 @@ class Table:
             if version != self.version:
                 shared = encoder.shared(state)
                 self._shared = (self.version, shared)
-            obs: Any = self._obs_new(self._obs_size, FLOAT)
-            if shared is None:
-                encoder._observe(state, seat, obs)
-            else:
-                encoder._observe_shared(state, seat, shared, obs)
+            obs: Any = encoder._write(state, seat, self._obs_new(self._obs_size, FLOAT), shared)
         elif self.kind == "info_state":
             obs = self.trackers[seat](state)
         else:
