@@ -71,6 +71,7 @@ from .spaces import MASK, Actions, IllegalActionError
 from .tensors import encoder_for
 
 OBSERVATIONS = ("tensor", "info_state")
+BACKENDS = ("engine", "batch")
 START_METHODS = ("spawn", "forkserver")
 PLAYER = np.int32
 
@@ -106,8 +107,10 @@ class VectorEnv(ABC):
     players: int
     num_actions: int
     noop: int
+    actions: Actions
     observation_layout: Layout
     seed: int | None = None
+    _next_seed: int | None = None
 
     @property
     def observation_size(self) -> int:
@@ -133,6 +136,48 @@ class VectorEnv(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release what the env holds (worker processes); safe to call twice."""
+
+    def _run_seed(self, seed: Any) -> int:
+        """The seed of a reset (see :meth:`reset`), and the next one drawn from it."""
+        if seed is not None:
+            seed = _check_seed(seed)
+        elif self._next_seed is not None:
+            seed = self._next_seed
+        else:
+            seed = random.SystemRandom().randrange(MAX_SEED)
+        self._next_seed = random.Random(seed).randrange(MAX_SEED)
+        return int(seed)
+
+    def _checked(self, actions: Any, mask: np.ndarray, player: np.ndarray) -> np.ndarray:
+        """``actions`` as [num_envs] integers, each legal in its env's ``mask`` row; else an
+        IllegalActionError naming the first bad env (nothing is played)."""
+        n = self.num_envs
+        values = np.asarray(actions)
+        if values.shape != (n,) or values.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"actions must be {n} integers (one per env), not {values.dtype} of shape {values.shape}"
+            )
+        inside = (values >= 0) & (values < self.num_actions)
+        legal = inside.copy()
+        legal[inside] = mask[np.flatnonzero(inside), values[inside]] != 0
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise self._refusal(i, int(values[i]), mask[i], int(player[i]))
+        return values
+
+    def _refusal(self, i: int, action: int, mask: np.ndarray, seat: int) -> IllegalActionError:
+        name = self.actions.name
+        legal = np.flatnonzero(mask)
+        shown = ", ".join(f"{x} ({name(int(x))})" for x in legal[:8])
+        more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
+        what = (
+            f"action {action} ({name(action)})"
+            if 0 <= action < self.num_actions
+            else f"{action}, which is no action (0-{self.num_actions - 1})"
+        )
+        return IllegalActionError(
+            f"env {i}: seat {seat} may not play {what}; legal now: {shown}{more}; nothing was played"
+        )
 
     def __enter__(self) -> VectorEnv:
         return self
@@ -519,14 +564,7 @@ class KitiVectorEnv(VectorEnv):
         return self._a.seeds.copy()
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        if seed is not None:
-            seed = _check_seed(seed)
-        elif self._next_seed is not None:
-            seed = self._next_seed
-        else:
-            seed = random.SystemRandom().randrange(MAX_SEED)
-        self.seed = seed
-        self._next_seed = random.Random(seed).randrange(MAX_SEED)
+        self.seed = self._run_seed(seed)
         self._broken = "a reset failed: call reset() again"
         self._run("reset", self.seed)
         a = self._a
@@ -550,33 +588,7 @@ class KitiVectorEnv(VectorEnv):
 
     def _check(self, actions: Any) -> None:
         """``actions`` into the shared array, or a clear error naming the first bad env."""
-        a, n = self._a, self.num_envs
-        values = np.asarray(actions)
-        if values.shape != (n,) or values.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"actions must be {n} integers (one per env), not {values.dtype} of shape {values.shape}"
-            )
-        inside = (values >= 0) & (values < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = a.mask[np.flatnonzero(inside), values[inside]] != 0
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            raise self._refusal(i, values[i])
-        a.actions[:] = values
-
-    def _refusal(self, i: int, action: Any) -> IllegalActionError:
-        seat = int(self._a.player[i])
-        legal = np.flatnonzero(self._a.mask[i])
-        shown = ", ".join(f"{x} ({self.actions.name(int(x))})" for x in legal[:8])
-        more = f" and {len(legal) - 8} more" if len(legal) > 8 else ""
-        what = (
-            f"action {action} ({self.actions.name(int(action))})"
-            if 0 <= action < self.num_actions
-            else f"{action}, which is no action (0-{self.num_actions - 1})"
-        )
-        return IllegalActionError(
-            f"env {i}: seat {seat} may not play {what}; legal now: {shown}{more}; nothing was played"
-        )
+        self._a.actions[:] = self._checked(actions, self._a.mask, self._a.player)
 
     def close(self) -> None:
         if self._closed:
@@ -632,7 +644,8 @@ def make(
     seat: int = 0,
     start_method: str = "spawn",
     copy: bool = True,
-) -> KitiVectorEnv:
+    backend: str = "engine",
+) -> VectorEnv:
     """``num_envs`` games of ``game`` (an id, or a loaded :class:`kiti.Game` without
     ``players`` and ``options``) as a :class:`VectorEnv`; its first ``reset()`` without a seed
     uses ``seed`` (None: one from the system's entropy; ``env.seed`` says which).
@@ -641,9 +654,15 @@ def make(
     (None: one per CPU, at most ``num_envs``; 0: in this process).  ``opponents``: None (the
     caller plays every seat) or a bot spec for every seat but ``seat`` (or a list, one per
     other seat in seat order).  ``copy=False`` returns the env's own arrays, overwritten by the
-    next call, instead of copies."""
+    next call, instead of copies.  ``backend``: "engine" (the game's rules, in ``workers``
+    processes) or "batch" (:mod:`kiti.rl.batch`: Miaui's batch simulator, every env in one
+    NumPy batch in this process; the same arrays for the same seed and actions)."""
     loaded = load_game(game, players, options)
     num_envs = _count("num_envs", num_envs, 1)
+    if backend not in BACKENDS:
+        raise KitiError(f"backend must be one of {', '.join(BACKENDS)}, not {quoted(backend)}")
+    if backend == "batch":
+        return _batch(loaded, num_envs, observation, seed, workers, opponents, copy)
     if workers is None:
         workers = min(os.cpu_count() or 1, num_envs)
     workers = min(_count("workers", workers, 0), num_envs)
@@ -666,6 +685,36 @@ def make(
     return KitiVectorEnv(spec, workers, start_method, copy, seed)
 
 
+def _batch(
+    game: Game,
+    num_envs: int,
+    observation: str,
+    seed: int | None,
+    workers: int | None,
+    opponents: Any,
+    copy: bool,
+) -> VectorEnv:
+    """The batch back end, or a clear error naming what it cannot do."""
+    from .batch import BATCH_GAMES, BatchVectorEnv
+
+    if game.id not in BATCH_GAMES:
+        raise KitiError(
+            f"backend 'batch' has no simulator for {game.id} (it plays {', '.join(BATCH_GAMES)}): "
+            "use backend='engine'"
+        )
+    if observation != "tensor":
+        raise KitiError(f"backend 'batch' gives the 'tensor' observation only, not {quoted(observation)}")
+    if opponents is not None:
+        raise KitiError("backend 'batch' plays every seat itself: opponents must be None")
+    if workers not in (None, 0):
+        raise KitiError(
+            f"backend 'batch' runs in this process: workers must be None or 0, not {quoted(workers)}"
+        )
+    if seed is not None:
+        _check_seed(seed)
+    return BatchVectorEnv(game, num_envs, seed, copy)
+
+
 def _check_seed(seed: Any) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < MAX_SEED:
         raise KitiError(f"seed must be an integer 0 to 2**63-1, not {quoted(seed)}")
@@ -673,6 +722,7 @@ def _check_seed(seed: Any) -> int:
 
 
 __all__ = [
+    "BACKENDS",
     "OBSERVATIONS",
     "KitiVectorEnv",
     "VectorEnv",

@@ -46,6 +46,7 @@ class BatchState:
     kiti: np.ndarray  # [N] seat on Kiti's right, -1 with No Fighting
     catches: np.ndarray  # [N, 3] winner of each space not yet handed out this round, or -1
     taker: np.ndarray  # [N] the seat ordering a catch, or -1
+    taker_space: np.ndarray  # [N] the space of that catch, or -1
     taking: np.ndarray  # [N, len(CODES)] cards of that catch still to take, per code
     moves: np.ndarray  # [N] moves played (the engine's history length)
     terminated: np.ndarray  # [N] bool
@@ -81,6 +82,12 @@ class BatchState:
 
     def copy(self) -> BatchState:
         return dataclasses.replace(self, **{f.name: getattr(self, f.name).copy() for f in _ARRAYS})
+
+    def put(self, games: np.ndarray, new: BatchState) -> None:
+        """Replace games ``games`` (indexes) by the games of ``new`` (as many, in order):
+        how a vector env starts the next game of some envs."""
+        for f in _ARRAYS:
+            getattr(self, f.name)[games] = getattr(new, f.name)
 
 
 def _at(state: BatchState, games: np.ndarray) -> slice | np.ndarray:
@@ -147,6 +154,7 @@ def _deal(decks: np.ndarray, players: int, opts: dict[str, np.ndarray]) -> Batch
         kiti=np.where(opts["no_fighting"], -1, opts["kiti_start"]).astype(_SEAT),
         catches=np.full((n, T.SPACES), -1, dtype=_SEAT),
         taker=np.full(n, -1, dtype=_SEAT),
+        taker_space=np.full(n, -1, dtype=_SEAT),
         taking=np.zeros((n, len(T.CODES)), dtype=np.int8),
         moves=np.zeros(n, dtype=np.int16),
         terminated=np.zeros(n, dtype=bool),
@@ -188,14 +196,15 @@ def step(state: BatchState, actions: Any, check: bool = True) -> BatchState:
     return new
 
 
-def step_in_place(state: BatchState, actions: Any, check: bool = True) -> None:
-    """:func:`step`, changing ``state`` itself (no copy); ``rewards`` hold this step's."""
+def step_in_place(state: BatchState, actions: Any, check: bool = True, only: Any = None) -> None:
+    """:func:`step`, changing ``state`` itself (no copy); ``rewards`` hold this step's.
+    ``only`` ([N] bool, optional): move only those games (the others keep still, rewards 0)."""
     actions = np.asarray(actions)
     if actions.shape != (state.num_games, state.players):
         raise ValueError(
             f"actions must be [games, players] = {[state.num_games, state.players]}, not {list(actions.shape)}"
         )
-    live = ~state.terminated
+    live = ~state.terminated if only is None else ~state.terminated & np.asarray(only, dtype=bool)
     diving = np.flatnonzero(live & (state.taker < 0))
     taking = np.flatnonzero(live & (state.taker >= 0))
     if check:
@@ -305,7 +314,8 @@ def _hand_out(state: BatchState, games: np.ndarray) -> None:
     paused = stop < T.SPACES
     if paused.any():
         rows = np.flatnonzero(paused)
-        _pause(state, games[rows], seat[rows, stop[rows]], cards[rows, stop[rows]], held[rows, stop[rows]])
+        at_stop = (rows, stop[rows])
+        _pause(state, games[rows], seat[at_stop], stop[rows], cards[at_stop], held[at_stop])
         games = games[~paused]
     _end_round(state, games)
 
@@ -325,10 +335,16 @@ def _hand_out_one_each(state: BatchState, games: np.ndarray, seat: np.ndarray) -
 
 
 def _pause(
-    state: BatchState, games: np.ndarray, seat: np.ndarray, cards: np.ndarray, held: np.ndarray
+    state: BatchState,
+    games: np.ndarray,
+    seat: np.ndarray,
+    space: np.ndarray,
+    cards: np.ndarray,
+    held: np.ndarray,
 ) -> None:
     """The taker orders the catch (its cards wait in ``taking``)."""
     state.taker[games] = seat
+    state.taker_space[games] = space
     counts = np.zeros((len(games), len(T.CODES)), dtype=np.int8)
     rows = np.repeat(np.arange(len(games)), held.sum(1))
     np.add.at(counts, (rows, cards[held]), 1)
@@ -352,6 +368,7 @@ def _take(state: BatchState, games: np.ndarray, actions: np.ndarray) -> None:
         _add(state, g[now], seat[now], card[now])
     state.taking[g] = 0
     state.taker[g] = -1
+    state.taker_space[g] = -1
     _hand_out(state, g)
 
 
