@@ -45,10 +45,11 @@ import functools
 import itertools
 import math
 import random
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate, repeat, starmap
 from operator import add, itemgetter
 from typing import Any
 
@@ -218,16 +219,29 @@ def _by_place(players: int, kiti: int | None, me: int, ranks: tuple[int, ...]) -
     ``me``'s diver can take among the others' dives, whose order is ``ranks`` (each other
     seat's rank among their distinct dives, lowest 0, seats in order): place ``2j + 1`` ties
     the ``j``-th distinct dive, place ``2j`` lies just below it, the last place above them
-    all.  The rule compares dives only, so any dives in this order give these outcomes: the
-    others dive 2, 4, ..., and ``me`` the place + 1."""
-    dives = [0] * players
-    for seat, rank in zip((s for s in range(players) if s != me), ranks):
-        dives[seat] = 2 * rank + 2
+    all.  The rule compares dives only, so these outcomes are those of every seat's rank
+    among all the distinct dives, ``me``'s included (:func:`_ranked_outcome`)."""
     places = []
     for place in range(2 * max(ranks) + 3):  # at least three places
-        dives[me] = place + 1
-        places.append(_outcome(dives, players, kiti))
+        j, tied = divmod(place, 2)
+        below = ranks if tied else tuple([r + 1 if r >= j else r for r in ranks])
+        places.append(_ranked_outcome((*below[:me], j, *below[me:]), players, kiti))
     return itemgetter(*places)
+
+
+#: (seats, Kiti, every seat's rank among the distinct dives) -> the outcome's number.
+_RANKED: dict[tuple[int, int | None, tuple[int, ...]], int] = {}
+
+
+def _ranked_outcome(ranks: tuple[int, ...], players: int, kiti: int | None) -> int:
+    """:func:`_outcome` of dives in the order ``ranks`` (each seat's rank among the distinct
+    dives, lowest 0), remembered: the orders of all the dives are far fewer than the places
+    of one diver among the orders of the others'."""
+    key = (players, kiti, ranks)
+    number = _RANKED.get(key)
+    if number is None:
+        number = _RANKED[key] = _outcome([r + 1 for r in ranks], players, kiti)
+    return number
 
 
 @functools.cache
@@ -271,9 +285,25 @@ def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: i
     return [outcomes[number] for number in by_diver(by_place(range(len(outcomes))))]
 
 
-def _split(models: list[list[tuple[int, float]]]) -> list[tuple[list[int], list[float]]]:
-    """Each seat's model as its divers and their probabilities (``Random.choices``'s arguments)."""
-    return [([d for d, _ in model], [p for _, p in model]) for model in models]
+Sampler = tuple[list[int], list[float], float, int]  # divers, cumulative weights, total, last index
+
+
+def _split(models: list[list[tuple[int, float]]]) -> list[Sampler]:
+    """Each seat's model as :func:`_sample` draws from it: its divers, their cumulative
+    probabilities and total (as ``Random.choices`` sums them) and the last index."""
+    out = []
+    for model in models:
+        cum = list(accumulate([p for _, p in model]))
+        out.append(([d for d, _ in model], cum, cum[-1] + 0.0, len(cum) - 1))
+    return out
+
+
+def _sample(sampler: Sampler, rng: random.Random, k: int) -> list[int]:
+    """``rng.choices(divers, probabilities, k=k)``: the very draws (one ``random()`` each,
+    found by bisection in the same sums), without summing the weights again each call."""
+    divers, cum, total, hi = sampler
+    drawn = map(total.__mul__, starmap(rng.random, repeat((), k)))
+    return list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn, repeat(0), repeat(hi))))
 
 
 class MiauiHeuristic:
@@ -404,14 +434,13 @@ class MiauiHeuristic:
         gains: list[list[float]],
         me: int,
         mine: Sequence[int],
-        models: list[tuple[list[int], list[float]]],
+        models: list[Sampler],
         rng: random.Random,
         k: int,
     ) -> dict[int, float]:
-        """:meth:`utilities`, the models split into divers and probabilities, ``k`` samples."""
+        """:meth:`utilities`, the models split as :func:`_sample` draws from them, ``k`` samples."""
         n = now.players
-        choices = rng.choices
-        draws = [choices(*models[s], k=k) for s in range(n) if s != me]
+        draws = [_sample(models[s], rng, k) for s in range(n) if s != me]
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
