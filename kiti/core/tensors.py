@@ -311,6 +311,13 @@ class Encoder(ABC):
             self._observe_shared(state, seat, shared, out)
         return out
 
+    def _new(self, state: Any, seat: int, shared: Any = None) -> np.ndarray:
+        """:meth:`observation` into a new array, without its checks (as :meth:`_write`); a
+        game may write it a cheaper way, the same values."""
+        size = self.observation_layout.size
+        out = np.empty(size, FLOAT) if self.writes_all else np.zeros(size, FLOAT)
+        return self._write(state, seat, out, shared)
+
     def info_state_tracker(self, seat: int) -> InfoStateTracker:
         """A tracker of ``seat``'s information state along a game (see :class:`InfoStateTracker`)."""
         self.check_seat(seat)

@@ -32,6 +32,7 @@ system's entropy before any seed was given).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -94,16 +95,19 @@ class Table:
         self.encoder = None if observation == "dict" else encoder_for(self.game)
         # legal actions from the encoder where its game offers a cheaper way to the same set
         self.actions = Actions(self.game, getattr(self.encoder, "legal_actions", None))
-        if self.encoder is not None:  # the env's states are the encoder's game: no checks
-            self._obs_size = self.encoder.observation_layout.size
-            self._obs_new = np.empty if self.encoder.writes_all else np.zeros
+        #: ``observe(seat)``: the seat's observation and mask now, written the way ``kind`` asks
+        self.observe = {"tensor": self._tensor, "info_state": self._info_state, "dict": self._dict}[
+            observation
+        ]
         self.rng = random.Random()
         self.seeded = False
         self.state: State = self.game.new_state(0)
         self.trackers: list[Any] = []
         #: Counts the changes of ``state`` (each move played), so a mask is worked out once.
         self.version = 0
-        self._mask: tuple[int, int, np.ndarray] = (-1, -1, np.zeros(0, MASK))
+        #: The last mask made: (version, seat, mask, its legal actions); the env's steps check
+        #: an action against the legal actions (the mask is the caller's: it may write it).
+        self._mask: tuple[int, int, np.ndarray, tuple[int, ...]] = (-1, -1, np.zeros(0, MASK), ())
         #: What the seats' observations share (Encoder.shared), for the state's ``version``.
         self._shared: tuple[int, Any] = (-1, None)
 
@@ -145,29 +149,30 @@ class Table:
             assert self.encoder is not None
             self.trackers = [self.encoder.info_state_tracker(s) for s in range(self.players)]
 
-    def observe(self, seat: int) -> dict[str, Any]:
-        state = self.state
-        if self.kind == "tensor":
-            # Encoder.observation(state, seat, None, shared) without its checks: the state is
-            # this env's own and the seat one of its agents'.
-            encoder: Any = self.encoder
-            version, shared = self._shared
-            if version != self.version:
-                shared = encoder.shared(state)
-                self._shared = (self.version, shared)
-            obs: Any = encoder._write(state, seat, self._obs_new(self._obs_size, FLOAT), shared)
-        elif self.kind == "info_state":
-            obs = self.trackers[seat](state)
-        else:
-            obs = state.observation(seat)
-        return {"observation": obs, "action_mask": self.mask(seat)}
+    def _tensor(self, seat: int) -> dict[str, Any]:
+        # Encoder.observation(state, seat, None, shared) without its checks: the state is this
+        # env's own and the seat one of its agents'.
+        encoder: Any = self.encoder
+        version, shared = self._shared
+        if version != self.version:
+            shared = encoder.shared(self.state)
+            self._shared = (self.version, shared)
+        return {"observation": encoder._new(self.state, seat, shared), "action_mask": self.mask(seat)}
+
+    def _info_state(self, seat: int) -> dict[str, Any]:
+        return {"observation": self.trackers[seat](self.state), "action_mask": self.mask(seat)}
+
+    def _dict(self, seat: int) -> dict[str, Any]:
+        return {"observation": self.state.observation(seat), "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> np.ndarray:
         """``seat``'s mask now, worked out once per move (a new array each time: never written after)."""
-        version, which, mask = self._mask
+        version, which, mask, _ = self._mask
         if version != self.version or which != seat:
-            mask = self.actions.mask(self.state, seat)
-            self._mask = (self.version, seat, mask)
+            actions = self.actions
+            legal = actions.legal(self.state, seat)
+            mask = actions.mask_of(legal)
+            self._mask = (self.version, seat, mask, legal)
         return mask
 
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
@@ -248,11 +253,17 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._done = False  # every agent is terminated or truncated (the episode ends at once)
         self._asked = [0] * self.table.players
         self._held: list[tuple[int, int]] = []  # a simultaneous choice's (seat, action) so far
         self._queue: list[int] = []  # its seats still to choose, lowest first
         self._skip_agent_selection = None
         self._select()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
+        """As :meth:`pettingzoo.AECEnv.agent_iter` (the agent to act, until no agent is left
+        or after ``max_iter`` agents), through a generator: a learner's loop reads it every step."""
+        return _AgentIter(self, max_iter)
 
     def observe(self, agent: str) -> dict[str, Any]:
         return self.table.observe(self.table.seat[agent])
@@ -298,12 +309,13 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         done = self.truncations if truncated else self.terminations
         for agent in self.agents:
             done[agent] = True
+        self._done = True
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._done:
             self._was_dead_step(action)
             return
         table = self.table
@@ -311,40 +323,47 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}
-        self._asked[seat] += 1
-        version, which, mask = table._mask  # last() made it: the common case, at once
-        if not (
-            version == table.version
-            and which == seat
-            and type(action) is int
-            and 0 <= action < len(mask)
-            and mask[action]
-        ):
-            chosen = table.resolve(seat, action, table.mask(seat))
+        if self.max_cycles is not None:
+            self._asked[seat] += 1
+        version, which, _, legal = table._mask  # last() made it: the common case, at once
+        if version == table.version and which == seat and type(action) is int and action in legal:
+            chosen: int = action
         else:
-            chosen = action
+            resolved = self._resolve(agent, seat, action)
+            if resolved is None:
+                return
+            chosen = resolved
+        queue = self._queue
+        if queue:
+            del queue[0]
+            self._held.append((seat, chosen))
+            if queue:  # the same state: the next seat of the choice
+                if self.max_cycles is None:
+                    self.agent_selection = table.agents[queue[0]]
+                else:
+                    self._select()
+                return
+            moves = table.actions.moves  # the whole choice, in seat order, as apply_all
+            table.state._advance_all([(s, moves[a]) for s, a in self._held])
+            self._held = []
+        else:
+            table.state.step(seat, chosen)
+        table.version += 1
+        self._select()
+
+    def _resolve(self, agent: str, seat: int, action: Any) -> int | None:
+        """An action that last()'s mask does not allow at once: as :meth:`Table.resolve`,
+        with its info; None: the episode ended ("penalty")."""
+        table = self.table
+        chosen = table.resolve(seat, action, table.mask(seat))
         if chosen is None:  # "penalty": the episode ends here
             rewards = [0.0] * table.players
             rewards[seat] = table.penalty
             self.infos[agent] = {"illegal_action": _loose_int(action)}
             self._end(rewards, False)
-            return
-        if chosen != action:
+        elif chosen != action:
             self.infos[agent] = {"illegal_action": _loose_int(action), "played": chosen}
-        state = table.state
-        if self._queue:
-            self._queue.pop(0)
-            self._held.append((seat, chosen))
-            if self._queue:
-                self._select()
-                return
-            for s, a in self._held:  # the whole choice, in seat order (as apply_all)
-                state.step(s, a)
-            self._held = []
-        else:
-            state.step(seat, chosen)
-        table.version += 1
-        self._select()
+        return chosen
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -353,6 +372,23 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class _AgentIter:
+    """What :meth:`KitiAEC.agent_iter` returns: iterable again and again, as PettingZoo's."""
+
+    __slots__ = ("env", "max_iter")
+
+    def __init__(self, env: KitiAEC, max_iter: int) -> None:
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self) -> Iterator[str]:
+        env = self.env
+        left = self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
 
 
 class KitiParallel(ParallelEnv):  # type: ignore[misc]

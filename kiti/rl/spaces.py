@@ -75,17 +75,28 @@ class Actions:
     def mask(self, state: State, seat: int) -> np.ndarray:
         """``seat``'s legal actions now as an int8 mask of :attr:`size` values (only NOOP
         for a seat that is not to act, none once the game is over): a new array."""
+        return self.mask_of(self.legal(state, seat))
+
+    def legal(self, state: State, seat: int) -> tuple[int, ...]:
+        """``seat``'s legal actions now, as :meth:`mask` counts them (NOOP for a seat not to act)."""
         if seat in state.acting:
-            legal = tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
-        else:
-            legal = () if state.over else (self.noop,)
+            return tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
+        return () if state.over else (self.noop,)
+
+    def mask_of(self, legal: tuple[int, ...]) -> np.ndarray:
+        """The mask of ``legal`` (:meth:`legal`'s answer): a new array."""
         made = self._made.get(legal)
         if made is None:
-            if len(self._made) >= self._keep:
-                self._made.clear()
-            made = self._made[legal] = np.zeros(self.size, MASK)
-            made[list(legal)] = 1
+            made = self._make(legal)
         return made.copy()
+
+    def _make(self, legal: tuple[int, ...]) -> np.ndarray:
+        """The mask of ``legal``, kept."""
+        if len(self._made) >= self._keep:
+            self._made.clear()
+        made = self._made[legal] = np.zeros(self.size, MASK)
+        made[list(legal)] = 1
+        return made
 
     def name(self, action: int) -> str:
         """The action in words: its move's notation, or ``NOOP``."""

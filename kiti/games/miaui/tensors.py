@@ -133,8 +133,15 @@ class MiauiEncoder(Encoder):
         self._piles_at = self._seats_at + n * 2 * ROUNDS  # the piles' blocks (PILE_SIZE each)
         self._one = self._piles_at + n * PILE_SIZE
         self._gather = [self._gather_list(seat) for seat in range(n)]
-        self._hands: dict[tuple[int, ...], bytes] = {}
-        self._piles_made: dict[tuple[tuple[str, ...], bool], bytes] = {}
+        #: Seat blocks by (dive chosen, divers left...), pile blocks by cards, one table per
+        #: ``shown`` (False, True): made once per content and kept (while they fit in a few MB).
+        self._seats_made: dict[tuple[int, ...], bytes] = {}
+        self._piles_made: tuple[dict[tuple[str, ...], bytes], ...] = ({}, {})
+        # where _public writes (the round's one-hot: round 1 at _round_at + 1)
+        self._round_at = at["round"] - 1
+        self._over_at, self._kiti_at = at["over"], at["kiti"]
+        self._committed_at, self._to_act_at = at["committed"], at["to_act"]
+        self._deck_at, self._box_at = at["deck"], at["box"]
 
     def _gather_list(self, seat: int) -> np.ndarray:
         """Where each value of ``seat``'s observation is read in the shared table."""
@@ -173,20 +180,31 @@ class MiauiEncoder(Encoder):
         if any(state.veil):
             self._peeks(state, seat, out)
 
+    def _new(self, state: MiauiState, seat: int, shared: Any = None) -> np.ndarray:
+        """The gather straight into a new array (no buffer to make first)."""
+        if shared is None:
+            shared = self.shared(state)
+        out: np.ndarray = shared.take(self._gather[seat])
+        if any(state.veil):
+            self._peeks(state, seat, out)
+        return out
+
     def shared(self, state: MiauiState) -> np.ndarray:
         """The table of :class:`MiauiEncoder`'s doc for ``state`` (every seat's secrets)."""
         blocks: list[bytes | bytearray] = [self._public(state)]
-        hands = self._hands
+        seats = self._seats_made
         for divers, chosen in zip(state.hands, state.committed):
-            key = tuple(divers)
-            made = hands.get(key)
+            key = (chosen, *divers)
+            made = seats.get(key)
             if made is None:
-                made = hands[key] = _PACK_ROUNDS(*[1.0 if d in key else 0.0 for d in range(1, ROUNDS + 1)])
-            blocks += (made, _DIVE[chosen])
-        piles = self._piles_made
+                if len(seats) > 1 << 15:  # about 3 MB
+                    seats.clear()
+                made = seats[key] = _seat_block(divers, chosen)
+            blocks.append(made)
         shown = state.over or self.open_baskets
+        piles = self._piles_made[shown]
         for pile in state.piles:
-            key2 = (tuple(pile), shown)
+            key2 = tuple(pile)
             made = piles.get(key2)
             if made is None:
                 if len(piles) > 1 << 14:  # about 6 MB
@@ -203,20 +221,22 @@ class MiauiEncoder(Encoder):
         over = state.over
         table = bytearray(self._blank)  # zeros but the options that are on
         out = memoryview(table).cast("f")
-        out[at["round"] + state.round - 1] = 1.0
+        out[self._round_at + state.round] = 1.0
         if over:
-            out[at["over"]] = 1.0
+            out[self._over_at] = 1.0
         if state.kiti is not None:
-            out[at["kiti"] + state.kiti] = 1.0
-        base = at["committed"]
-        for s, c in enumerate(state.committed):
-            if c:
-                out[base + s] = 1.0
-        base = at["to_act"]
+            out[self._kiti_at + state.kiti] = 1.0
+        committed = state.committed
+        if any(committed):
+            base = self._committed_at
+            for s, c in enumerate(committed):
+                if c:
+                    out[base + s] = 1.0
+        base = self._to_act_at
         for s in state.acting:
             out[base + s] = 1.0
         self._lagoon(state, out)
-        out[at["deck"]], out[at["box"]] = len(state.deck), len(state.box)
+        out[self._deck_at], out[self._box_at] = len(state.deck), len(state.box)
         if over or self.open_baskets:
             for s in range(self.players):
                 row = at["discards"] + s * ROUNDS - 1
@@ -291,6 +311,11 @@ class MiauiEncoder(Encoder):
 _SHOWN, _TOP, _FULL = 0, C, 2 * C
 _SIZE, _SHOWN_SCORE, _KNOWN, _FULL_SCORE = 3 * C, 3 * C + 1, 3 * C + 2, 3 * C + 3
 PILE_SIZE = 3 * C + 4
+
+
+def _seat_block(divers: list[int], chosen: int) -> bytes:
+    """A seat's block: its divers left (diver 1 first), then its dive (one-hot; 0: none)."""
+    return _PACK_ROUNDS(*[1.0 if d in divers else 0.0 for d in range(1, ROUNDS + 1)]) + _DIVE[chosen]
 
 
 def _pile_block(pile: list[str], shown: bool) -> bytes:
