@@ -86,9 +86,10 @@ class Island(_Visible):
     Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
     share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
 
-    An island also keeps what the placement search worked out for it (:func:`_grid`): its bit
-    boards once made, and until then the island it grew from and the card laid on it; and the
-    facts other modules work out from it once (:func:`kept`). They are no part of its value:
+    An island also keeps the island it grew from and the card laid on it (:func:`lay_card`;
+    None for an island built otherwise, e.g. unpickled), what the placement search worked out
+    for it (:func:`_grid`: its bit boards, grown from the parent's), and the facts other
+    modules work out from it once (:func:`kept`). They are no part of its value:
     equality, hashing, copies and pickles see the fields alone.
     """
 
@@ -230,7 +231,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         tuple(coverable),
         tuple(protected),
     )
-    new._grew = (island, (c, rotation, x, y))  # its bit boards grow from the parent's
+    new._grew = (island, (c, rotation, x, y))  # its bit boards and tensors grow from the parent's
     return new
 
 
@@ -480,7 +481,6 @@ def _grid(island: Island) -> _Grid:
         return known
     parent = island._grew
     if parent is not None:
-        island._grew = None  # the parent is needed no longer
         grown = _grown(_grid(parent[0]), parent[1])
         if grown is not None:
             return _keep(island, grown)
@@ -600,6 +600,15 @@ def legal_placements(island: Island, c: CardLike) -> list[tuple[int, int, int]]:
     c = as_card(c)
     grid = _grid(island)
     return [(r, x, y) for r in ROTATIONS for x, y in _cells(grid, _legal_board(grid, c, r))]
+
+
+def legal_boards(island: Island, c: CardLike) -> tuple[tuple[int, ...], int, int, int]:
+    """What :func:`legal_placements` lists, as bit boards: per rotation (:data:`ROTATIONS`
+    order) an integer whose bit ``(y - y0) * width + x - x0`` is set where the card's
+    top-left cell may go, with ``(x0, y0, width)`` (for a caller that reads the bits in bulk)."""
+    c = as_card(c)
+    grid = _grid(island)
+    return tuple(_legal_board(grid, c, r) for r in ROTATIONS), grid.x0, grid.y0, grid.width
 
 
 def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> tuple[int, int, int] | None:

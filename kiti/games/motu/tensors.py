@@ -39,6 +39,7 @@ import numpy as np
 
 from ...core.events import Entry
 from ...core.load import Game
+from ...core.moves import ActionCodec
 from ...core.tensors import Encoder, Layout, Spec
 from .cards import (
     BEACH_BONUS,
@@ -56,9 +57,10 @@ from .cards import (
     TRAVELERS,
     VILLAGE_IDS,
     WIDTH,
+    IslandCard,
     card,
 )
-from .island import ROTATIONS, Island, bounds
+from .island import ROTATIONS, Island, bounds, legal_boards, shape
 from .rules import (
     COCONUTS,
     DIFFICULTIES,
@@ -69,6 +71,7 @@ from .rules import (
     ROW,
     SOLO_DISCARD,
     MotuState,
+    Place,
     pile_sizes,
     placement_bound,
     placements_per_seat,
@@ -335,35 +338,46 @@ def history_specs(n: int, m: int, solo: bool) -> list[Spec]:
 
 
 # ------------------------------------------------------------------ the encoder
+# An island's part of the observation is a list of entries, one per value it sets: per visible
+# cell its terrain, symbol and beach runs (1.0 in the islands planes) and its layer (in the
+# layers; the village's 0 is left out).  An entry is a column of an int array (rows _EX, _EY:
+# the cell on the island; _EOFF: from the islands segment to its plane's frame, or to the
+# layers' frame; _ESTRIDE: from one seat's block of that segment to the next; _EVALUE).
+_EX, _EY, _EOFF, _ESTRIDE, _EVALUE = range(5)
+
+
 class _Grid:
-    """What an island puts in the tensors, worked out once per island (islands never change)."""
+    """What an island puts in the tensors, worked out once per island (islands never change):
+    its entries (above), where its frame puts them (``at``, index into the observation of the
+    seat in row 0), its village's place in the frame (``origin``), its longest beach, Source
+    values, and the spots of each card that may be laid on it."""
 
-    __slots__ = ("beach", "cells", "island", "layer_at", "layers", "origin", "sources")
+    __slots__ = ("at", "beach", "entries", "island", "low", "origin", "rows", "sources", "spots")
 
-    def __init__(self, island: Island, w: int, h: int) -> None:
+    def __init__(
+        self, island: Island, entries: np.ndarray, low: tuple[int, int], encoder: MotuEncoder
+    ) -> None:
         self.island = island  # held, so that its id() is not reused while cached
-        x0, y0, _, _ = bounds(island)
-        ox, oy = GROWTH - x0, GROWTH - y0
-        self.origin = (ox, oy)
-        hw = w * h
-        cells: list[int] = []
-        layer_at: list[int] = []
-        layers: list[float] = []
-        for (x, y), cell in island.cells.items():
-            at = (y + oy) * w + x + ox
-            cells.append(TERRAINS.index(cell.terrain) * hw + at)
-            if cell.symbol:
-                cells.append((_SYM0 + SYMBOL[cell.symbol]) * hw + at)
-            cells += [(_WAY0 + WAY[d]) * hw + at for d in cell.ways]
-            if cell.layer:
-                layer_at.append(at)
-                layers.append(float(cell.layer))
-        self.cells = np.array(cells, np.intp)
-        self.layer_at = np.array(layer_at, np.intp)
-        self.layers = np.array(layers, np.float32)
-        self.beach = longest_beach(island)
+        self.entries = entries
+        self.low = low  # the island's smallest x and y
+        ox, oy = GROWTH - low[0], GROWTH - low[1]
+        self.origin = (float(ox), float(oy))
+        w = encoder.w
+        self.at = entries[_EY] * w + entries[_EX] + entries[_EOFF] + (encoder._at["islands"] + oy * w + ox)
+        #: by seat row: ``at`` for that row, once asked for
+        self.rows: list[np.ndarray | None] = [None] * encoder.players
+        self.beach = float(longest_beach(island)) if island.cells else 0.0
         #: Source values but the Coconut, by the played Traveler whose symbols join them
         self.sources: dict[str | None, list[float]] = {}
+        #: by card in hand: its spots' frame cells (per rotation) and their actions (sorted)
+        self.spots: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
+
+    def row(self, r: int) -> np.ndarray:
+        """Where the entries go in the observation for the seat in row ``r``."""
+        known = self.rows[r]
+        if known is None:
+            known = self.rows[r] = self.at + self.entries[_ESTRIDE] * r if r else self.at
+        return known
 
 
 class MotuEncoder(Encoder):
@@ -382,7 +396,12 @@ class MotuEncoder(Encoder):
         self._hat = {s.name: s.offset for s in self.history_layout}
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._grids: dict[int, _Grid] = {}
-        self._spots: dict[tuple[int, int], tuple[Any, Any, np.ndarray, tuple[int, ...]]] = {}
+        hw = self.w * self.h
+        #: an island entry's offset and seat stride: per plane, and for the layers
+        self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
+        self._layers = (self._at["layers"] - self._at["islands"], hw)
+        self._pieces: dict[tuple[str, int, int], tuple[IslandCard, np.ndarray, int, int]] = {}
+        self._place_actions: tuple[np.ndarray, range, range] | None = None
         opts = self.options
         flags = (
             opts["travelers"],
@@ -402,12 +421,12 @@ class MotuEncoder(Encoder):
 
     # ------------------------------------------------------------- the mask
     def legal_actions(self, state: MotuState, seat: int) -> tuple[int, ...]:
-        """The actions of :meth:`MotuState.legal_actions` (sorted); placing a card, made once
-        per list of legal placements (the rules' own, kept by the state) and kept with its
-        spots (:meth:`_spot_cells`).  A test holds it equal to the rules' over random games."""
+        """The actions of :meth:`MotuState.legal_actions` (sorted); placing a card, read from
+        the rules' own bit boards and kept with its spots (:meth:`_spots`).  Tests hold it
+        equal to the rules' over random games."""
         if state.phase != "place" or seat not in state.acting:
             return tuple(state.legal_actions(seat))
-        return self._placed(state)[3]
+        return self._spots(state)[1]
 
     # ------------------------------------------------------------- the observation
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
@@ -501,7 +520,8 @@ class MotuEncoder(Encoder):
         where: list[int],
         values: list[float],
     ) -> None:
-        """Per seat: Source values, beach, bank, score, interims, choices, the end."""
+        """Per seat: Source values, beach, bank, score, its village's place in its frame,
+        interims, choices, the end."""
         at = self._at
         rel = self._rel[seat]
         n = self.players
@@ -511,7 +531,9 @@ class MotuEncoder(Encoder):
             r = rel[s]
             grid = grids[s]
             where += [at["beach"] + r, at["banks"] + r, at["scores"] + r]
-            values += [float(grid.beach), float(state.banks[s]), float(scores[s])]
+            values += [grid.beach, float(state.banks[s]), float(scores[s])]
+            where += [at["village_at"] + 2 * r, at["village_at"] + 2 * r + 1]
+            values += grid.origin
             where += range(at["sources"] + r * ns, at["sources"] + r * ns + ns)
             values += self._source_values(state, s, grid)
             for pile, sources, points in state.interims[s]:
@@ -547,51 +569,134 @@ class MotuEncoder(Encoder):
         out[SOURCE["coconut"]] = float(coconut_points(state.coconut_count(s)))
         return out
 
+    # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
+        """The island's :class:`_Grid` (kept by island): grown from its parent's where this
+        encoder has that one, else read from its visible cells."""
         grid = self._grids.get(id(island))
         if grid is None or grid.island is not island:
             if len(self._grids) > 4096:
                 self._grids.clear()
-            grid = self._grids[id(island)] = _Grid(island, self.w, self.h)
+            grid = self._grids[id(island)] = self._grown(island) or self._read(island)
         return grid
 
-    def _islands(self, state: MotuState, seat: int, grids: list[_Grid], out: np.ndarray) -> None:
-        """Every island's planes and layers, its village's place in its frame, and the spots
-        where the card in hand may go (written straight into ``out``)."""
-        at = self._at
-        rel = self._rel[seat]
-        hw = self.w * self.h
-        for s, grid in enumerate(grids):
-            r = rel[s]
-            out[at["islands"] + r * PLANES * hw + grid.cells] = 1.0
-            out[at["layers"] + r * hw + grid.layer_at] = grid.layers
-            out[at["village_at"] + 2 * r : at["village_at"] + 2 * r + 2] = grid.origin
-        if state.phase == "place" and state.holding is not None:
-            out[at["spots"] + self._spot_cells(state)] = 1.0
+    def _read(self, island: Island) -> _Grid:
+        """The island's grid from its visible cells."""
+        entries = [
+            (x, y, off, stride, value)
+            for (x, y), cell in island.cells.items()
+            for off, stride, value in self._cell(cell.terrain, cell.symbol, cell.ways, cell.layer)
+        ]
+        array = np.array(entries, np.intp).reshape(-1, 5).T.copy()
+        low = bounds(island)[:2] if island.cells else (0, 0)
+        return _Grid(island, array, low, self)
 
-    def _spot_cells(self, state: MotuState) -> np.ndarray:
-        """The frame cells (per rotation) of the legal placements: the rules' own list."""
-        return self._placed(state)[2]
+    def _grown(self, island: Island) -> _Grid | None:
+        """The island's grid from its parent's (None where it has no parent, or this encoder
+        has no grid of it): the parent's entries outside the new card's box, and the card's."""
+        grew = island._grew
+        if grew is None:
+            return None
+        parent, (c, rotation, x, y) = grew
+        if parent.cells:
+            known = self._grids.get(id(parent))
+            if known is None or known.island is not parent:
+                return None
+            entries, (x0, y0) = known.entries, known.low
+        else:
+            entries, (x0, y0) = np.zeros((5, 0), np.intp), (x, y)
+        piece, width, height = self._piece(c, rotation, len(parent.placements))
+        # outside the box: x - left or y - top, read unsigned, past the box's width or height
+        keep = (entries[_EX] - x).view(np.uintp) >= width
+        keep |= (entries[_EY] - y).view(np.uintp) >= height
+        grown = np.concatenate((entries.compress(keep, axis=1), piece), axis=1)
+        k = piece.shape[1]
+        grown[_EX, -k:] += x
+        grown[_EY, -k:] += y
+        return _Grid(island, grown, (min(x0, x), min(y0, y)), self)
 
-    def _placed(self, state: MotuState) -> tuple[Any, Any, np.ndarray, tuple[int, ...]]:
-        """The legal placements of the card in hand (the rules' own list), the island, the
-        placements' frame cells (per rotation) and their actions (sorted), kept per list."""
-        placements = state._placements()
-        island = state.islands[state.turn]
-        key = (id(placements), id(island))
-        known = self._spots.get(key)
-        if known is not None and known[0] is placements and known[1] is island:
-            return known
-        ox, oy = self._grid(island).origin
-        w, hw = self.w, self.w * self.h
-        cells = np.array(
-            [ROTATIONS.index(p.rotation) * hw + (p.y + oy) * w + p.x + ox for p in placements], np.intp
-        )
-        actions = tuple(state.legal_actions(state.turn))
-        if len(self._spots) > 1024:
-            self._spots.clear()
-        known = self._spots[key] = (placements, island, cells, actions)
+    def _piece(self, c: IslandCard, rotation: int, layer: int) -> tuple[np.ndarray, int, int]:
+        """The entries of a card turned ``rotation`` laid as layer ``layer``, at its box's
+        top-left cell (0, 0), and its box's width and height (kept by card id, checked to be
+        that very card)."""
+        key = (c.id, rotation, layer)
+        known = self._pieces.get(key)
+        if known is None or known[0] is not c:
+            s = shape(c, rotation)
+            entries = [
+                (x, y, off, stride, value)
+                for (x, y), spec in s.cells
+                for off, stride, value in self._cell(spec.terrain, spec.symbol, spec.ways, layer)
+            ]
+            array = np.array(entries, np.intp).T.copy()
+            known = self._pieces[key] = (c, array, s.width, s.height)
+        return known[1], known[2], known[3]
+
+    def _cell(
+        self, terrain: str, symbol: str | None, ways: tuple[tuple[int, int], ...], layer: int
+    ) -> list[tuple[int, int, int]]:
+        """A visible cell's entries but its place: (offset, seat stride, value) each."""
+        planes = self._planes
+        out = [(*planes[TERRAINS.index(terrain)], 1)]
+        if symbol:
+            out.append((*planes[_SYM0 + SYMBOL[symbol]], 1))
+        out += [(*planes[_WAY0 + WAY[d]], 1) for d in ways]
+        if layer:
+            out.append((*self._layers, layer))
+        return out
+
+    def _make_place_actions(self) -> tuple[np.ndarray, range, range]:
+        """The action of each placement within :func:`.rules.placement_bound`, by rotation
+        index, ``y - ys.start`` and ``x - xs.start``, read from the game's codec (shared by
+        the encoders of one codec), with ``xs`` and ``ys``."""
+        codec = self.game.codec
+        known = _PLACE_ACTIONS.get(codec)
+        if known is None:
+            xs, ys = placement_bound(self.m)
+            table = np.array(
+                [[[codec.index[Place(r, x, y)] for x in xs] for y in ys] for r in ROTATIONS], np.intp
+            )
+            known = _PLACE_ACTIONS[codec] = (table, xs, ys)
+        self._place_actions = known
         return known
+
+    def _islands(self, state: MotuState, seat: int, grids: list[_Grid], out: np.ndarray) -> None:
+        """Every island's planes and layers and the spots where the card in hand may go
+        (written straight into ``out``)."""
+        rel = self._rel[seat]
+        where = np.concatenate([grid.row(rel[s]) for s, grid in enumerate(grids)])
+        out[where] = np.concatenate([grid.entries[_EVALUE] for grid in grids])
+        if state.phase == "place" and state.holding is not None:
+            out[self._at["spots"] + self._spots(state)[0]] = 1.0
+
+    def _spots(self, state: MotuState) -> tuple[np.ndarray, tuple[int, ...]]:
+        """The legal placements of the card in hand (the rules' own bit boards): their frame
+        cells (per rotation, in the frame of the island of the seat to act) and their actions
+        (sorted), kept with the island's grid."""
+        assert state.holding is not None
+        island = state.islands[state.turn]
+        grid = self._grid(island)
+        known = grid.spots.get(state.holding)
+        if known is None:
+            known = grid.spots[state.holding] = self._read_spots(island, state.holding, grid)
+        return known
+
+    def _read_spots(self, island: Island, holding: str, grid: _Grid) -> tuple[np.ndarray, tuple[int, ...]]:
+        boards, x0, y0, width = legal_boards(island, holding)
+        nbytes = (max(board.bit_length() for board in boards) + 7) // 8
+        if not nbytes:
+            return np.zeros(0, np.intp), ()
+        bits = np.frombuffer(b"".join(board.to_bytes(nbytes, "little") for board in boards), np.uint8)
+        set_bits = np.unpackbits(bits, bitorder="little").view(bool)  # bool: numpy's fast nonzero
+        rotation, at = np.divmod(np.flatnonzero(set_bits), nbytes * 8)
+        y, x = np.divmod(at, width)
+        x += x0
+        y += y0
+        ox, oy = GROWTH - grid.low[0], GROWTH - grid.low[1]
+        cells = rotation * (self.w * self.h) + (y + oy) * self.w + x + ox
+        table, xs, ys = self._place_actions or self._make_place_actions()
+        actions = np.sort(table[rotation, y - ys.start, x - xs.start])
+        return cells, tuple(actions.tolist())
 
     # ------------------------------------------------------------- the history
     def _read_events(
@@ -642,6 +747,8 @@ class MotuEncoder(Encoder):
 
 
 _TAKES = ("take", "pick", "scrap")
+#: By codec: :meth:`MotuEncoder._make_place_actions`.
+_PLACE_ACTIONS: dict[ActionCodec, tuple[np.ndarray, range, range]] = {}
 _TURN_SEAT = _F["turn"]["seat"]
 _ROTATION, _X, _Y = (_F["place"][f] for f in ("rotation", "x", "y"))
 _LEFT, _RIGHT = _F["shown"]["left"], _F["shown"]["right"]

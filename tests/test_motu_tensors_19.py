@@ -1,0 +1,85 @@
+"""MOTU's tensors, made faster for the RL env (issue 19), write what they wrote before: an
+island's entries grown from its parent's equal those read from its visible cells (every
+island of random games, solo included), and the spots and actions of the card in hand,
+read in bulk from the rules' bit boards, are the rules' own legal placements."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="kiti.rl needs numpy (pip install -e '.[rl]')")
+
+from kiti.core.load import load  # noqa: E402
+from kiti.games.motu.island import ROTATIONS  # noqa: E402
+from kiti.games.motu.rules import MotuState  # noqa: E402
+from kiti.games.motu.tensors import GROWTH, MotuEncoder, _Grid  # noqa: E402
+from kiti.rl.tensors import encoder_for  # noqa: E402
+
+
+def _games(players: int, count: int, seed: int) -> list[list[MotuState]]:
+    """Every state of ``count`` random games, as copies, game by game."""
+    game = load("motu", players=players)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = game.new_state(rng.randrange(1 << 30))
+        states = [state.clone()]
+        while not state.over:
+            seat = min(state.acting)
+            state.apply(seat, state.random_move(seat, rng))
+            states.append(state.clone())
+        out.append(states)
+    return out
+
+
+def _written(grid: _Grid) -> list[tuple[int, int]]:
+    return sorted(zip(grid.at.tolist(), grid.entries[4].tolist()))
+
+
+@pytest.mark.parametrize(("players", "count"), [(1, 2), (2, 3), (4, 2)])
+def test_grown_island_grids_equal_grids_read_from_the_cells(players: int, count: int) -> None:
+    encoder = encoder_for(load("motu", players=players))
+    assert isinstance(encoder, MotuEncoder)
+    grown = 0
+    for states in _games(players, count, seed=players):
+        for state in states:
+            for island in state.islands:
+                grid = encoder._grid(island)
+                grown += island._grew is not None and bool(island._grew[0].cells)
+                fresh = encoder._read(island)
+                where = f"{players} seats, island of {len(island.placements)} cards"
+                assert _written(grid) == _written(fresh), where
+                assert (grid.origin, grid.beach, grid.low) == (fresh.origin, fresh.beach, fresh.low), where
+                for r in range(players):
+                    assert sorted(grid.row(r).tolist()) == sorted(fresh.row(r).tolist()), where
+    assert grown > 20 * count  # the grown path is what was checked
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_spots_and_actions_are_the_rules_legal_placements(players: int) -> None:
+    encoder = encoder_for(load("motu", players=players))
+    assert isinstance(encoder, MotuEncoder)
+    hw = encoder.w * encoder.h
+    placing = 0
+    for states in _games(players, 2, seed=10 + players):
+        for state in states:
+            if state.phase != "place":
+                continue
+            placing += 1
+            seat = state.turn
+            x0, y0 = encoder._grid(state.islands[seat]).low
+            ox, oy = GROWTH - x0, GROWTH - y0
+            cells = sorted(
+                ROTATIONS.index(p.rotation) * hw + (p.y + oy) * encoder.w + p.x + ox
+                for p in state._placements()
+            )
+            spots, actions = encoder._spots(state)
+            assert sorted(spots.tolist()) == cells
+            assert actions == tuple(state.legal_actions(seat))
+            assert encoder.legal_actions(state, seat) == actions
+            obs = encoder.observation(state, seat)
+            at = encoder._at["spots"]
+            assert sorted(np.flatnonzero(obs[at : at + len(ROTATIONS) * hw]).tolist()) == cells
+    assert placing > 10
