@@ -42,6 +42,15 @@ def train_command(
     init: str | None = typer.Option(
         None, "--init", metavar="POLICY", help="Start from this policy's weights."
     ),
+    imitate: str | None = typer.Option(
+        None, "--imitate", metavar="heuristic", help="First clone this player's moves, then PPO."
+    ),
+    imitate_games: int = typer.Option(
+        2000, "--imitate-games", metavar="N", help="Games recorded to imitate (every seat)."
+    ),
+    imitate_epochs: int = typer.Option(
+        10, "--imitate-epochs", metavar="N", help="Passes over the recorded games."
+    ),
     games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
     hidden: int = typer.Option(64, "--hidden", metavar="N", help="Width of the network's hidden layers."),
     observation: str = typer.Option(
@@ -79,6 +88,9 @@ def train_command(
             checkpoint_every=checkpoint,
             against=against,
             init=init,
+            imitate=imitate,
+            imitate_games=imitate_games,
+            imitate_epochs=imitate_epochs,
         )
         with _Bar(config) as bar:
             trainer = train(config, out, resume=resume, progress=bar.tick, device=device)
@@ -121,8 +133,14 @@ class _Bar:
         self.progress.stop()
 
     def tick(self, trainer: Any) -> None:
+        if trainer.imitating():
+            self.progress.update(self.task, info=f"imitating: epoch {trainer.imitated + 1}")
+            return
         c = self.config
-        done = trainer.steps / c.steps if c.steps else trainer.elapsed / (60 * c.minutes)
+        if c.steps is not None:
+            done = trainer.steps / c.steps if c.steps else 1.0
+        else:
+            done = trainer.elapsed / (60 * c.minutes)
         last = trainer.history[-1] if trainer.history else {}
         info = f"it {trainer.iteration} · {trainer.steps:,} decisions · share {last.get('share', 0):.2f} · vs heuristic {last.get('share_vs_heuristic', 0):.2f}"
         self.progress.update(self.task, completed=min(done, 1.0), info=info)

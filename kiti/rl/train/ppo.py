@@ -24,6 +24,7 @@ from ...core.load import Game, load
 from .. import learned
 from ..learned import ActionHeads, Features, Network, fingerprint
 from ..tensors import encoder_for
+from .imitate import TEACHERS, Demos, record
 from .net import PolicyValueNet
 from .selfplay import HEURISTIC, LEARNER, Batch, Rollouts, lineup_for
 
@@ -61,6 +62,10 @@ class Config:
     checkpoint_every: float = 60.0  # seconds between checkpoints
     against: str | None = None  # "heuristic" or a policy path/name: a best response to it
     init: str | None = None  # start from this policy's weights
+    imitate: str | None = None  # "heuristic": clone its moves before PPO starts
+    imitate_games: int = 2000  # games recorded with it in every seat
+    imitate_epochs: int = 10  # passes over them
+    imitate_lr: float = 1e-3
 
 
 class Trainer:
@@ -85,6 +90,11 @@ class Trainer:
         if config.init:
             self.net.load(_policy_weights(config.init, self.game))
         self.opt = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
+        if config.imitate is not None and config.imitate not in TEACHERS:
+            raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(config.imitate)}")
+        self.imitation_opt = torch.optim.Adam(self.net.parameters(), lr=config.imitate_lr)
+        self.imitated = 0  # imitation epochs done
+        self.demos: Demos | None = None
         self.rng = np.random.default_rng(config.seed)
         self.pool: dict[str, dict[str, np.ndarray]] = {}
         self.iteration = self.steps = self.games = 0
@@ -108,6 +118,7 @@ class Trainer:
             "torch_rng": torch.get_rng_state(),
             "pool": self.pool,
             "counters": [self.iteration, self.steps, self.games, self.elapsed],
+            "imitation": {"epochs": self.imitated, "opt": self.imitation_opt.state_dict()},
             "history": self.history,
         }
 
@@ -126,7 +137,8 @@ class Trainer:
             raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(self.out))}")
         data = torch.load(path, weights_only=False)
         saved = Config(**data["config"])
-        for name in ("game", "players", "options", "seed", "observation", "hidden", "against"):
+        names = ("game", "players", "options", "seed", "observation", "hidden", "against", "imitate")
+        for name in names:
             if getattr(saved, name) != getattr(self.config, name) and getattr(self.config, name) is not None:
                 raise TrainError(
                     f"the checkpoint in {quoted(str(self.out))} was trained with {name}={getattr(saved, name)!r}, "
@@ -139,6 +151,10 @@ class Trainer:
         self.pool = data["pool"]
         self.iteration, self.steps, self.games, self.elapsed = data["counters"]
         self.history = data["history"]
+        imitation = data.get("imitation", {"epochs": 0})
+        self.imitated = imitation["epochs"]
+        if "opt" in imitation:
+            self.imitation_opt.load_state_dict(imitation["opt"])
 
     def meta(self) -> dict[str, Any]:
         c = self.config
@@ -154,7 +170,7 @@ class Trainer:
             else "factored",
             "hidden": c.hidden,
             "training": {
-                "algorithm": "masked PPO, self-play against a pool of past selves and the heuristic",
+                "algorithm": _algorithm(c),
                 "seed": c.seed,
                 "iterations": self.iteration,
                 "decisions": self.steps,
@@ -173,11 +189,15 @@ class Trainer:
             return True
         return c.minutes is not None and self.elapsed >= c.minutes * 60
 
+    def imitating(self) -> bool:
+        c = self.config
+        return c.imitate is not None and self.imitated < c.imitate_epochs
+
     def run(self, progress: Callable[[Trainer], None] | None = None) -> None:
         last_save = time.monotonic()
-        while not self.done():
+        while self.imitating() or not self.done():
             start = time.monotonic()
-            self.step()
+            self.imitate() if self.imitating() else self.step()
             self.elapsed += time.monotonic() - start
             if progress:
                 progress(self)
@@ -213,6 +233,38 @@ class Trainer:
                 del self.pool[min(self.pool, key=lambda k: int(k[4:]))]
         self.history.append(
             {"iteration": self.iteration, "decisions": self.steps, **losses, **_shares(outcomes)}
+        )
+
+    def imitate(self) -> None:
+        """One epoch of imitation (the demonstrations recorded first, from the seed alone):
+        cross-entropy of the teacher's moves, squared error of the value against the share."""
+        c = self.config
+        if self.demos is None:
+            self.demos = record(self.game, c.observation, self.features, c.imitate_games, c.seed)
+        batch = self.demos.batch
+        dev = self.device
+        x = torch.as_tensor(self.demos.x, device=dev)
+        share = torch.as_tensor(self.demos.share, device=dev)
+        heads = _head_arrays(batch, len(self.heads), dev)
+        stats = {"imitation_loss": 0.0, "value_loss": 0.0, "chosen_p": 0.0}
+        order = self.rng.permutation(len(batch))
+        count = 0
+        for lo in range(0, len(batch), c.minibatch):
+            mb = torch.as_tensor(np.sort(order[lo : lo + c.minibatch]), device=dev)
+            logp, _, value = self._evaluate(x[mb], heads, mb)
+            nll = -logp.mean()
+            value_loss = ((value - share[mb]) ** 2).mean()
+            self.imitation_opt.zero_grad()
+            (nll + c.value_coef * value_loss).backward()  # type: ignore[no-untyped-call]
+            self.imitation_opt.step()
+            stats["imitation_loss"] += nll.item()
+            stats["value_loss"] += value_loss.item()
+            stats["chosen_p"] += logp.exp().mean().item()
+            count += 1
+        self.imitated += 1
+        self.history.append(
+            {"imitation_epoch": self.imitated, "demonstrations": len(batch)}
+            | {k: round(v / max(count, 1), 5) for k, v in stats.items()}
         )
 
     def update(self, batch: Batch) -> dict[str, float]:
@@ -312,6 +364,17 @@ def _shares(outcomes: list[dict[str, Any]]) -> dict[str, float]:
     if vs_h:
         out["share_vs_heuristic"] = round(float(np.mean(vs_h)), 4)
     return out
+
+
+def _algorithm(c: Config) -> str:
+    start = (
+        f"imitation of the {c.imitate} ({c.imitate_games} games, {c.imitate_epochs} epochs), then "
+        if c.imitate
+        else ""
+    )
+    if c.against:
+        return f"{start}masked PPO, a best response to {c.against} (frozen in every other seat)"
+    return f"{start}masked PPO, self-play against a pool of past selves and the heuristic"
 
 
 def _policy_weights(spec: str, game: Game) -> dict[str, np.ndarray]:
