@@ -50,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat, starmap
-from operator import add, itemgetter
+from operator import add, attrgetter, call, itemgetter
 from typing import Any
 
 from ...core.game import State
@@ -214,34 +214,19 @@ def _pickers(game: Game, start: int, known: int) -> tuple[Row, Row, Row]:
 
 
 @functools.cache
-def _by_place(players: int, kiti: int | None, me: int, ranks: tuple[int, ...]) -> Row:
+def _by_place(players: int, kiti: int | None, ranks: tuple[int, ...]) -> Row:
     """A getter of the outcome's entry (from a table indexed by outcome number) for each place
-    ``me``'s diver can take among the others' dives, whose order is ``ranks`` (each other
+    seat 0's diver can take among the other seats' dives, whose order is ``ranks`` (each other
     seat's rank among their distinct dives, lowest 0, seats in order): place ``2j + 1`` ties
     the ``j``-th distinct dive, place ``2j`` lies just below it, the last place above them
-    all.  The rule compares dives only, so these outcomes are those of every seat's rank
-    among all the distinct dives, ``me``'s included (:func:`_ranked_outcome`)."""
+    all.  The rule compares dives only, so any dives in this order give these outcomes: the
+    others dive 2, 4, ..., and seat 0 the place + 1."""
+    dives = [0, *(2 * rank + 2 for rank in ranks)]
     places = []
     for place in range(2 * max(ranks) + 3):  # at least three places
-        j, tied = divmod(place, 2)
-        below = ranks if tied else tuple([r + 1 if r >= j else r for r in ranks])
-        places.append(_ranked_outcome((*below[:me], j, *below[me:]), players, kiti))
+        dives[0] = place + 1
+        places.append(_outcome(dives, players, kiti))
     return itemgetter(*places)
-
-
-#: (seats, Kiti, every seat's rank among the distinct dives) -> the outcome's number.
-_RANKED: dict[tuple[int, int | None, tuple[int, ...]], int] = {}
-
-
-def _ranked_outcome(ranks: tuple[int, ...], players: int, kiti: int | None) -> int:
-    """:func:`_outcome` of dives in the order ``ranks`` (each seat's rank among the distinct
-    dives, lowest 0), remembered: the orders of all the dives are far fewer than the places
-    of one diver among the orders of the others'."""
-    key = (players, kiti, ranks)
-    number = _RANKED.get(key)
-    if number is None:
-        number = _RANKED[key] = _outcome([r + 1 for r in ranks], players, kiti)
-    return number
 
 
 @functools.cache
@@ -252,37 +237,57 @@ def _places(distinct: tuple[int, ...]) -> Row:
 
 
 Rows = tuple[Row, Row]  # (the getter of _by_place, the getter of _places) of a profile
-#: (players, kiti, seat) -> the others' dives in seat order -> their :data:`Rows`.
-_ROWS: dict[tuple[int, int | None, int], dict[tuple[int, ...], Rows]] = {}
+#: (players, Kiti seen from the diver) -> the others' dives from the diver's left -> their
+#: :data:`Rows` (see :func:`_turned`).
+_ROWS: dict[tuple[int, int | None], dict[tuple[int, ...], Rows]] = {}
 _ROWS_KEPT = 1 << 16  # all forgotten at once past this many profiles (about 10 MB)
 _ROWS_MADE = [0]  # profiles kept since
 
 
 def _rows(
-    known: dict[tuple[int, ...], Rows], players: int, kiti: int | None, me: int, others: tuple[int, ...]
-) -> Rows:
-    """How seat ``me``'s divers 1-12 fare against the other seats' dives ``others``: getters
+    known: dict[tuple[int, ...], Rows], players: int, kiti: int | None, profiles: list[tuple[int, ...]]
+) -> list[Rows]:
+    """How seat 0's divers 1-12 fare against each profile of the other seats' dives: getters
     that take a table indexed by outcome number to one by place, then to one by diver (see
-    :func:`_by_place`); kept in ``known``."""
-    distinct = tuple(sorted(set(others)))
-    rows = _by_place(players, kiti, me, tuple(map(distinct.index, others))), _places(distinct)
-    _ROWS_MADE[0] += 1
+    :func:`_by_place`); kept in ``known``, those first met made together (in C loops: most
+    profiles of six seats are new)."""
+    found = list(map(known.get, profiles))
+    if None not in found:
+        return found  # type: ignore[return-value]
+    new = [profile for profile, rows in zip(profiles, found) if rows is None]
+    distinct = list(map(tuple, map(sorted, map(set, new))))
+    ranks = map(tuple, map(map, map(attrgetter("index"), distinct), new))
+    known.update(zip(new, zip(map(_by_place, repeat(players), repeat(kiti), ranks), map(_places, distinct))))
+    _ROWS_MADE[0] += len(new)
     if _ROWS_MADE[0] > _ROWS_KEPT:
+        rows = list(map(known.__getitem__, profiles))
         for table in _ROWS.values():
             table.clear()
-        _ROWS_MADE[0] = 1
-    known[others] = rows
-    return rows
+        _ROWS_MADE[0] = 0
+        return rows
+    return list(map(known.__getitem__, profiles))
+
+
+def _turned(kiti: int | None, players: int, me: int) -> int | None:
+    """Kiti's position with the seats renumbered from ``me`` (``me`` becomes seat 0, the
+    next clockwise seat 1, ...).  The rule treats every seat alike but for Kiti's tie order,
+    which :func:`rules.kiti_rank` reckons from Kiti's position, so the depths of the
+    renumbered dives go to the renumbered winners: one table serves every seat
+    (``test_the_outcome_tables_are_the_rules_answer`` holds the heuristic to it)."""
+    return None if kiti is None else (kiti - me) % players
 
 
 def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: int) -> list[tuple[int, ...]]:
     """For each diver 1-12 that seat ``me`` could play against the other seats' ``dives``
     (seat order, ``me`` left out), who wins each depth (-1: nobody), as the heuristic reads it."""
-    others = tuple(dives)
-    known = _ROWS.setdefault((players, kiti, me), {})
-    by_place, by_diver = known.get(others) or _rows(known, players, kiti, me, others)
+    turned = _turned(kiti, players, me)
+    others = (*dives[me:], *dives[:me])  # from me's left, as the renumbered seats 1, 2, ...
+    [(by_place, by_diver)] = _rows(_ROWS.setdefault((players, turned), {}), players, turned, [others])
     outcomes = _OUTCOMES[players, kiti is not None]
-    return [outcomes[number] for number in by_diver(by_place(range(len(outcomes))))]
+    return [
+        tuple(-1 if w < 0 else (w + me) % players for w in outcomes[number])
+        for number in by_diver(by_place(range(len(outcomes))))
+    ]
 
 
 Sampler = tuple[list[int], list[float], float, int]  # divers, cumulative weights, total, last index
@@ -444,23 +449,24 @@ class MiauiHeuristic:
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
-        # What each seat winning each depth is worth to me: its gain, less the diver's cost,
-        # if I win; if another seat does, minus my share of its gain.
+        # The seats renumbered from me (see _turned): what each seat winning each depth is
+        # worth to me: its gain, less the diver's cost, if I win; if another seat does, minus
+        # my share of its gain.
+        seats = [*range(me, n), *range(me)]
         table = [
-            gains[w][sp] - cost if w == me else -(gains[w][sp] / (n - 1))
-            for sp in (0, 1, 2)
-            for w in range(n)
+            gains[w][sp] - cost if w == me else -(gains[w][sp] / (n - 1)) for sp in (0, 1, 2) for w in seats
         ]
         table.append(0.0)
         game = (n, now.kiti is not None)
         worth = _worth(table, game)
-        known = _ROWS.setdefault((n, now.kiti, me), {})
-        get, new_rows = known.get, functools.partial(_rows, known, n, now.kiti, me)
-        pairs = [get(profile) or new_rows(profile) for profile in zip(*draws)]
+        turned = _turned(now.kiti, n, me)
+        known = _ROWS.setdefault((n, turned), {})
+        pairs = _rows(known, n, turned, list(zip(*draws[me:], *draws[:me])))
         if len(worth) < len(_AT[game]):
             worth.extend(_worth(table, game, len(worth)))  # outcomes first met just now
-        rows = [by_diver(by_place(worth)) for by_place, by_diver in pairs]
-        sums = [sum(column) for column in zip(*rows)]  # per diver 1-12, over the profiles
+        by_place = map(call, map(itemgetter(0), pairs), repeat(worth))
+        rows = map(call, map(itemgetter(1), pairs), by_place)
+        sums = list(map(sum, zip(*rows)))  # per diver 1-12, over the profiles
         return {d: sums[d - 1] / k for d in mine}
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
