@@ -102,6 +102,7 @@ FEATURE = {
     c: [float(card(c).symbol_counts().get(s, 0)) for s in SYMBOLS] + [float(card(c).has_beach)]
     for c in ISLAND_IDS
 }
+_FEATURE_ARRAYS = {c: np.array(f, np.float32) for c, f in FEATURE.items()}
 _MOST_FEATURE = [max(FEATURE[c][i] for c in ISLAND_IDS) for i in range(FEATURES)]
 FINAL_PARTS = ("interims", "traveler", "destinies", "beach", "coconut")
 OPPONENT_PARTS = ("start", *SOURCES, "beach", "total")
@@ -349,10 +350,11 @@ _EX, _EY, _EOFF, _ESTRIDE, _EVALUE = range(5)
 class _Grid:
     """What an island puts in the tensors, worked out once per island (islands never change):
     its entries (above), where its frame puts them (``at``, index into the observation of the
-    seat in row 0), its village's place in the frame (``origin``), its longest beach, Source
-    values, and the spots of each card that may be laid on it."""
+    seat in row 0), its village's place in the frame (``origin``), its longest beach, and the
+    spots of each card that may be laid on it; by seat row and played Traveler, everything
+    of it that seat row shows (:meth:`MotuEncoder._seat_block`)."""
 
-    __slots__ = ("at", "beach", "entries", "island", "low", "origin", "rows", "sources", "spots")
+    __slots__ = ("at", "beach", "blocks", "entries", "island", "low", "origin", "spots", "values")
 
     def __init__(
         self, island: Island, entries: np.ndarray, low: tuple[int, int], encoder: MotuEncoder
@@ -363,21 +365,20 @@ class _Grid:
         ox, oy = GROWTH - low[0], GROWTH - low[1]
         self.origin = (float(ox), float(oy))
         w = encoder.w
-        self.at = entries[_EY] * w + entries[_EX] + entries[_EOFF] + (encoder._at["islands"] + oy * w + ox)
-        #: by seat row: ``at`` for that row, once asked for
-        self.rows: list[np.ndarray | None] = [None] * encoder.players
+        self.at: np.ndarray = (
+            entries[_EY] * w + entries[_EX] + entries[_EOFF] + (encoder._at["islands"] + oy * w + ox)
+        )
         self.beach = float(longest_beach(island)) if island.cells else 0.0
-        #: Source values but the Coconut, by the played Traveler whose symbols join them
-        self.sources: dict[str | None, list[float]] = {}
+        #: by (seat row, played Traveler): indices and values (MotuEncoder._seat_block)
+        self.blocks: dict[tuple[int, str | None], tuple[np.ndarray, np.ndarray]] = {}
+        #: by played Traveler: the values of the blocks (the same in every row)
+        self.values: dict[str | None, np.ndarray] = {}
         #: by card in hand: its spots' frame cells (per rotation) and their actions (sorted)
         self.spots: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
 
     def row(self, r: int) -> np.ndarray:
         """Where the entries go in the observation for the seat in row ``r``."""
-        known = self.rows[r]
-        if known is None:
-            known = self.rows[r] = self.at + self.entries[_ESTRIDE] * r if r else self.at
-        return known
+        return self.at + self.entries[_ESTRIDE] * r if r else self.at
 
 
 class MotuEncoder(Encoder):
@@ -401,7 +402,9 @@ class MotuEncoder(Encoder):
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
         self._layers = (self._at["layers"] - self._at["islands"], hw)
         self._pieces: dict[tuple[str, int, int], tuple[IslandCard, np.ndarray, int, int]] = {}
-        self._place_actions: tuple[np.ndarray, range, range] | None = None
+        #: by seat row: where a seat block's values after the island's entries go
+        self._block_at = [self._block_indices(r) for r in range(n)]
+        self._place_actions: tuple[list[int], range, range] | None = None
         opts = self.options
         flags = (
             opts["travelers"],
@@ -438,16 +441,16 @@ class MotuEncoder(Encoder):
         where = [at["pile_sizes"] + i for i in range(len(PILES))] + [at["supply"]]
         values = [float(len(p)) for p in state.piles] + [float(state.supply)]
         if self.solo:
-            self._solo(state, ones, where, values)
+            self._solo(state, ones, where, values, out)
         else:
-            self._row(state, ones, where, values)
+            self._row(state, ones, where, values, out)
             self._extras(state, seat, ones, where, values)
         if state.holding is not None:
             ones.append(at["holding"] + CARD[state.holding])
-            _features(at["holding_features"], state.holding, where, values)
+            _features(out, at["holding_features"], state.holding)
         ones += [at["discards"] + CARD[c] for c in state.discards]
         grids = [self._grid(island) for island in state.islands]
-        self._seats(state, seat, grids, ones, where, values)
+        self._seats(state, seat, ones, where, values)
         for i, value in self._fixed_values:
             if not (self.solo or i - at["row_cost"] < len(state.row)):
                 continue  # no card at that row position (while one is being placed)
@@ -458,26 +461,30 @@ class MotuEncoder(Encoder):
         out[where] = values
         self._islands(state, seat, grids, out)
 
-    def _row(self, state: MotuState, ones: list[int], where: list[int], values: list[float]) -> None:
+    def _row(
+        self, state: MotuState, ones: list[int], where: list[int], values: list[float], out: np.ndarray
+    ) -> None:
         at = self._at
         for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
             ones.append(at["row"] + i * K + CARD[c])
-            _features(at["row_features"] + i * FEATURES, c, where, values)
+            _features(out, at["row_features"] + i * FEATURES, c)
             where.append(at["row_coconuts"] + i)
             values.append(float(coconuts))
 
-    def _solo(self, state: MotuState, ones: list[int], where: list[int], values: list[float]) -> None:
+    def _solo(
+        self, state: MotuState, ones: list[int], where: list[int], values: list[float], out: np.ndarray
+    ) -> None:
         at = self._at
         where += [at["hut"], at["opponent_size"]]
         values += [float(state.hut), float(len(state.opponent))]
         for i, (side, c) in enumerate(zip(("left", "right"), state.shown)):
             ones.append(at["shown"] + i * K + CARD[c])
-            _features(at["shown_features"] + i * FEATURES, c, where, values)
+            _features(out, at["shown_features"] + i * FEATURES, c)
             where.append(at["shown_change"] + i)
             values.append(float(solo_take_price(side, state.hut)))
         if state.other is not None:
             ones.append(at["other"] + CARD[state.other])
-            _features(at["other_features"], state.other, where, values)
+            _features(out, at["other_features"], state.other)
         if state.over:  # the Opponent's pile is shown at the end only
             ones += [at["opponent_pile"] + CARD[c] for c in state.opponent]
             final = state.opponent_final or {}
@@ -515,13 +522,12 @@ class MotuEncoder(Encoder):
         self,
         state: MotuState,
         seat: int,
-        grids: list[_Grid],
         ones: list[int],
         where: list[int],
         values: list[float],
     ) -> None:
-        """Per seat: Source values, beach, bank, score, its village's place in its frame,
-        interims, choices, the end."""
+        """Per seat: bank, score, the Coconut's value (its other Sources, its beach and its
+        village's place: :meth:`_seat_block`), interims, choices, the end."""
         at = self._at
         rel = self._rel[seat]
         n = self.players
@@ -529,13 +535,9 @@ class MotuEncoder(Encoder):
         ns = len(SOURCES)
         for s in range(n):
             r = rel[s]
-            grid = grids[s]
-            where += [at["beach"] + r, at["banks"] + r, at["scores"] + r]
-            values += [grid.beach, float(state.banks[s]), float(scores[s])]
-            where += [at["village_at"] + 2 * r, at["village_at"] + 2 * r + 1]
-            values += grid.origin
-            where += range(at["sources"] + r * ns, at["sources"] + r * ns + ns)
-            values += self._source_values(state, s, grid)
+            where += [at["banks"] + r, at["scores"] + r, at["sources"] + r * ns + _COCONUT]
+            values += [float(state.banks[s]), float(scores[s])]
+            values.append(float(coconut_points(state.coconut_count(s))))
             for pile, sources, points in state.interims[s]:
                 row = r * len(PILES) * ns + PILES.index(pile) * ns
                 for source, pts in zip(sources, points):
@@ -555,19 +557,23 @@ class MotuEncoder(Encoder):
         if state.over:
             ones += [at["winners"] + rel[s] for s in state.winners()]
 
-    def _source_values(self, state: MotuState, s: int, grid: _Grid) -> list[float]:
-        """Seat ``s``'s Source values (:func:`.sources.source_points`), worked out once per
-        island and played Traveler; the Coconut's from the coconuts that count now."""
+    def _seat_block(self, state: MotuState, s: int, r: int, grid: _Grid) -> tuple[np.ndarray, np.ndarray]:
+        """What seat ``s`` (row ``r``) shows of its island, worked out once per island, row
+        and played Traveler: indices and values of the island's entries, its village's place
+        in its frame, its longest beach, and its Source values but the Coconut's
+        (:func:`.sources.source_points`; the Traveler's symbols join them)."""
         name = state.travelers[s] if state.played[s] else None
-        known = grid.sources.get(name)
+        known = grid.blocks.get((r, name))
         if known is None:
-            extra = state.extra(s)
-            rule = state.totem_rule
-            known = [float(source_points(src, grid.island, extra, 0, rule)) for src in SOURCES]
-            grid.sources[name] = known
-        out = known.copy()
-        out[SOURCE["coconut"]] = float(coconut_points(state.coconut_count(s)))
-        return out
+            values = grid.values.get(name)  # the same in every row
+            if values is None:
+                extra = state.extra(s)
+                rule = state.totem_rule
+                sources = [float(source_points(src, grid.island, extra, 0, rule)) for src in _NOT_COCONUT]
+                tail = np.array([*grid.origin, grid.beach, *sources], np.float32)
+                values = grid.values[name] = np.concatenate((grid.entries[_EVALUE], tail), dtype=np.float32)
+            known = grid.blocks[r, name] = (np.concatenate((grid.row(r), self._block_at[r])), values)
+        return known
 
     # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
@@ -645,27 +651,35 @@ class MotuEncoder(Encoder):
             out.append((*self._layers, layer))
         return out
 
-    def _make_place_actions(self) -> tuple[np.ndarray, range, range]:
+    def _block_indices(self, r: int) -> np.ndarray:
+        """Where :meth:`_seat_block` writes, for row ``r``, its village's place, its beach and
+        its Sources but the Coconut (in that order)."""
+        at = self._at
+        ns = len(SOURCES)
+        where = [at["village_at"] + 2 * r, at["village_at"] + 2 * r + 1, at["beach"] + r]
+        where += [at["sources"] + r * ns + SOURCE[src] for src in _NOT_COCONUT]
+        return np.array(where, np.intp)
+
+    def _make_place_actions(self) -> tuple[list[int], range, range]:
         """The action of each placement within :func:`.rules.placement_bound`, by rotation
-        index, ``y - ys.start`` and ``x - xs.start``, read from the game's codec (shared by
-        the encoders of one codec), with ``xs`` and ``ys``."""
+        index, then ``y``, then ``x`` (index ``(r * len(ys) + y - ys.start) * len(xs) + x -
+        xs.start``), read from the game's codec (shared by the encoders of one codec), with
+        ``xs`` and ``ys``."""
         codec = self.game.codec
         known = _PLACE_ACTIONS.get(codec)
         if known is None:
             xs, ys = placement_bound(self.m)
-            table = np.array(
-                [[[codec.index[Place(r, x, y)] for x in xs] for y in ys] for r in ROTATIONS], np.intp
-            )
+            table = [codec.index[Place(r, x, y)] for r in ROTATIONS for y in ys for x in xs]
             known = _PLACE_ACTIONS[codec] = (table, xs, ys)
         self._place_actions = known
         return known
 
     def _islands(self, state: MotuState, seat: int, grids: list[_Grid], out: np.ndarray) -> None:
-        """Every island's planes and layers and the spots where the card in hand may go
-        (written straight into ``out``)."""
+        """Every seat's block (:meth:`_seat_block`: its island's planes and layers, ...) and
+        the spots where the card in hand may go (written straight into ``out``)."""
         rel = self._rel[seat]
-        where = np.concatenate([grid.row(rel[s]) for s, grid in enumerate(grids)])
-        out[where] = np.concatenate([grid.entries[_EVALUE] for grid in grids])
+        blocks = [self._seat_block(state, s, rel[s], grid) for s, grid in enumerate(grids)]
+        out[np.concatenate([b[0] for b in blocks])] = np.concatenate([b[1] for b in blocks])
         if state.phase == "place" and state.holding is not None:
             out[self._at["spots"] + self._spots(state)[0]] = 1.0
 
@@ -682,21 +696,27 @@ class MotuEncoder(Encoder):
         return known
 
     def _read_spots(self, island: Island, holding: str, grid: _Grid) -> tuple[np.ndarray, tuple[int, ...]]:
+        """:meth:`_spots` worked out: each set bit of the rules' boards (row ``y``, column
+        ``x`` of a board ``width`` wide from (x0, y0)) is a frame cell and an action."""
         boards, x0, y0, width = legal_boards(island, holding)
-        nbytes = (max(board.bit_length() for board in boards) + 7) // 8
-        if not nbytes:
-            return np.zeros(0, np.intp), ()
-        bits = np.frombuffer(b"".join(board.to_bytes(nbytes, "little") for board in boards), np.uint8)
-        set_bits = np.unpackbits(bits, bitorder="little").view(bool)  # bool: numpy's fast nonzero
-        rotation, at = np.divmod(np.flatnonzero(set_bits), nbytes * 8)
-        y, x = np.divmod(at, width)
-        x += x0
-        y += y0
-        ox, oy = GROWTH - grid.low[0], GROWTH - grid.low[1]
-        cells = rotation * (self.w * self.h) + (y + oy) * self.w + x + ox
         table, xs, ys = self._place_actions or self._make_place_actions()
-        actions = np.sort(table[rotation, y - ys.start, x - xs.start])
-        return cells, tuple(actions.tolist())
+        nx, ny = len(xs), len(ys)
+        w, hw = self.w, self.w * self.h
+        cell0 = (y0 + GROWTH - grid.low[1]) * w + x0 + GROWTH - grid.low[0]
+        action0 = (y0 - ys.start) * nx + x0 - xs.start
+        cells: list[int] = []
+        actions: list[int] = []
+        for r, board in enumerate(boards):
+            bits = f"{board:b}"[::-1]
+            at = bits.find("1")
+            c, a = r * hw + cell0, r * ny * nx + action0
+            while at >= 0:
+                y, x = divmod(at, width)
+                cells.append(c + y * w + x)
+                actions.append(table[a + y * nx + x])
+                at = bits.find("1", at + 1)
+        actions.sort()
+        return np.array(cells, np.intp), tuple(actions)
 
     # ------------------------------------------------------------- the history
     def _read_events(
@@ -747,15 +767,16 @@ class MotuEncoder(Encoder):
 
 
 _TAKES = ("take", "pick", "scrap")
+_COCONUT = SOURCE["coconut"]
+_NOT_COCONUT = tuple(src for src in SOURCES if src != "coconut")
 #: By codec: :meth:`MotuEncoder._make_place_actions`.
-_PLACE_ACTIONS: dict[ActionCodec, tuple[np.ndarray, range, range]] = {}
+_PLACE_ACTIONS: dict[ActionCodec, tuple[list[int], range, range]] = {}
 _TURN_SEAT = _F["turn"]["seat"]
 _ROTATION, _X, _Y = (_F["place"][f] for f in ("rotation", "x", "y"))
 _LEFT, _RIGHT = _F["shown"]["left"], _F["shown"]["right"]
 _DESTINY = _F["buy"]["destiny"]
 
 
-def _features(base: int, name: str, where: list[int], values: list[float]) -> None:
-    """A card's features (:data:`FEATURE`) into the row starting at ``base``."""
-    where += range(base, base + FEATURES)
-    values += FEATURE[name]
+def _features(out: np.ndarray, base: int, name: str) -> None:
+    """A card's features (:data:`FEATURE`) into ``out`` from ``base`` on."""
+    out[base : base + FEATURES] = _FEATURE_ARRAYS[name]
