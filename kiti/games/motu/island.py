@@ -86,15 +86,17 @@ class Island(_Visible):
     Truly immutable (a tuple of tuples and read-only mappings), so game states and their copies
     share islands freely. Build one with :func:`new_island` and :func:`lay_card`.
 
-    An island also keeps the island it grew from and the card laid on it (:func:`lay_card`;
-    None for an island built otherwise, e.g. unpickled), what the placement search worked out
-    for it (:func:`_grid`: its bit boards, grown from the parent's), and the facts other
-    modules work out from it once (:func:`kept`). They are no part of its value:
+    An island also keeps what the placement search worked out for it (:func:`_grid`): its bit
+    boards once made, and until then the island it grew from and the card laid on it; the
+    card laid last and where (``_laid``, from :func:`lay_card`: what a caller that keeps its
+    own facts by placements grows them with); and the facts other modules work out from it
+    once (:func:`kept`). They are no part of its value:
     equality, hashing, copies and pickles see the fields alone.
     """
 
     _boards: _Grid | None = None
     _grew: tuple[Island, tuple[IslandCard, int, int, int]] | None = None
+    _laid: tuple[IslandCard, int, int, int] | None = None  # the card laid last: (card, rotation, x, y)
     _facts: dict[str, Any] | None = None  # see kept()
 
     def __reduce__(self) -> tuple[type[Island], tuple[Any, ...]]:
@@ -231,7 +233,8 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
         tuple(coverable),
         tuple(protected),
     )
-    new._grew = (island, (c, rotation, x, y))  # its bit boards and tensors grow from the parent's
+    new._laid = (c, rotation, x, y)
+    new._grew = (island, new._laid)  # its bit boards grow from the parent's
     return new
 
 
@@ -481,6 +484,7 @@ def _grid(island: Island) -> _Grid:
         return known
     parent = island._grew
     if parent is not None:
+        island._grew = None  # the parent is needed no longer
         grown = _grown(_grid(parent[0]), parent[1])
         if grown is not None:
             return _keep(island, grown)

@@ -60,7 +60,7 @@ from .cards import (
     IslandCard,
     card,
 )
-from .island import ROTATIONS, Island, bounds, legal_boards, shape
+from .island import ROTATIONS, Island, Placement, bounds, legal_boards, shape
 from .rules import (
     COCONUTS,
     DIFFICULTIES,
@@ -397,6 +397,7 @@ class MotuEncoder(Encoder):
         self._hat = {s.name: s.offset for s in self.history_layout}
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._grids: dict[int, _Grid] = {}
+        self._lineage: dict[tuple[Placement, ...], _Grid] = {}
         hw = self.w * self.h
         #: an island entry's offset and seat stride: per plane, and for the layers
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
@@ -577,13 +578,16 @@ class MotuEncoder(Encoder):
 
     # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
-        """The island's :class:`_Grid` (kept by island): grown from its parent's where this
-        encoder has that one, else read from its visible cells."""
+        """The island's :class:`_Grid` (kept by island, and by placements: an island is the
+        value of its placements): grown from its parent's where this encoder has that one,
+        else read from its visible cells."""
         grid = self._grids.get(id(island))
         if grid is None or grid.island is not island:
             if len(self._grids) > 4096:
                 self._grids.clear()
+                self._lineage.clear()
             grid = self._grids[id(island)] = self._grown(island) or self._read(island)
+            self._lineage[island.placements] = grid
         return grid
 
     def _read(self, island: Island) -> _Grid:
@@ -598,20 +602,22 @@ class MotuEncoder(Encoder):
         return _Grid(island, array, low, self)
 
     def _grown(self, island: Island) -> _Grid | None:
-        """The island's grid from its parent's (None where it has no parent, or this encoder
-        has no grid of it): the parent's entries outside the new card's box, and the card's."""
-        grew = island._grew
-        if grew is None:
+        """The island's grid from its parent's, the island of all its placements but the last
+        (None where :func:`.island.lay_card` did not make it, or this encoder has no grid of
+        its parent): the parent's entries outside the new card's box, and the card's."""
+        laid = island._laid
+        if laid is None:
             return None
-        parent, (c, rotation, x, y) = grew
-        if parent.cells:
-            known = self._grids.get(id(parent))
-            if known is None or known.island is not parent:
+        c, rotation, x, y = laid
+        layer = len(island.placements) - 1
+        if layer:
+            known = self._lineage.get(island.placements[:-1])
+            if known is None:
                 return None
             entries, (x0, y0) = known.entries, known.low
         else:
             entries, (x0, y0) = np.zeros((5, 0), np.intp), (x, y)
-        piece, width, height = self._piece(c, rotation, len(parent.placements))
+        piece, width, height = self._piece(c, rotation, layer)
         # outside the box: x - left or y - top, read unsigned, past the box's width or height
         keep = (entries[_EX] - x).view(np.uintp) >= width
         keep |= (entries[_EY] - y).view(np.uintp) >= height
