@@ -25,7 +25,7 @@ seats' private draws, the referee's fields), never the public fields read here.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -34,7 +34,7 @@ import numpy as np
 from ...core.events import Entry
 from ...core.load import Game
 from ...core.moves import ActionCodec, Move
-from ...core.tensors import Encoder, Layout, Spec
+from ...core.tensors import FLOAT, Encoder, Layout, Spec
 from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
 from .rules import (
     HAND,
@@ -84,6 +84,8 @@ _FIELD = {name: i for i, (name, _) in enumerate(TURN_FIELDS)}
 _COLUMN_HIGH = max(column_score(k, top) for k in range(MAX_NINES + 1) for top in (None, *TOPS))
 #: A column's points for (nines, top): the rules' column_score, worked out once.
 _SCORE = {(k, top): column_score(k, top) for k in range(MAX_NINES + 1) for top in (None, *TOPS)}
+#: A column's (top index in TOPS, -1 for none; points) by (nines, top).
+_COLUMN = {(k, top): (-1 if top is None else TOP[top], points) for (k, top), points in _SCORE.items()}
 #: The fields of the events read here, in their logged order (view.py declares them).
 _FIELDS = {
     "turn": ("seat",),
@@ -196,6 +198,17 @@ class MauwEncoder(Encoder):
         self._hand_size_at = [[at["hand_size"] + r for r in rel] for rel in self._rel]
         self._others_at = [[at["opponent"] + r for r in rel if r] for rel in self._rel]
         self._turn_plays: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._teams_made: dict[tuple[int, ...], tuple[list[int | None], list[list[int]]]] = {}
+        # where _table writes
+        self._turn_at, self._phase_at, self._to_act_at = at["turn"], at["phase"], at["to_act"]
+        self._hand_at, self._known_at, self._draw_at = at["hand"], at["known"], at["draw"]
+        self._discard_at = at["discard"]
+        self._nines_at, self._top_at, self._col_at = at["nines"], at["top"], at["column_score"]
+        self._score_at, self._team_score_at = at["score"], at["team_score"]
+        #: A new observation starts as this copy: zeros but the options.
+        self._template = np.zeros(self.observation_layout.size, FLOAT)
+        for i, v in self._fixed:
+            self._template[i] = v
 
     # ------------------------------------------------------------ the mask
     def legal_actions(self, state: MauwState, seat: int) -> tuple[int, ...]:
@@ -226,81 +239,114 @@ class MauwEncoder(Encoder):
     def _observe(self, state: MauwState, seat: int, out: np.ndarray) -> None:
         """Every value written one by one through a memoryview of ``out`` (zeroed): cheaper
         than numpy for the few dozen values a seat's table holds."""
-        at = self._at
-        rel = self._rel[seat]
         o = cast("memoryview[float]", out.data)  # its float32 values (any strides)
         for i, v in self._fixed:
             o[i] = v
-        o[at["turn"] + rel[state.turn]] = 1.0
+        self._table(state, seat, o)
+
+    def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
+        """A copy of the options' template, then :meth:`_observe`'s other values."""
+        out = self._template.copy()
+        self._table(state, seat, cast("memoryview[float]", out.data))
+        return out
+
+    def _table(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
+        """Every value but the options (written, or copied from the template, already)."""
+        at = self._at
+        rel = self._rel[seat]
+        o[self._turn_at + rel[state.turn]] = 1.0
         if state.over:
             o[at["over"]] = 1.0
             for s in state.winners():
                 o[at["winners"] + rel[s]] = 1.0
         else:
-            o[at["phase"] + PHASE[state.phase]] = 1.0
+            o[self._phase_at + PHASE[state.phase]] = 1.0
+        base = self._to_act_at
         for s in state.acting:
-            o[at["to_act"] + rel[s]] = 1.0
-        self._teams(state, seat, o)
-        _count(at["hand"], state.hands[seat], o)
-        for i, hand in zip(self._hand_size_at[seat], state.hands):
-            o[i] = float(len(hand))
+            o[base + rel[s]] = 1.0
+        mates = self._teams(state, seat, o)
+        hands = state.hands
+        _count(self._hand_at, hands[seat], o)
+        for i, hand in zip(self._hand_size_at[seat], hands):
+            o[i] = len(hand)
         for s, known in enumerate(state.known):
             if known:
-                _count(at["known"] + rel[s] * C, known, o)
-        self._columns(state, seat, o)
-        o[at["draw"]] = float(len(state.draw))
-        base = at["discard"]
-        for c, k in Counter(state.discard).items():
-            o[base + CODE[c]] = float(k)
+                _count(self._known_at + rel[s] * C, known, o)
+        self._columns(state, rel, mates, o)
+        o[self._draw_at] = len(state.draw)
+        counts: dict[str, int] = {}
+        _count_elements(counts, state.discard)  # collections.Counter's own counting, in C
+        base = self._discard_at
+        for c, k in counts.items():
+            o[base + CODE[c]] = k
         if state.attack is not None:
             self._attack(state, rel, o)
         if state.gain is not None:
             self._gain(state, rel, o)
 
-    def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
-        """Who is whose teammate, and my opponents."""
-        at = self._at
-        rel = self._rel[seat]
-        n = self.players
-        if state.team_of is not None:
-            base = at["partner"]
-            for s in range(n):
-                mate = state.teammate(s)
-                if mate is not None:
-                    o[base + rel[s] * n + rel[mate]] = 1.0
-            for s in range(n):
-                if state.is_opponent(seat, s):
-                    o[at["opponent"] + rel[s]] = 1.0
-        else:  # every other seat
+    def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> list[int | None] | None:
+        """Who is whose teammate, and my opponents; each seat's teammate (None without teams)."""
+        if state.team_of is None:  # every other seat is an opponent
             for i in self._others_at[seat]:
                 o[i] = 1.0
+            return None
+        key = tuple(state.team_of)
+        facts = self._teams_made.get(key)
+        if facts is None:
+            facts = self._teams_made[key] = self._team_facts(state)
+        mates, ones = facts
+        for i in ones[seat]:
+            o[i] = 1.0
+        return mates
 
-    def _columns(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
-        """Every column's nines, top and points; every seat's points and its team's."""
+    def _team_facts(self, state: MauwState) -> tuple[list[int | None], list[list[int]]]:
+        """For the seating of ``state``'s teams (the rules' teammate and is_opponent): each
+        seat's teammate, and per viewer the values of segments partner and opponent that are 1."""
         at = self._at
-        rel = self._rel[seat]
-        nines_at, top_at, col_at = at["nines"], at["top"], at["column_score"]
+        n = self.players
+        mates = [state.teammate(s) for s in range(n)]
+        ones = []
+        for seat in range(n):
+            rel = self._rel[seat]
+            mine = [at["partner"] + rel[s] * n + rel[m] for s, m in enumerate(mates) if m is not None]
+            mine += [at["opponent"] + rel[s] for s in range(n) if state.is_opponent(seat, s)]
+            ones.append(mine)
+        return mates, ones
+
+    def _columns(
+        self, state: MauwState, rel: tuple[int, ...], mates: list[int | None] | None, o: memoryview[float]
+    ) -> None:
+        """Every column's nines, top and points; every seat's points and its team's (``mates``:
+        each seat's teammate, None without teams).  Only a column that holds a card is read
+        further (:data:`_COLUMN`: its values, worked out once)."""
+        nines_at, top_at, col_at = self._nines_at, self._top_at, self._col_at
         tops_n = len(TOPS)
         scores = []
-        for s in range(self.players):
-            row = rel[s] * S
+        for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
             total = 0
-            for slot, (nines, top) in enumerate(zip(state.nines[s], state.tops[s])):
-                k = len(nines)
-                if k:
-                    o[nines_at + row + slot] = float(k)
-                if top is not None:
-                    o[top_at + (row + slot) * tops_n + TOP[top]] = 1.0
-                points = _SCORE[k, top]
-                if points:
-                    o[col_at + row + slot] = float(points)
-                    total += points
+            row = rel[s] * S
+            for slot in range(S):
+                top = tops[slot]
+                k = len(nines[slot])
+                if k or top is not None:
+                    at = row + slot
+                    top_index, points = _COLUMN[k, top]
+                    if k:
+                        o[nines_at + at] = k
+                    if top_index >= 0:
+                        o[top_at + at * tops_n + top_index] = 1.0
+                    if points:
+                        o[col_at + at] = points
+                        total += points
             scores.append(total)
-        teams = state.team_of is not None
-        for s, points in enumerate(scores):
-            mate = state.teammate(s) if teams else None
-            o[at["score"] + rel[s]] = float(points)
-            o[at["team_score"] + rel[s]] = float(points if mate is None else points + scores[mate])
+        score_at, team_at = self._score_at, self._team_score_at
+        for s, total in enumerate(scores):
+            if total:
+                o[score_at + rel[s]] = total
+            mate = None if mates is None else mates[s]
+            team = total if mate is None else total + scores[mate]
+            if team:
+                o[team_at + rel[s]] = team
 
     def _attack(self, state: MauwState, rel: tuple[int, ...], o: memoryview[float]) -> None:
         at = self._at

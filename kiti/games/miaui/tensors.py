@@ -136,7 +136,7 @@ class MiauiEncoder(Encoder):
         #: Seat blocks by (dive chosen, divers left...), pile blocks by cards, one table per
         #: ``shown`` (False, True): made once per content and kept (while they fit in a few MB).
         self._seats_made: dict[tuple[int, ...], bytes] = {}
-        self._piles_made: tuple[dict[tuple[str, ...], bytes], ...] = ({}, {})
+        self._piles_made: tuple[dict[tuple[str, ...], bytearray], ...] = ({}, {})
         # where _public writes (the round's one-hot: round 1 at _round_at + 1)
         self._round_at = at["round"] - 1
         self._over_at, self._kiti_at = at["over"], at["kiti"]
@@ -205,12 +205,12 @@ class MiauiEncoder(Encoder):
         piles = self._piles_made[shown]
         for pile in state.piles:
             key2 = tuple(pile)
-            made = piles.get(key2)
-            if made is None:
+            block = piles.get(key2)
+            if block is None:
                 if len(piles) > 1 << 14:  # about 6 MB
                     piles.clear()
-                made = piles[key2] = _pile_block(pile, shown)
-            blocks.append(made)
+                block = piles[key2] = _pile_block(pile, shown)
+            blocks.append(block)
         blocks.append(_ONE)
         return np.frombuffer(b"".join(blocks), FLOAT)
 
@@ -318,28 +318,30 @@ def _seat_block(divers: list[int], chosen: int) -> bytes:
     return _PACK_ROUNDS(*[1.0 if d in divers else 0.0 for d in range(1, ROUNDS + 1)]) + _DIVE[chosen]
 
 
-def _pile_block(pile: list[str], shown: bool) -> bytes:
-    """A pile's block (``shown``: the view shows every pile: Open Baskets or the end)."""
-    block = [0.0] * PILE_SIZE
+def _pile_block(pile: list[str], shown: bool) -> bytearray:
+    """A pile's block (``shown``: the view shows every pile: Open Baskets or the end), written
+    through a memoryview of its float32 bytes."""
+    block = bytearray(_PILE_BLANK)
+    out = memoryview(block).cast("f")
     if not pile:
-        block[_KNOWN] = 1.0  # no points to hide
-        return _PACK_PILE(*block)
+        out[_KNOWN] = 1.0  # no points to hide
+        return block
     for card in pile:
-        block[_FULL + CODE[card]] += 1.0
+        out[_FULL + CODE[card]] += 1.0
     top = CODE[pile[-1]]
-    block[_TOP + top] = 1.0
+    out[_TOP + top] = 1.0
     score = float(pile_score(pile))
-    block[_SIZE], block[_FULL_SCORE] = float(len(pile)), score
+    out[_SIZE], out[_FULL_SCORE] = float(len(pile)), score
     if shown or len(pile) <= 1:
-        block[_SHOWN : _SHOWN + C] = block[_FULL : _FULL + C]
-        block[_SHOWN_SCORE], block[_KNOWN] = score, 1.0
+        out[_SHOWN : _SHOWN + C] = out[_FULL : _FULL + C]
+        out[_SHOWN_SCORE], out[_KNOWN] = score, 1.0
     else:
-        block[_SHOWN + top] = 1.0
-    return _PACK_PILE(*block)
+        out[_SHOWN + top] = 1.0
+    return block
 
 
-_PACK_PILE = struct.Struct(f"={PILE_SIZE}f").pack  # float32, native order (as numpy reads it)
-_PACK_ROUNDS = struct.Struct(f"={ROUNDS}f").pack  # a seat's divers left (diver 1 first)
+_PILE_BLANK = bytes(4 * PILE_SIZE)
+_PACK_ROUNDS = struct.Struct(f"={ROUNDS}f").pack  # float32, native order (as numpy reads it)
 
 
 def _ones(size: int, at: list[int]) -> bytes:
