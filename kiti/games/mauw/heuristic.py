@@ -213,6 +213,13 @@ class MauwHeuristic:
         return -change * factor
 
     # ------------------------------------------------------------------ rollouts
+    def evaluate(self, state: State) -> list[float]:
+        """Each party's points as they stand, for a search that stops early: with it, ISMCTS
+        cuts its rollouts after two turns of each seat and scores the game there (measured
+        stronger at equal iterations than 120-move random rollouts, and ~4x cheaper; see
+        docs/bots.md)."""
+        return list(state.party_scores())
+
     def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
         """A cheap rule of thumb on a determinised state, for search rollouts: defend and
         renew when possible, otherwise any card rather than a pass."""
