@@ -402,7 +402,9 @@ class MotuEncoder(Encoder):
         #: an island entry's offset and seat stride: per plane, and for the layers
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
         self._layers = (self._at["layers"] - self._at["islands"], hw)
-        self._pieces: dict[tuple[str, int, int], tuple[IslandCard, np.ndarray, int, int]] = {}
+        #: by (card, rotation, not the village): the card, its entries (layer 1), which are
+        #: its layers', its width and height
+        self._pieces: dict[tuple[str, int, bool], tuple[IslandCard, np.ndarray, np.ndarray, int, int]] = {}
         #: by seat row: where a seat block's values after the island's entries go
         self._block_at = [self._block_indices(r) for r in range(n)]
         self._place_actions: tuple[list[int], range, range] | None = None
@@ -629,20 +631,24 @@ class MotuEncoder(Encoder):
 
     def _piece(self, c: IslandCard, rotation: int, layer: int) -> tuple[np.ndarray, int, int]:
         """The entries of a card turned ``rotation`` laid as layer ``layer``, at its box's
-        top-left cell (0, 0), and its box's width and height (kept by card id, checked to be
-        that very card)."""
-        key = (c.id, rotation, layer)
+        top-left cell (0, 0), and its box's width and height (kept by card id, rotation and
+        whether it is the village, checked to be that very card; the layer written in)."""
+        key = (c.id, rotation, layer > 0)
         known = self._pieces.get(key)
         if known is None or known[0] is not c:
             s = shape(c, rotation)
             entries = [
                 (x, y, off, stride, value)
                 for (x, y), spec in s.cells
-                for off, stride, value in self._cell(spec.terrain, spec.symbol, spec.ways, layer)
+                for off, stride, value in self._cell(spec.terrain, spec.symbol, spec.ways, min(layer, 1))
             ]
             array = np.array(entries, np.intp).T.copy()
-            known = self._pieces[key] = (c, array, s.width, s.height)
-        return known[1], known[2], known[3]
+            known = self._pieces[key] = (c, array, array[_EOFF] == self._layers[0], s.width, s.height)
+        piece = known[1]
+        if layer > 1:
+            piece = piece.copy()
+            piece[_EVALUE, known[2]] = layer
+        return piece, known[3], known[4]
 
     def _cell(
         self, terrain: str, symbol: str | None, ways: tuple[tuple[int, int], ...], layer: int
