@@ -197,7 +197,9 @@ class MauwEncoder(Encoder):
         #: "opponent" flag (without teams)
         self._hand_size_at = [[at["hand_size"] + r for r in rel] for rel in self._rel]
         self._others_at = [[at["opponent"] + r for r in rel if r] for rel in self._rel]
-        self._turn_plays: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: The play actions of one column by (area, slot, bits): a few thousand at most.
+        self._column_plays: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._pass = _action_of(game.codec, PASS)
         self._teams_made: dict[tuple[int, ...], tuple[list[int | None], list[list[int]]]] = {}
         # where _table writes
         self._turn_at, self._phase_at, self._to_act_at = at["turn"], at["phase"], at["to_act"]
@@ -212,27 +214,39 @@ class MauwEncoder(Encoder):
 
     # ------------------------------------------------------------ the mask
     def legal_actions(self, state: MauwState, seat: int) -> tuple[int, ...]:
-        """The actions of :meth:`MauwState.legal_actions` (sorted), cheaper on a turn: the
-        plays that the rules' own column bits allow (``_turn_masks``, as ``random_action``
-        reads them), made once per (areas, bits) and kept, then the Kiwi and Ninox moves
-        (the rules' list) and the pass.  A test holds it equal to the rules' over random games."""
+        """The actions of :meth:`MauwState.legal_actions` (in another order: a mask needs only
+        the set), cheaper on a turn: the plays that the rules' own column bits allow
+        (``_turn_masks``, as ``random_action`` reads them), listed by the rules once per
+        (area, slot, bits) and kept, then the pass and the Kiwi and Ninox moves (the rules'
+        list).  A test holds it equal to the rules' over random games."""
         if state.phase != "turn" or seat not in state.acting:
             return tuple(state.legal_actions(seat))
         areas, masks = state._turn_masks(seat)
-        key = (*areas, -1, *masks)
-        codec = state._codec or state.codec()
-        found = self._turn_plays.get(key)
-        if found is None:
-            actions = _turn_play_actions(state.players, areas, masks)
-            actions.append(_action_of(codec, PASS))
-            if len(self._turn_plays) > 1 << 14:
-                self._turn_plays.clear()
-            found = self._turn_plays[key] = tuple(sorted(actions))
+        made = self._column_plays
+        plays: list[int] = []
+        for i, bits in enumerate(masks):
+            if bits:
+                key = (areas[i // S], i % S, bits)
+                found = made.get(key)
+                if found is None:
+                    found = self._column(state.players, key)
+                plays += found
+        plays.append(self._pass)
         hand = state.hands[seat]
         if KIWI in hand or NINOX in hand:
-            animals = [_action_of(codec, m) for m in state._animal_moves(seat)]
-            if animals:
-                return tuple(sorted((*found, *animals)))
+            codec = state._codec or state.codec()
+            plays += [_action_of(codec, m) for m in state._animal_moves(seat)]
+        return tuple(plays)
+
+    def _column(self, players: int, key: tuple[int, int, int]) -> tuple[int, ...]:
+        """The play actions that ``bits`` allow on column ``slot`` of seat ``area``'s (the
+        rules' ``_turn_play_actions`` for that one column), kept."""
+        area, slot, bits = key
+        masks = [0] * S
+        masks[slot] = bits
+        if len(self._column_plays) > 1 << 15:  # never seen: a few thousand at most
+            self._column_plays.clear()
+        found = self._column_plays[key] = tuple(_turn_play_actions(players, [area], masks))
         return found
 
     # ------------------------------------------------------------ the observation
