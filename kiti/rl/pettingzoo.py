@@ -42,6 +42,7 @@ from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.load import Game
+from ..core.moves import Move
 from ..core.tensors import FLOAT
 from . import load_game
 from .spaces import MASK, Actions, IllegalActionError, check_illegal
@@ -105,9 +106,9 @@ class Table:
         self.trackers: list[Any] = []
         #: Counts the changes of ``state`` (each move played), so a mask is worked out once.
         self.version = 0
-        #: The last mask made: (version, seat, mask, its legal actions); the env's steps check
-        #: an action against the legal actions (the mask is the caller's: it may write it).
-        self._mask: tuple[int, int, np.ndarray, tuple[int, ...]] = (-1, -1, np.zeros(0, MASK), ())
+        #: The legal actions last worked out: (version, seat, legal actions).  The env checks
+        #: an action against them, never against a mask it handed out (the caller's to write).
+        self._legal: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
         #: What the seats' observations share (Encoder.shared), for the state's ``version``.
         self._shared: tuple[int, Any] = (-1, None)
 
@@ -166,14 +167,12 @@ class Table:
         return {"observation": self.state.observation(seat), "action_mask": self.mask(seat)}
 
     def mask(self, seat: int) -> np.ndarray:
-        """``seat``'s mask now, worked out once per move (a new array each time: never written after)."""
-        version, which, mask, _ = self._mask
+        """``seat``'s mask now, a new array each time (its legal actions worked out once per move)."""
+        version, which, legal = self._legal
         if version != self.version or which != seat:
-            actions = self.actions
-            legal = actions.legal(self.state, seat)
-            mask = actions.mask_of(legal)
-            self._mask = (self.version, seat, mask, legal)
-        return mask
+            legal = self.actions.legal(self.state, seat)
+            self._legal = (self.version, seat, legal)
+        return self.actions.mask_of(legal)
 
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
         """``seat``'s action, legal: as given, or replaced (``"random"``); None: an illegal
@@ -255,7 +254,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._done = False  # every agent is terminated or truncated (the episode ends at once)
         self._asked = [0] * self.table.players
-        self._held: list[tuple[int, int]] = []  # a simultaneous choice's (seat, action) so far
+        self._held: list[tuple[int, Move]] = []  # a simultaneous choice's (seat, move) so far
         self._queue: list[int] = []  # its seats still to choose, lowest first
         self._skip_agent_selection = None
         self._select()
@@ -325,7 +324,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
             self.infos[agent] = {}
         if self.max_cycles is not None:
             self._asked[seat] += 1
-        version, which, _, legal = table._mask  # last() made it: the common case, at once
+        version, which, legal = table._legal  # last() worked them out: the common case, at once
         if version == table.version and which == seat and type(action) is int and action in legal:
             chosen: int = action
         else:
@@ -336,15 +335,14 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         queue = self._queue
         if queue:
             del queue[0]
-            self._held.append((seat, chosen))
+            self._held.append((seat, table.actions.moves[chosen]))
             if queue:  # the same state: the next seat of the choice
                 if self.max_cycles is None:
                     self.agent_selection = table.agents[queue[0]]
                 else:
                     self._select()
                 return
-            moves = table.actions.moves  # the whole choice, in seat order, as apply_all
-            table.state._advance_all([(s, moves[a]) for s, a in self._held])
+            table.state._advance_all(self._held)  # the whole choice, in seat order, as apply_all
             self._held = []
         else:
             table.state.step(seat, chosen)

@@ -142,6 +142,7 @@ class MiauiEncoder(Encoder):
         self._over_at, self._kiti_at = at["over"], at["kiti"]
         self._committed_at, self._to_act_at = at["committed"], at["to_act"]
         self._deck_at, self._box_at = at["deck"], at["box"]
+        self._lagoon_at = [at["lagoon"] + space * self.slots * SLOT for space in range(3)]
 
     def _gather_list(self, seat: int) -> np.ndarray:
         """Where each value of ``seat``'s observation is read in the shared table."""
@@ -253,12 +254,14 @@ class MiauiEncoder(Encoder):
     def _lagoon(self, state: MiauiState, out: memoryview[float]) -> None:
         """Each depth's cards, oldest first, as a seat that did not peek sees them: the code
         where it is face up (or at the end), else "face down unseen" (see :meth:`_peeks`)."""
-        base = self._at["lagoon"]
         over = state.over
-        for space, (cards, veil) in enumerate(zip(state.lagoon, state.veil)):
-            at = base + space * self.slots * SLOT
-            for i, c in enumerate(cards):
-                out[at + i * SLOT + (C if i in veil and not over else CODE[c])] = 1.0
+        for at, cards, veil in zip(self._lagoon_at, state.lagoon, state.veil):
+            if veil and not over:
+                for i, c in enumerate(cards):
+                    out[at + i * SLOT + (C if i in veil else CODE[c])] = 1.0
+            else:
+                for i, c in enumerate(cards):
+                    out[at + i * SLOT + CODE[c]] = 1.0
 
     def _peeks(self, state: MiauiState, seat: int, out: np.ndarray) -> None:
         """The face-down cards ``seat`` peeked at: its code and "peeked" (kept at the end,
