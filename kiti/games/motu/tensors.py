@@ -398,6 +398,10 @@ class MotuEncoder(Encoder):
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._grids: dict[int, _Grid] = {}
         self._lineage: dict[tuple[Placement, ...], _Grid] = {}
+        #: by seat: the blocks last written for it (:meth:`_islands`), and them joined
+        self._joined: list[tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]] = [
+            ([], np.zeros(0, np.intp), np.zeros(0, np.float32))
+        ] * self.players
         hw = self.w * self.h
         #: an island entry's offset and seat stride: per plane, and for the layers
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
@@ -691,7 +695,12 @@ class MotuEncoder(Encoder):
         the spots where the card in hand may go (written straight into ``out``)."""
         rel = self._rel[seat]
         blocks = [self._seat_block(state, s, rel[s], grid) for s, grid in enumerate(grids)]
-        out[np.concatenate([b[0] for b in blocks])] = np.concatenate([b[1] for b in blocks])
+        last, where, values = self._joined[seat]  # the blocks joined for this seat last time
+        if len(last) != len(blocks) or any(a is not b for a, b in zip(last, blocks)):
+            where = np.concatenate([b[0] for b in blocks])
+            values = np.concatenate([b[1] for b in blocks])
+            self._joined[seat] = (blocks, where, values)
+        out[where] = values
         if state.phase == "place" and state.holding is not None:
             out[self._at["spots"] + self._spots(state)[0]] = 1.0
 
