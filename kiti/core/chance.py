@@ -8,6 +8,7 @@ same deal on every Python version, and it is faster.
 
 from __future__ import annotations
 
+import _random
 import functools
 import random
 from typing import Any
@@ -18,6 +19,20 @@ def derive_seed(seed: int, *parts: int | str) -> int:
     run's ``seed`` and ``parts``.  The way back is a SHA-512 inversion, so a bot seeded this
     way learns nothing of the deck from its own seed."""
     return random.Random(":".join(map(str, ("kiti", seed, *parts)))).getrandbits(63)
+
+
+def seeded(seed: int) -> random.Random:
+    """``random.Random(seed)`` for an int ``seed``: the very generator, seeded straight by the
+    C seeding that ``Random.seed`` calls, without its Python-level ``__init__`` and ``seed``
+    (every game made pays for it)."""
+    rng = _bare_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]  # what Random.seed sets
+    return rng
+
+
+_bare_random = random.Random.__new__
+_seed_random = _random.Random.seed
 
 
 def shuffle(rng: random.Random, items: list[Any]) -> None:

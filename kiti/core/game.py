@@ -70,6 +70,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
+from .chance import seeded
 from .contract import event_fields, to_json
 from .errors import (
     GameOverError,
@@ -195,7 +196,7 @@ class State(ABC):
         state.truncated = False
         state.resampled = False
         state.limit = cls.move_limit(players, opts)
-        state._rng = random.Random(seed)
+        state._rng = seeded(seed)
         state._chance_at = 0
         state._undo_mark = None
         state._codec = None
@@ -251,6 +252,13 @@ class State(ABC):
     def random_move(self, seat: int, rng: random.Random) -> Move:
         """A legal move of ``seat`` (to act), uniformly at random (games may do it faster)."""
         return rng.choice(self.legal_moves(seat))
+
+    def _random_choice(self, seats: frozenset[int], rng: random.Random) -> list[tuple[int, Move]]:
+        """A simultaneous choice's random moves (the core's playouts): for each of ``seats``,
+        lowest first, the move :meth:`random_move` draws, from the same generator in the same
+        order.  A game may draw them all in one call (Miaui's dives)."""
+        random_move = self.random_move
+        return [(seat, random_move(seat, rng)) for seat in sorted(seats)]
 
     def random_action(self, seat: int, rng: random.Random) -> int:
         """:meth:`random_move` as its action integer (the integer path's counterpart, at its

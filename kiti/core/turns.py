@@ -61,10 +61,12 @@ def play_random_game(state: State, rng: random.Random) -> State:
 
     The turn rule of :func:`turns`, written out as a loop (this is every simulation's and
     every search rollout's inner loop): a simultaneous choice draws every seat's move,
-    lowest seat first, and applies them together.  Moves go in unchecked, through the
+    lowest seat first (``State._random_choice``: what ``random_move`` draws, seat by seat),
+    and applies them together.  Moves go in unchecked, through the
     core's private fast path for Moves (everyone else uses :meth:`State.step`).
     """
     random_move = state.random_move
+    random_choice = state._random_choice
     advance = state._advance
     advance_all = state._advance_all
     while True:
@@ -75,7 +77,7 @@ def play_random_game(state: State, rng: random.Random) -> State:
         elif not acting:
             return state
         else:
-            advance_all([(seat, random_move(seat, rng)) for seat in sorted(acting)])
+            advance_all(random_choice(acting, rng))
 
 
 def play_random_actions(state: State, rng: random.Random) -> State:

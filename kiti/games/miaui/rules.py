@@ -131,6 +131,9 @@ INFO = GameInfo(
     notable_options=({"open_baskets": True, "no_fighting": True, "taker_chooses_order": True},),
 )
 EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
+#: ``_SEAT_DIVE[seat][n]`` is the history entry ``(seat, dive n)``, made once (a random
+#: round's moves are these shared tuples, not new ones).
+_SEAT_DIVE = [[(seat, dive) for dive in _DIVE_AT] for seat in range(INFO.max_seats)]
 
 
 # --------------------------------------------------------------------- rules
@@ -206,6 +209,7 @@ def depth_facts(kiti: int | None, players: int) -> tuple[V.Depth, ...]:
 
 
 Catch = tuple[int, int, tuple[int, ...]]  # (space, winning seat, seats Kiti chose among, if tied)
+Depths = tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]  # (catches, No Fighting ties)
 
 
 #: Whether each depth goes to the highest diver still in (else the lowest): DEPTH_TAKES.
@@ -216,9 +220,7 @@ _WON: tuple[tuple[Catch, ...], ...] = tuple(
 )
 
 
-def resolve_depths(
-    dives: Sequence[int], players: int, kiti: int | None
-) -> tuple[tuple[Catch, ...], tuple[tuple[int, tuple[int, ...]], ...]]:
+def resolve_depths(dives: Sequence[int], players: int, kiti: int | None) -> Depths:
     """Decide the three depths from revealed dives: the one place this rule lives.
 
     Deepest: the highest diver; Deep: the highest remaining; Shallow: the lowest remaining.
@@ -229,11 +231,29 @@ def resolve_depths(
     deepest first, where tied seats is empty unless Kiti broke a tie; ``ties`` lists
     (space, tied seats) for depths nobody won by a No Fighting tie.  A depth missing from
     both had no remaining diver.
+
+    The answer depends on the order of the dives alone (they are only compared): with a tie,
+    it is worked out once per such order and Kiti's position (:func:`_resolve_ties`).
     """
-    if len(set(dives)) == players:  # no two dives alike: no tie anywhere
+    values = set(dives)
+    if len(values) == players:  # no two dives alike: no tie anywhere
         ordered = sorted(dives)
         seat = dives.index
         return (_WON[0][seat(ordered[-1])], _WON[1][seat(ordered[-2])], _WON[2][seat(ordered[0])]), ()
+    ranks = tuple(map(sorted(values).index, dives))  # each dive's rank among the distinct ones
+    found = _TIED.get((kiti, ranks))
+    if found is None:
+        found = _TIED[kiti, ranks] = _resolve_ties(ranks, players, kiti)
+    return found
+
+
+#: :func:`resolve_depths`' answers with a tie, by (Kiti, each dive's rank among the distinct
+#: dives): at most a few thousand orders of three to six dives, for each Kiti position.
+_TIED: dict[tuple[int | None, tuple[int, ...]], Depths] = {}
+
+
+def _resolve_ties(dives: Sequence[int], players: int, kiti: int | None) -> Depths:
+    """:func:`resolve_depths` where two dives or more are alike."""
     left = sorted(range(players), key=dives.__getitem__)  # divers still in: lowest, then seat
     catches: list[Catch] = []
     ties: list[tuple[int, tuple[int, ...]]] = []
@@ -464,6 +484,19 @@ class MiauiState(State):
             return rng.choice(self.legal_moves(seat))
         hand = self.hands[seat]
         return _DIVE_AT[hand[int(rng.random() * len(hand))]]
+
+    def _random_choice(self, seats: frozenset[int], rng: random.Random) -> list[tuple[int, Move]]:
+        """The round's dives of ``seats``, lowest seat first, each drawn as :meth:`random_move`
+        draws it (one ``random()`` a seat), in one call."""
+        if self.pending:
+            return super()._random_choice(seats, rng)
+        hands = self.hands
+        draw = rng.random
+        out: list[tuple[int, Move]] = []
+        for seat in sorted(seats):
+            hand = hands[seat]
+            out.append(_SEAT_DIVE[seat][hand[int(draw() * len(hand))]])
+        return out
 
     def random_action(self, seat: int, rng: random.Random) -> int:
         if self.pending:
