@@ -427,7 +427,8 @@ class MotuEncoder(Encoder):
         if self.solo:
             self._fixed_values = [(self._at["discard_price"], float(SOLO_DISCARD))]
         else:
-            self._fixed_values = [(self._at["row_cost"] + i, float(take_cost(i))) for i in range(ROW)]
+            self._fixed_values = []  # the row's costs go with the row (_row)
+        self._rows: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------- the mask
     def legal_actions(self, state: MotuState, seat: int) -> tuple[int, ...]:
@@ -450,7 +451,7 @@ class MotuEncoder(Encoder):
         if self.solo:
             self._solo(state, ones, where, values, out)
         else:
-            self._row(state, ones, where, values, out)
+            self._row(state, out)
             self._extras(state, seat, ones, where, values)
         if state.holding is not None:
             ones.append(at["holding"] + CARD[state.holding])
@@ -459,8 +460,6 @@ class MotuEncoder(Encoder):
         grids = [self._grid(island) for island in state.islands]
         self._seats(state, seat, ones, where, values)
         for i, value in self._fixed_values:
-            if not (self.solo or i - at["row_cost"] < len(state.row)):
-                continue  # no card at that row position (while one is being placed)
             where.append(i)
             values.append(value)
         where += ones  # one numpy call writes them (no index is in both lists)
@@ -468,15 +467,27 @@ class MotuEncoder(Encoder):
         out[where] = values
         self._islands(state, seat, grids, out)
 
-    def _row(
-        self, state: MotuState, ones: list[int], where: list[int], values: list[float], out: np.ndarray
-    ) -> None:
-        at = self._at
-        for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
-            ones.append(at["row"] + i * K + CARD[c])
-            _features(out, at["row_features"] + i * FEATURES, c)
-            where.append(at["row_coconuts"] + i)
-            values.append(float(coconuts))
+    def _row(self, state: MotuState, out: np.ndarray) -> None:
+        """The row's cards (one-hot, and their features), the coconuts on them and what taking
+        each costs (none where no card is, while one is being placed), kept by cards and
+        coconuts and written in one numpy call."""
+        key = (tuple(state.row), tuple(state.row_coconuts))
+        known = self._rows.get(key)
+        if known is None:
+            at = self._at
+            where: list[int] = []
+            values: list[float] = []
+            for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
+                where += [at["row"] + i * K + CARD[c], at["row_coconuts"] + i]
+                values += [1.0, float(coconuts)]
+                where += range(at["row_features"] + i * FEATURES, at["row_features"] + (i + 1) * FEATURES)
+                values += FEATURE[c]
+            where += [at["row_cost"] + i for i in range(len(state.row))]
+            values += [float(take_cost(i)) for i in range(len(state.row))]
+            if len(self._rows) > 4096:
+                self._rows.clear()
+            known = self._rows[key] = (np.array(where, np.intp), np.array(values, np.float32))
+        out[known[0]] = known[1]
 
     def _solo(
         self, state: MotuState, ones: list[int], where: list[int], values: list[float], out: np.ndarray
