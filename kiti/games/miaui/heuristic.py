@@ -102,6 +102,8 @@ class Memory:
     jelly_unseen: int
     #: :func:`mean_unknown` per seat, once asked (the memory does not change).
     means: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
+    #: The unseen pool's distinct cards and their counts, once asked.
+    pool: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
 
 
 def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
@@ -127,9 +129,12 @@ def mean_unknown(mem: Memory, seat: int) -> float:
     mean = mem.means.get(seat)
     if mean is None:
         unseen = mem.unseen
+        pool = mem.pool
+        if unseen and not pool:
+            pool.extend(Counter(unseen).items())
         pile = tuple(mem.piles[seat])
         # Each distinct card once, times its count (gains are whole numbers: the sum is exact).
-        total = sum(count * _gain_of_one(pile, c) for c, count in Counter(unseen).items())
+        total = sum(count * _gain_of_one(pile, c) for c, count in pool)
         mean = mem.means[seat] = total / len(unseen) if unseen else 0.0
     return mean
 
@@ -255,9 +260,7 @@ def _rows(
     if None not in found:
         return found  # type: ignore[return-value]
     new = [profile for profile, rows in zip(profiles, found) if rows is None]
-    distinct = list(map(tuple, map(sorted, map(set, new))))
-    ranks = map(tuple, map(map, map(attrgetter("index"), distinct), new))
-    known.update(zip(new, zip(map(_by_place, repeat(players), repeat(kiti), ranks), map(_places, distinct))))
+    known.update(zip(new, _made_rows(players, kiti, new)))
     _ROWS_MADE[0] += len(new)
     if _ROWS_MADE[0] > _ROWS_KEPT:
         rows = list(map(known.__getitem__, profiles))
@@ -266,6 +269,14 @@ def _rows(
         _ROWS_MADE[0] = 0
         return rows
     return list(map(known.__getitem__, profiles))
+
+
+def _made_rows(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Rows]:
+    """The :data:`Rows` of each profile (of seats 1, 2, ...), made in C loops: the sorted
+    distinct dives, each dive's rank among them, and the getters remembered for those."""
+    distinct = list(map(tuple, map(sorted, map(set, profiles))))
+    ranks = map(tuple, map(map, map(attrgetter("index"), distinct), profiles))
+    return list(zip(map(_by_place, repeat(players), repeat(kiti), ranks), map(_places, distinct)))
 
 
 def _turned(kiti: int | None, players: int, me: int) -> int | None:
@@ -460,8 +471,11 @@ class MiauiHeuristic:
         game = (n, now.kiti is not None)
         worth = _worth(table, game)
         turned = _turned(now.kiti, n, me)
-        known = _ROWS.setdefault((n, turned), {})
-        pairs = _rows(known, n, turned, list(zip(*draws[me:], *draws[:me])))
+        profiles = list(zip(*draws[me:], *draws[:me]))
+        if len(DIVERS) ** (n - 1) <= _ROWS_KEPT:  # profiles recur: remember them
+            pairs = _rows(_ROWS.setdefault((n, turned), {}), n, turned, profiles)
+        else:  # six seats: most profiles are new, remembering them costs more than it saves
+            pairs = _made_rows(n, turned, profiles)
         if len(worth) < len(_AT[game]):
             worth.extend(_worth(table, game, len(worth)))  # outcomes first met just now
         by_place = map(call, map(itemgetter(0), pairs), repeat(worth))
