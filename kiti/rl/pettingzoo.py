@@ -5,7 +5,8 @@ Agents are ``player_0 .. player_{n-1}``, one per seat.  Each observes a dict
 observation is chosen when the env is made: ``"tensor"`` (the seat's observation tensor,
 :mod:`kiti.rl.tensors`), ``"info_state"`` (its information-state tensor, followed move by
 move by a tracker) or ``"dict"`` (the seat's view as JSON, ``State.observation``).  Every
-observation is a fresh array: keeping one is safe.
+observation and every mask is a fresh array: keeping or writing one is safe (the env checks
+actions against the legal actions it worked out, not against a mask it handed out).
 
 **AEC.**  The agent to act follows the engine's turn rule (:func:`kiti.core.turns.turns`):
 one seat at a time; a simultaneous secret choice asks its seats lowest first, holds each
