@@ -206,3 +206,7 @@ def test_imitation_learns_the_heuristics_moves(tmp_path: Path) -> None:
     assert imitated.history[-1]["imitation_loss"] < imitated.history[0]["imitation_loss"]
     with pytest.raises(TrainError, match="--imitate takes heuristic, not 'random'"):
         train(Config("miaui", imitate="random", **small), tmp_path / "bad")
+    with pytest.raises(TrainError, match="at least one game"):
+        train(Config("miaui", imitate="heuristic", imitate_games=0, **small), tmp_path / "bad")
+    with pytest.raises(TrainError, match="learning rate must be above 0, not -1"):
+        train(Config("miaui", lr=-1, **small), tmp_path / "bad")

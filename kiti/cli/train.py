@@ -51,6 +51,7 @@ def train_command(
     imitate_epochs: int = typer.Option(
         10, "--imitate-epochs", metavar="N", help="Passes over the recorded games."
     ),
+    lr: float = typer.Option(3e-4, "--lr", metavar="RATE", help="PPO's learning rate (Adam)."),
     games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
     hidden: int = typer.Option(64, "--hidden", metavar="N", help="Width of the network's hidden layers."),
     observation: str = typer.Option(
@@ -85,6 +86,7 @@ def train_command(
             observation=observation,
             hidden=hidden,
             games=games,
+            lr=lr,
             checkpoint_every=checkpoint,
             against=against,
             init=init,

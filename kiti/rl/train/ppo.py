@@ -70,6 +70,7 @@ class Config:
 
 class Trainer:
     def __init__(self, config: Config, out: Path, device: str | None = None) -> None:
+        _check(config)
         self.config = config
         self.out = out
         self.game: Game = load(config.game, players=config.players, **config.options)
@@ -90,8 +91,6 @@ class Trainer:
         if config.init:
             self.net.load(_policy_weights(config.init, self.game))
         self.opt = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
-        if config.imitate is not None and config.imitate not in TEACHERS:
-            raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(config.imitate)}")
         self.imitation_opt = torch.optim.Adam(self.net.parameters(), lr=config.imitate_lr)
         self.imitated = 0  # imitation epochs done
         self.demos: Demos | None = None
@@ -364,6 +363,16 @@ def _shares(outcomes: list[dict[str, Any]]) -> dict[str, float]:
     if vs_h:
         out["share_vs_heuristic"] = round(float(np.mean(vs_h)), 4)
     return out
+
+
+def _check(c: Config) -> None:
+    """Refuse settings that cannot train (before anything is built)."""
+    if c.imitate is not None and c.imitate not in TEACHERS:
+        raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(c.imitate)}")
+    if c.imitate and min(c.imitate_games, c.imitate_epochs) < 1:
+        raise TrainError("imitation needs at least one game and one epoch")
+    if not c.lr > 0 or not c.imitate_lr > 0:
+        raise TrainError(f"the learning rate must be above 0, not {min(c.lr, c.imitate_lr)}")
 
 
 def _algorithm(c: Config) -> str:
