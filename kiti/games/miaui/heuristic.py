@@ -36,7 +36,11 @@ only compares dives, so its answer for a profile depends on the order of the div
 :func:`winners_by_diver` asks it once per place a diver can take among the others' dives
 (below, equal to, or between them) for each such order, remembers the answer, and spreads it
 over the divers 1-12; the gains are then summed once per outcome (:func:`_worth`), not per
-profile and diver.
+profile and diver.  The seats are renumbered from the deciding one (Kiti's position with
+them, :func:`_turned`), so one table of outcomes serves every seat.  Up to five seats a
+profile's getters are remembered (profiles recur); at six, where one in ten does, they are
+made afresh in C loops.  The others' dives are drawn as ``Random.choices`` draws them, from
+sums made once per model (:func:`_sample`).
 """
 
 from __future__ import annotations
