@@ -5,11 +5,14 @@
   order of three to five dives and many of six, asked cold and again from memory;
 - a random round's dives are drawn in one call (``State._random_choice``): each is the move
   ``random_move`` draws, from the same generator state, seat by seat;
-- a new game's generator (``kiti.core.chance.seeded``) is ``random.Random(seed)``.
+- a new game's generator (``kiti.core.chance.seeded``) is ``random.Random(seed)``;
+- seeded random games log, play and score exactly as before (fingerprints taken from the
+  tree before the change), and the pile rule answers as its frozen copy does.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections.abc import Sequence
@@ -18,8 +21,10 @@ from typing import Any
 import pytest
 
 from kiti.core.chance import seeded
+from kiti.core.turns import play_random_game
 from kiti.games.miaui import rules as R
-from kiti.games.miaui.rules import MiauiState, kiti_rank
+from kiti.games.miaui.cards import DECK
+from kiti.games.miaui.rules import MiauiState, add_to_pile, kiti_rank
 
 OPTION_SETS = [
     {},
@@ -99,3 +104,53 @@ def test_a_new_games_generator_is_random_Random_of_its_seed() -> None:
         assert seeded(seed).getstate() == random.Random(seed).getstate()
         state = MiauiState.new(4, None, seed)
         assert state.clone()._rng.getstate() == state._rng.getstate()
+
+
+#: sha256 (first 16 digits) of six seeded random games' logs, moves and scores per (seats,
+#: option set), played by the tree before issue 20's second pass.
+BEFORE = {
+    (3, 0): "01bdc3cab073fa03",
+    (3, 1): "79489df657f19abd",
+    (3, 2): "650026be2608e519",
+    (4, 0): "35c98444d9da8acd",
+    (4, 1): "ddcb8ba25bd4780d",
+    (4, 2): "90951845bcc27daa",
+    (5, 0): "acd4bfbe76aea42c",
+    (5, 1): "ee7a379133b51aa0",
+    (5, 2): "bbd679b395b5473f",
+    (6, 0): "d6b6901ff171da68",
+    (6, 1): "4bfb5efde13acb9f",
+    (6, 2): "870c8a8111a83f85",
+}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_seeded_random_games_are_played_as_before(players: int) -> None:
+    for i, options in enumerate(OPTION_SETS):
+        digest = hashlib.sha256()
+        for seed in range(6):
+            state = play_random_game(MiauiState.new(players, options, seed), random.Random(seed))
+            digest.update(repr((state.log, [(s, str(m)) for s, m in state.history], state.scores())).encode())
+        assert digest.hexdigest()[:16] == BEFORE[players, i], (players, options)
+
+
+def frozen_add_to_pile(pile: list[str], card: str) -> Any:
+    """``add_to_pile`` before issue 20's second pass, frozen."""
+    if card == "S":
+        return (pile.pop() if pile else None), []
+    pile.append(card)
+    if card[0] == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
+        jellies = [c for c in pile if c[0] == "J"]
+        pile[:] = [c for c in pile if c[0] != "J"]
+        return None, jellies
+    return None, []
+
+
+def test_the_pile_rule_answers_as_before() -> None:
+    rng = random.Random(20)
+    for _ in range(3000):
+        pile = rng.sample(DECK, rng.randrange(8))
+        card = rng.choice(DECK)
+        ours, theirs = list(pile), list(pile)
+        assert add_to_pile(ours, card) == frozen_add_to_pile(theirs, card), (pile, card)
+        assert ours == theirs, (pile, card)

@@ -291,6 +291,7 @@ _NO_HIDE = [-1, -1, -1]
 
 
 _NOTHING: tuple[None, list[str]] = (None, [])  # nothing left the pile (never modified)
+_JELLIES = tuple(code for code in CODES if code[0] == "J")  # the Jellyfish codes
 
 
 def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
@@ -304,7 +305,7 @@ def add_to_pile(pile: list[str], card: str) -> tuple[str | None, list[str]]:
     if card == "S":
         return (pile.pop() if pile else None), []
     pile.append(card)
-    if card[0] == "J" and sum(1 for c in pile if c[0] == "J") >= 3:
+    if card[0] == "J" and sum(map(pile.count, _JELLIES)) >= 3:
         jellies = [c for c in pile if c[0] == "J"]
         pile[:] = [c for c in pile if c[0] != "J"]
         return None, jellies
@@ -613,8 +614,9 @@ class MiauiState(State):
         log = self.log
         hide = self.hide_next
         self.hide_next = _NO_HIDE.copy()
-        shown = tuple("?" if hide[space] >= 0 else card for space, card in enumerate(cards))
-        EMIT.stock(self.log, EVERYONE, referee=(("cards", cards),), round=rnd, cards=shown)
+        c0, c1, c2 = cards
+        shown = ("?" if hide[0] >= 0 else c0, "?" if hide[1] >= 0 else c1, "?" if hide[2] >= 0 else c2)
+        EMIT.stock(log, EVERYONE, referee=(("cards", cards),), round=rnd, cards=shown)
         for space in (0, 1, 2):
             seer = hide[space]
             if seer >= 0:
@@ -653,7 +655,8 @@ class MiauiState(State):
         takes = self.takes
         piles = self.piles
         catch = EMIT.catch
-        for i, (space, seat, tied) in enumerate(takes):
+        for take in takes:
+            space, seat, tied = take
             cards = lagoon[space]
             lagoon[space] = []
             if veil[space]:
@@ -669,7 +672,7 @@ class MiauiState(State):
             if lantern_hides_next(cards, rnd):
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
-                self.takes = takes[i + 1 :]
+                self.takes = takes[takes.index(take) + 1 :]  # each space is caught once
                 self.pending = [seat, space, cards]
                 self.acting = frozenset((seat,))
                 return
