@@ -646,6 +646,19 @@ def has_legal_placement(island: Island, c: CardLike) -> bool:
     return any(_legal_board(grid, c, r) for r in ROTATIONS)
 
 
+def is_legal_placement(island: Island, c: CardLike, rotation: int, x: int, y: int) -> bool:
+    """Whether the card turned ``rotation`` may go at (x, y): :func:`placement_problem` is
+    None there, read from the same legal bit boards :func:`legal_placements` lists (made once
+    per island, card and rotation; then one bit test), for callers asking of many placements."""
+    if not island.coverable or rotation not in ROTATIONS:
+        return False
+    grid = _grid(island)
+    dx, dy = x - grid.x0, y - grid.y0
+    if not (0 <= dx < grid.width and dy >= 0):
+        return False
+    return bool(_legal_board(grid, as_card(c), rotation) >> (dy * grid.width + dx) & 1)
+
+
 def _is_legal(grid: _Grid, legal: int, x: int, y: int) -> bool:
     at = (y - grid.y0) * grid.width + x - grid.x0
     return at >= 0 and x - grid.x0 < grid.width and bool(legal >> at & 1)

@@ -53,6 +53,7 @@ from .island import (
     Island,
     bounds,
     has_legal_placement,
+    is_legal_placement,
     lay_card,
     legal_placements,
     new_island,
@@ -940,6 +941,15 @@ class MotuState(State):
         return f"it is not seat {seat}'s turn: seat {self.turn} is asked to {PHASE_WORDS[self.phase]}"
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
+        if (
+            self.phase == "place"
+            and type(move) is Place
+            and type(move.rotation) is int
+            and type(move.x) is int
+            and type(move.y) is int
+            and is_legal_placement(self.islands[seat], self.holding or "", move.rotation, move.x, move.y)
+        ):
+            return None  # legal (the placement rule, read from bit boards): at once, for searches
         malformed = move_fields_problem(move)
         if malformed is not None:
             return malformed
