@@ -240,11 +240,14 @@ class Trainer:
         c = self.config
         if self.demos is None:
             self.demos = record(self.game, c.observation, self.features, c.imitate_games, c.seed)
+            dev = self.device
+            self._demo_tensors = (
+                torch.as_tensor(self.demos.x, device=dev),
+                torch.as_tensor(self.demos.share, device=dev),
+                _head_arrays(self.demos.batch, len(self.heads), dev),
+            )
         batch = self.demos.batch
-        dev = self.device
-        x = torch.as_tensor(self.demos.x, device=dev)
-        share = torch.as_tensor(self.demos.share, device=dev)
-        heads = _head_arrays(batch, len(self.heads), dev)
+        x, share, heads = self._demo_tensors
         stats = {"imitation_loss": 0.0, "value_loss": 0.0, "chosen_p": 0.0}
         order = self.rng.permutation(len(batch))
         count = 0
