@@ -238,9 +238,9 @@ class Trainer:
         """One epoch of imitation (the demonstrations recorded first, from the seed alone):
         cross-entropy of the teacher's moves, squared error of the value against the share."""
         c = self.config
+        dev = self.device
         if self.demos is None:
             self.demos = record(self.game, c.observation, self.features, c.imitate_games, c.seed)
-            dev = self.device
             self._demo_tensors = (
                 torch.as_tensor(self.demos.x, device=dev),
                 torch.as_tensor(self.demos.share, device=dev),
