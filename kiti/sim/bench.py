@@ -49,8 +49,8 @@ iterations from the first decision of fresh games, random rollouts) against Open
 (``ismcts_ratio``, see :func:`ismcts_comparison`).  Both searches run one rollout an
 iteration with uniform random moves, but not always to the end: ``MCTSBot`` plays goofspiel out
 (48 actions at four seats, and its chance draws), ISMCTS keeps its default depth (two turns of
-each seat, then the game heuristic's evaluation, where the game has one: MOTU; else 120 moves,
-which cuts Mauw's four-seat games of about 190 moves; Miaui's 44 are played out), and draws a
+each seat, then the game heuristic's evaluation, where the game has one: Mauw and MOTU; else
+120 moves: Miaui's 44 are played out), and draws a
 determinisation each iteration, which ``MCTSBot`` (searching the true state) does not.  Any
 extra figures the game declares as its ``bench`` part (a function ``(seconds) -> [{"name",
 "value", "unit"}]``, e.g. MOTU's legal-placement enumeration) are kept under ``extras`` in the
