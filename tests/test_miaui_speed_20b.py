@@ -95,6 +95,10 @@ def test_a_random_round_draws_what_random_move_draws(players: int, options: dict
             got = state._random_choice(acting, ours)
             assert got == [(seat, state.random_move(seat, theirs)) for seat in sorted(acting)]
             assert ours.getstate() == theirs.getstate(), "the generator was drawn differently"
+            ours, theirs = random.Random(len(state.history)), random.Random(len(state.history))
+            actions = state._random_action_choice(acting, ours)  # the integer playouts' draw
+            assert actions == [(seat, state.random_action(seat, theirs)) for seat in sorted(acting)]
+            assert ours.getstate() == theirs.getstate(), "the generator was drawn differently"
             seat = min(acting)
             state.apply(seat, state.random_move(seat, rng))
 

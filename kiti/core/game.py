@@ -260,6 +260,13 @@ class State(ABC):
         random_move = self.random_move
         return [(seat, random_move(seat, rng)) for seat in sorted(seats)]
 
+    def _random_action_choice(self, seats: frozenset[int], rng: random.Random) -> list[tuple[int, int]]:
+        """:meth:`_random_choice` as actions (the integer playouts): for each of ``seats``,
+        lowest first, the action :meth:`random_action` draws, from the same generator in the
+        same order.  A game that draws a choice in one call does so here too."""
+        random_action = self.random_action
+        return [(seat, random_action(seat, rng)) for seat in sorted(seats)]
+
     def random_action(self, seat: int, rng: random.Random) -> int:
         """:meth:`random_move` as its action integer (the integer path's counterpart, at its
         cost: a game's faster ``random_move`` serves both)."""

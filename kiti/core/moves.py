@@ -77,7 +77,7 @@ def steps_from_moves(moves: Sequence[Move], prefix: tuple[str, ...]) -> list[Ste
 class ActionCodec:
     """Every possible move of a (game, seats, options) numbered ``0 .. size-1`` (immutable)."""
 
-    __slots__ = ("identity", "index", "moves", "size")
+    __slots__ = ("_pairs", "identity", "index", "moves", "size")
 
     def __init__(self, moves: Sequence[Move]) -> None:
         self.moves: tuple[Move, ...] = tuple(moves)
@@ -89,6 +89,16 @@ class ActionCodec:
         #: out those very objects (interned values) has its moves numbered by one look-up.
         #: The codec keeps them alive, so no other object has their ``id``.
         self.identity: Mapping[int, int] = MappingProxyType({id(m): i for i, m in enumerate(self.moves)})
+        self._pairs: list[tuple[tuple[int, Move], ...]] = []
+
+    def pairs(self, seats: int) -> list[tuple[tuple[int, Move], ...]]:
+        """``pairs(n)[seat][action]`` is the history entry ``(seat, move of action)`` for seats
+        ``0 .. n-1``, each made once (the integer playouts apply a choice's moves by them)."""
+        made = self._pairs
+        while len(made) < seats:
+            seat = len(made)
+            made.append(tuple((seat, m) for m in self.moves))
+        return made
 
     def encode(self, move: Move) -> int:
         try:

@@ -83,12 +83,13 @@ def play_random_game(state: State, rng: random.Random) -> State:
 def play_random_actions(state: State, rng: random.Random) -> State:
     """The same through the integer fast path (``random_action``, then ``step``), as
     reinforcement-learning adapters play: a simultaneous choice draws every seat's action,
-    lowest seat first, and applies them together (OpenSpiel's ``apply_actions``; the core's
+    lowest seat first (``State._random_action_choice``), and applies them together (OpenSpiel's ``apply_actions``; the core's
     private path, as :func:`play_random_game`)."""
     random_action = state.random_action
+    random_choice = state._random_action_choice
     step = state.step
     advance_all = state._advance_all
-    moves = state.codec().moves
+    pairs = state.codec().pairs(state.players)
     while True:
         acting = state.acting
         if len(acting) == 1:
@@ -97,4 +98,4 @@ def play_random_actions(state: State, rng: random.Random) -> State:
         elif not acting:
             return state
         else:
-            advance_all([(seat, moves[random_action(seat, rng)]) for seat in sorted(acting)])
+            advance_all([pairs[seat][action] for seat, action in random_choice(acting, rng)])

@@ -107,6 +107,7 @@ class VectorEnv(ABC):
     players: int
     num_actions: int
     noop: int
+    workers: int  # processes running the envs (0: in this process)
     actions: Actions
     observation_layout: Layout
     seed: int | None = None

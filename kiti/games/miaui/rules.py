@@ -134,6 +134,8 @@ EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view
 #: ``_SEAT_DIVE[seat][n]`` is the history entry ``(seat, dive n)``, made once (a random
 #: round's moves are these shared tuples, not new ones).
 _SEAT_DIVE = [[(seat, dive) for dive in _DIVE_AT] for seat in range(INFO.max_seats)]
+#: ``_SEAT_ACTION[seat][n]``: ``(seat, action of dive n)``, made once (the integer playouts' draw).
+_SEAT_ACTION = [[(seat, a) for a in _ACTION_OF] for seat in range(INFO.max_seats)]
 
 
 # --------------------------------------------------------------------- rules
@@ -497,6 +499,18 @@ class MiauiState(State):
         for seat in sorted(seats):
             hand = hands[seat]
             out.append(_SEAT_DIVE[seat][hand[int(draw() * len(hand))]])
+        return out
+
+    def _random_action_choice(self, seats: frozenset[int], rng: random.Random) -> list[tuple[int, int]]:
+        """:meth:`_random_choice` as actions, the same draws, in one call."""
+        if self.pending:
+            return super()._random_action_choice(seats, rng)
+        hands = self.hands
+        draw = rng.random
+        out: list[tuple[int, int]] = []
+        for seat in sorted(seats):
+            hand = hands[seat]
+            out.append(_SEAT_ACTION[seat][hand[int(draw() * len(hand))]])
         return out
 
     def random_action(self, seat: int, rng: random.Random) -> int:
