@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ...core.chance import shuffle
 from ...core.contract import emitters
@@ -134,6 +134,7 @@ EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view
 #: ``_SEAT_DIVE[seat][n]`` is the history entry ``(seat, dive n)``, made once (a random
 #: round's moves are these shared tuples, not new ones).
 _SEAT_DIVE = [[(seat, dive) for dive in _DIVE_AT] for seat in range(INFO.max_seats)]
+T = TypeVar("T")
 #: ``_SEAT_ACTION[seat][n]``: ``(seat, action of dive n)``, made once (the integer playouts' draw).
 _SEAT_ACTION = [[(seat, a) for a in _ACTION_OF] for seat in range(INFO.max_seats)]
 
@@ -493,24 +494,25 @@ class MiauiState(State):
         draws it (one ``random()`` a seat), in one call."""
         if self.pending:
             return super()._random_choice(seats, rng)
-        hands = self.hands
-        draw = rng.random
-        out: list[tuple[int, Move]] = []
-        for seat in sorted(seats):
-            hand = hands[seat]
-            out.append(_SEAT_DIVE[seat][hand[int(draw() * len(hand))]])
-        return out
+        return self._draw_dives(seats, rng, _SEAT_DIVE)
 
     def _random_action_choice(self, seats: frozenset[int], rng: random.Random) -> list[tuple[int, int]]:
         """:meth:`_random_choice` as actions, the same draws, in one call."""
         if self.pending:
             return super()._random_action_choice(seats, rng)
+        return self._draw_dives(seats, rng, _SEAT_ACTION)
+
+    def _draw_dives(
+        self, seats: frozenset[int], rng: random.Random, entries: Sequence[Sequence[T]]
+    ) -> list[T]:
+        """One random diver of each of ``seats``' hands, lowest seat first, as
+        ``entries[seat][diver]`` (one ``random()`` a seat, as :meth:`random_move` draws)."""
         hands = self.hands
         draw = rng.random
-        out: list[tuple[int, int]] = []
+        out: list[T] = []
         for seat in sorted(seats):
             hand = hands[seat]
-            out.append(_SEAT_ACTION[seat][hand[int(draw() * len(hand))]])
+            out.append(entries[seat][hand[int(draw() * len(hand))]])
         return out
 
     def random_action(self, seat: int, rng: random.Random) -> int:
