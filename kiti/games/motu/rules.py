@@ -943,10 +943,7 @@ class MotuState(State):
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
         if (
             self.phase == "place"
-            and type(move) is Place
-            and type(move.rotation) is int
-            and type(move.x) is int
-            and type(move.y) is int
+            and type(move) is Place  # its fields' types are checked before (field_problem)
             and is_legal_placement(self.islands[seat], self.holding or "", move.rotation, move.x, move.y)
         ):
             return None  # legal (the placement rule, read from bit boards): at once, for searches
