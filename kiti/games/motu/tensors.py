@@ -351,10 +351,22 @@ class _Grid:
     """What an island puts in the tensors, worked out once per island (islands never change):
     its entries (above), where its frame puts them (``at``, index into the observation of the
     seat in row 0), its village's place in the frame (``origin``), its longest beach, and the
-    spots of each card that may be laid on it; by seat row and played Traveler, everything
-    of it that seat row shows (:meth:`MotuEncoder._seat_block`)."""
+    spots of each card that may be laid on it; by played Traveler, the values that follow
+    the island's entries (:meth:`MotuEncoder._tail`)."""
 
-    __slots__ = ("at", "beach", "blocks", "entries", "island", "low", "origin", "spots", "values")
+    __slots__ = (
+        "at",
+        "beach",
+        "entries",
+        "island",
+        "layers_at",
+        "layers_values",
+        "low",
+        "origin",
+        "planes_at",
+        "spots",
+        "tails",
+    )
 
     def __init__(
         self, island: Island, entries: np.ndarray, low: tuple[int, int], encoder: MotuEncoder
@@ -368,11 +380,15 @@ class _Grid:
         self.at: np.ndarray = (
             entries[_EY] * w + entries[_EX] + entries[_EOFF] + (encoder._at["islands"] + oy * w + ox)
         )
+        # the entries of the planes (all 1.0) and of the layers, apart: a seat row r writes
+        # them r seat strides further on (MotuEncoder._islands)
+        layer = entries[_EOFF] == encoder._layers[0]
+        self.planes_at: np.ndarray = self.at[~layer]
+        self.layers_at: np.ndarray = self.at[layer]
+        self.layers_values: np.ndarray = entries[_EVALUE, layer].astype(np.float32)
         self.beach = float(longest_beach(island)) if island.cells else 0.0
-        #: by (seat row, played Traveler): indices and values (MotuEncoder._seat_block)
-        self.blocks: dict[tuple[int, str | None], tuple[np.ndarray, np.ndarray]] = {}
-        #: by played Traveler: the values of the blocks (the same in every row)
-        self.values: dict[str | None, np.ndarray] = {}
+        #: by played Traveler: the values after the island's entries (MotuEncoder._tail)
+        self.tails: dict[str | None, list[float]] = {}
         #: by card in hand: its spots' frame cells (per rotation) and their actions (sorted)
         self.spots: dict[str, tuple[np.ndarray, tuple[int, ...]]] = {}
 
@@ -398,10 +414,6 @@ class MotuEncoder(Encoder):
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
         self._grids: dict[int, _Grid] = {}
         self._lineage: dict[tuple[Placement, ...], _Grid] = {}
-        #: by seat: the blocks last written for it (:meth:`_islands`), and them joined
-        self._joined: list[tuple[list[tuple[np.ndarray, np.ndarray]], np.ndarray, np.ndarray]] = [
-            ([], np.zeros(0, np.intp), np.zeros(0, np.float32))
-        ] * self.players
         hw = self.w * self.h
         #: an island entry's offset and seat stride: per plane, and for the layers
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
@@ -428,7 +440,11 @@ class MotuEncoder(Encoder):
             self._fixed_values = [(self._at["discard_price"], float(SOLO_DISCARD))]
         else:
             self._fixed_values = []  # the row's costs go with the row (_row)
-        self._rows: dict[tuple[tuple[str, ...], tuple[int, ...]], tuple[np.ndarray, np.ndarray]] = {}
+        self._row_parts = [] if self.solo else self._make_row_parts()
+        #: by bit board width: per bit, its frame cell and placement offsets (_read_spots)
+        self._bit_steps: dict[int, tuple[list[int], list[int]]] = {}
+        self._phase_at = {p: self._at["phase"] + i for i, p in enumerate(PHASES)}
+        self._header_at = [self._at["pile_sizes"] + i for i in range(len(PILES))] + [self._at["supply"]]
 
     # ------------------------------------------------------------- the mask
     def legal_actions(self, state: MotuState, seat: int) -> tuple[int, ...]:
@@ -443,15 +459,16 @@ class MotuEncoder(Encoder):
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
         at = self._at
         rel = self._rel[seat]
-        ones = [*self._fixed, at["phase"] + PHASES.index(state.phase), at["round"] + state.round - 1]
+        ones = [*self._fixed, self._phase_at[state.phase], at["round"] + state.round - 1]
         ones += [at["turn"] + rel[state.turn], at["first"] + rel[state.first], at["pile"] + state.pile]
         ones += [at["to_act"] + rel[s] for s in state.acting]
-        where = [at["pile_sizes"] + i for i in range(len(PILES))] + [at["supply"]]
-        values = [float(len(p)) for p in state.piles] + [float(state.supply)]
+        where = self._header_at.copy()
+        values = [float(len(p)) for p in state.piles]
+        values.append(float(state.supply))
         if self.solo:
             self._solo(state, ones, where, values, out)
         else:
-            self._row(state, out)
+            self._row(state, where, values)
             self._extras(state, seat, ones, where, values)
         if state.holding is not None:
             ones.append(at["holding"] + CARD[state.holding])
@@ -462,32 +479,43 @@ class MotuEncoder(Encoder):
         for i, value in self._fixed_values:
             where.append(i)
             values.append(value)
+        self._islands(state, seat, grids, where, values, out)
         where += ones  # one numpy call writes them (no index is in both lists)
         values += [1.0] * len(ones)
         out[where] = values
-        self._islands(state, seat, grids, out)
+        if state.phase == "place" and state.holding is not None:
+            out[self._at["spots"] :][self._spots(state)[0]] = 1.0
 
-    def _row(self, state: MotuState, out: np.ndarray) -> None:
+    def _row(self, state: MotuState, where: list[int], values: list[float]) -> None:
         """The row's cards (one-hot, and their features), the coconuts on them and what taking
-        each costs (none where no card is, while one is being placed), kept by cards and
-        coconuts and written in one numpy call."""
-        key = (tuple(state.row), tuple(state.row_coconuts))
-        known = self._rows.get(key)
-        if known is None:
-            at = self._at
-            where: list[int] = []
-            values: list[float] = []
-            for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
-                where += [at["row"] + i * K + CARD[c], at["row_coconuts"] + i]
-                values += [1.0, float(coconuts)]
-                where += range(at["row_features"] + i * FEATURES, at["row_features"] + (i + 1) * FEATURES)
-                values += FEATURE[c]
-            where += [at["row_cost"] + i for i in range(len(state.row))]
-            values += [float(take_cost(i)) for i in range(len(state.row))]
-            if len(self._rows) > 4096:
-                self._rows.clear()
-            known = self._rows[key] = (np.array(where, np.intp), np.array(values, np.float32))
-        out[known[0]] = known[1]
+        each costs (none where no card is, while one is being placed)."""
+        parts = self._row_parts
+        coconuts_at = self._at["row_coconuts"]
+        for i, (c, coconuts) in enumerate(zip(state.row, state.row_coconuts)):
+            card_at, card_values = parts[i][c]
+            where += card_at
+            values += card_values
+            where.append(coconuts_at + i)
+            values.append(float(coconuts))
+        cost_at, costs = parts[len(state.row)][None]
+        where += cost_at
+        values += costs
+
+    def _make_row_parts(self) -> list[dict[str | None, tuple[list[int], list[float]]]]:
+        """For :meth:`_row`, by row position ``i``: by card, where its one-hot and features go
+        and their values; by None, where the costs of taking the first ``i`` cards go and
+        their values."""
+        at = self._at
+        parts: list[dict[str | None, tuple[list[int], list[float]]]] = []
+        for i in range(ROW + 1):
+            part: dict[str | None, tuple[list[int], list[float]]] = {
+                None: ([at["row_cost"] + j for j in range(i)], [float(take_cost(j)) for j in range(i)])
+            }
+            features = list(range(at["row_features"] + i * FEATURES, at["row_features"] + (i + 1) * FEATURES))
+            for c in ISLAND_IDS if i < ROW else ():
+                part[c] = ([at["row"] + i * K + CARD[c], *features], [1.0, *FEATURE[c]])
+            parts.append(part)
+        return parts
 
     def _solo(
         self, state: MotuState, ones: list[int], where: list[int], values: list[float], out: np.ndarray
@@ -575,22 +603,18 @@ class MotuEncoder(Encoder):
         if state.over:
             ones += [at["winners"] + rel[s] for s in state.winners()]
 
-    def _seat_block(self, state: MotuState, s: int, r: int, grid: _Grid) -> tuple[np.ndarray, np.ndarray]:
-        """What seat ``s`` (row ``r``) shows of its island, worked out once per island, row
-        and played Traveler: indices and values of the island's entries, its village's place
-        in its frame, its longest beach, and its Source values but the Coconut's
-        (:func:`.sources.source_points`; the Traveler's symbols join them)."""
+    def _tail(self, state: MotuState, s: int, grid: _Grid) -> list[float]:
+        """What seat ``s`` shows of its island after the island's entries, worked out once per
+        island and played Traveler: its village's place in its frame, its longest beach, and
+        its Source values but the Coconut's (:func:`.sources.source_points`; the Traveler's
+        symbols join them), in :meth:`_block_indices` order."""
         name = state.travelers[s] if state.played[s] else None
-        known = grid.blocks.get((r, name))
+        known = grid.tails.get(name)
         if known is None:
-            values = grid.values.get(name)  # the same in every row
-            if values is None:
-                extra = state.extra(s)
-                rule = state.totem_rule
-                sources = [float(source_points(src, grid.island, extra, 0, rule)) for src in _NOT_COCONUT]
-                tail = np.array([*grid.origin, grid.beach, *sources], np.float32)
-                values = grid.values[name] = np.concatenate((grid.entries[_EVALUE], tail), dtype=np.float32)
-            known = grid.blocks[r, name] = (np.concatenate((grid.row(r), self._block_at[r])), values)
+            extra = state.extra(s)
+            rule = state.totem_rule
+            sources = [float(source_points(src, grid.island, extra, 0, rule)) for src in _NOT_COCONUT]
+            known = grid.tails[name] = [*grid.origin, grid.beach, *sources]
         return known
 
     # ------------------------------------------------------------- islands
@@ -678,14 +702,14 @@ class MotuEncoder(Encoder):
             out.append((*self._layers, layer))
         return out
 
-    def _block_indices(self, r: int) -> np.ndarray:
-        """Where :meth:`_seat_block` writes, for row ``r``, its village's place, its beach and
+    def _block_indices(self, r: int) -> list[int]:
+        """Where :meth:`_tail` goes, for row ``r``, its village's place, its beach and
         its Sources but the Coconut (in that order)."""
         at = self._at
         ns = len(SOURCES)
         where = [at["village_at"] + 2 * r, at["village_at"] + 2 * r + 1, at["beach"] + r]
         where += [at["sources"] + r * ns + SOURCE[src] for src in _NOT_COCONUT]
-        return np.array(where, np.intp)
+        return where
 
     def _make_place_actions(self) -> tuple[list[int], range, range]:
         """The action of each placement within :func:`.rules.placement_bound`, by rotation
@@ -701,19 +725,30 @@ class MotuEncoder(Encoder):
         self._place_actions = known
         return known
 
-    def _islands(self, state: MotuState, seat: int, grids: list[_Grid], out: np.ndarray) -> None:
-        """Every seat's block (:meth:`_seat_block`: its island's planes and layers, ...) and
-        the spots where the card in hand may go (written straight into ``out``)."""
+    def _islands(
+        self,
+        state: MotuState,
+        seat: int,
+        grids: list[_Grid],
+        where: list[int],
+        values: list[float],
+        out: np.ndarray,
+    ) -> None:
+        """Every seat's island (its planes and layers, written straight into ``out`` from its
+        grid, a seat row further on per row) and the values after them (:meth:`_tail`)."""
         rel = self._rel[seat]
-        blocks = [self._seat_block(state, s, rel[s], grid) for s, grid in enumerate(grids)]
-        last, where, values = self._joined[seat]  # the blocks joined for this seat last time
-        if len(last) != len(blocks) or any(a is not b for a, b in zip(last, blocks)):
-            where = np.concatenate([b[0] for b in blocks])
-            values = np.concatenate([b[1] for b in blocks])
-            self._joined[seat] = (blocks, where, values)
-        out[where] = values
-        if state.phase == "place" and state.holding is not None:
-            out[self._at["spots"] + self._spots(state)[0]] = 1.0
+        stride, hw = self._planes[0][1], self._layers[1]
+        block_at = self._block_at
+        for s, grid in enumerate(grids):
+            r = rel[s]
+            if r:
+                out[r * stride :][grid.planes_at] = 1.0
+                out[r * hw :][grid.layers_at] = grid.layers_values
+            else:
+                out[grid.planes_at] = 1.0
+                out[grid.layers_at] = grid.layers_values
+            where += block_at[r]
+            values += self._tail(state, s, grid)
 
     def _spots(self, state: MotuState) -> tuple[np.ndarray, tuple[int, ...]]:
         """The legal placements of the card in hand (the rules' own bit boards): their frame
@@ -733,22 +768,38 @@ class MotuEncoder(Encoder):
         boards, x0, y0, width = legal_boards(island, holding)
         table, xs, ys = self._place_actions or self._make_place_actions()
         nx, ny = len(xs), len(ys)
-        w, hw = self.w, self.w * self.h
-        cell0 = (y0 + GROWTH - grid.low[1]) * w + x0 + GROWTH - grid.low[0]
+        hw = self.w * self.h
+        cell0 = (y0 + GROWTH - grid.low[1]) * self.w + x0 + GROWTH - grid.low[0]
         action0 = (y0 - ys.start) * nx + x0 - xs.start
+        cell_step, action_step = self._bit_steps.get(width) or self._make_bit_steps(width)
         cells: list[int] = []
         actions: list[int] = []
         for r, board in enumerate(boards):
+            if not board:
+                continue
             bits = f"{board:b}"[::-1]
+            if len(bits) > len(cell_step):
+                cell_step, action_step = self._make_bit_steps(width, len(bits))
             at = bits.find("1")
             c, a = r * hw + cell0, r * ny * nx + action0
             while at >= 0:
-                y, x = divmod(at, width)
-                cells.append(c + y * w + x)
-                actions.append(table[a + y * nx + x])
+                cells.append(c + cell_step[at])
+                actions.append(table[a + action_step[at]])
                 at = bits.find("1", at + 1)
         actions.sort()
         return np.array(cells, np.intp), tuple(actions)
+
+    def _make_bit_steps(self, width: int, bits: int = 0) -> tuple[list[int], list[int]]:
+        """For a bit board ``width`` wide, per bit (``bits`` at least, a frame's worth): its
+        row ``y`` and column ``x`` as a frame cell offset and as a placement offset."""
+        rows = max(self.h + 2 * GROWTH, -(-bits // width))
+        nx = len(self._place_actions[1]) if self._place_actions else len(self._make_place_actions()[1])
+        steps = (
+            [y * self.w + x for y in range(rows) for x in range(width)],
+            [y * nx + x for y in range(rows) for x in range(width)],
+        )
+        self._bit_steps[width] = steps
+        return steps
 
     # ------------------------------------------------------------- the history
     def _read_events(
