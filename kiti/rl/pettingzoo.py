@@ -96,20 +96,30 @@ class Table:
         self.seat = {a: s for s, a in enumerate(self.agents)}
         self.encoder = None if observation == "dict" else encoder_for(self.game)
         # legal actions from the encoder where its game offers a cheaper way to the same set
-        self.actions = Actions(self.game, getattr(self.encoder, "legal_actions", None))
+        # (or writes them straight into a mask)
+        self.actions = Actions(
+            self.game,
+            getattr(self.encoder, "legal_actions", None),
+            getattr(self.encoder, "write_legal", None),
+        )
+        self.size = self.actions.size
         #: ``observe(seat)``: the seat's observation and mask now, written the way ``kind`` asks
         self.observe = {"tensor": self._tensor, "info_state": self._info_state, "dict": self._dict}[
             observation
         ]
-        self.rng = random.Random()
+        self._rng = random.Random()
+        #: The seed given to the last reset, not yet given to ``_rng`` (seeding costs more
+        #: than many a step: done only once the generator is asked for a number)
+        self._seed: int | None = None
         self.seeded = False
         self.state: State = self.game.new_state(0)
         self.trackers: list[Any] = []
         #: Counts the changes of ``state`` (each move played), so a mask is worked out once.
         self.version = 0
-        #: The legal actions last worked out: (version, seat, legal actions).  The env checks
-        #: an action against them, never against a mask it handed out (the caller's to write).
-        self._legal: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
+        #: The legal actions last worked out: (version, seat, their mask's bytes, their mask).
+        #: The env checks an action against them, never against a mask it handed out (the
+        #: caller's to write): every mask handed out is a copy.
+        self._legal: tuple[int, int, tuple[Any, np.ndarray]] = (-1, -1, (b"", np.zeros(0, MASK)))
         #: What the seats' observations share (Encoder.shared), for the state's ``version``.
         self._shared: tuple[int, Any] = (-1, None)
 
@@ -133,16 +143,23 @@ class Table:
             act[agent] = spaces.Discrete(self.actions.size)
         return obs, act
 
+    @property
+    def rng(self) -> random.Random:
+        """The env's own generator, seeded from the last seed given to reset."""
+        if self._seed is not None:
+            self._rng.seed(self._seed)
+            self._seed = None
+        return self._rng
+
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < MAX_SEED:
                 raise KitiError(f"seed must be an integer 0 to 2**63-1, not {quoted(seed)}")
-            self.rng.seed(int(seed))
+            game_seed = self._seed = int(seed)
             self.seeded = True
-            game_seed = int(seed)
         else:
             if not self.seeded:
-                self.rng.seed(random.SystemRandom().randrange(MAX_SEED))
+                self._rng.seed(random.SystemRandom().randrange(MAX_SEED))
                 self.seeded = True
             game_seed = self.rng.randrange(MAX_SEED)
         self.state = self.game.new_state(game_seed)
@@ -153,13 +170,18 @@ class Table:
 
     def _tensor(self, seat: int) -> dict[str, Any]:
         # Encoder.observation(state, seat, None, shared) without its checks: the state is this
-        # env's own and the seat one of its agents'.
-        encoder: Any = self.encoder
-        version, shared = self._shared
-        if version != self.version:
-            shared = encoder.shared(self.state)
-            self._shared = (self.version, shared)
-        return {"observation": encoder._new(self.state, seat, shared), "action_mask": self.mask(seat)}
+        # env's own and the seat one of its agents'.  The mask as mask() makes it, written out.
+        version = self.version
+        shared = self._shared
+        if shared[0] != version:
+            shared = self._shared = (version, self.encoder.shared(self.state))  # type: ignore[union-attr]
+        legal = self._legal
+        if legal[0] != version or legal[1] != seat:
+            legal = self._legal = (version, seat, self.actions.legal_mask(self.state, seat))
+        return {
+            "observation": self.encoder._new(self.state, seat, shared[1]),  # type: ignore[union-attr]
+            "action_mask": legal[2][1].copy(),
+        }
 
     def _info_state(self, seat: int) -> dict[str, Any]:
         return {"observation": self.trackers[seat](self.state), "action_mask": self.mask(seat)}
@@ -169,11 +191,10 @@ class Table:
 
     def mask(self, seat: int) -> np.ndarray:
         """``seat``'s mask now, a new array each time (its legal actions worked out once per move)."""
-        version, which, legal = self._legal
-        if version != self.version or which != seat:
-            legal = self.actions.legal(self.state, seat)
-            self._legal = (self.version, seat, legal)
-        return self.actions.mask_of(legal)
+        legal = self._legal
+        if legal[0] != self.version or legal[1] != seat:
+            legal = self._legal = (self.version, seat, self.actions.legal_mask(self.state, seat))
+        return legal[2][1].copy()
 
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:
         """``seat``'s action, legal: as given, or replaced (``"random"``); None: an illegal
@@ -325,8 +346,14 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
             self.infos[agent] = {}
         if self.max_cycles is not None:
             self._asked[seat] += 1
-        version, which, legal = table._legal  # last() worked them out: the common case, at once
-        if version == table.version and which == seat and type(action) is int and action in legal:
+        legal = table._legal  # last() worked them out: the common case, at once
+        if (
+            legal[0] == table.version
+            and legal[1] == seat
+            and type(action) is int
+            and 0 <= action < table.size
+            and legal[2][0][action]
+        ):
             chosen: int = action
         else:
             resolved = self._resolve(agent, seat, action)

@@ -58,24 +58,32 @@ def check_illegal(illegal: Any, penalty: Any) -> tuple[str, float]:
 class Actions:
     """The flat actions of one game (rules, seat count, options): the codec, then NOOP."""
 
-    def __init__(self, game: Game, legal: Callable[[State, int], Sequence[int]] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        legal: Callable[[State, int], Sequence[int]] | None = None,
+        write_legal: Callable[[State, int, memoryview], None] | None = None,
+    ) -> None:
         self.game = game
         #: ``legal(state, seat)``: the seat's legal actions (a seat to act), as
         #: :meth:`State.legal_actions`; a game's encoder may offer a cheaper one (``legal_actions``).
         self._legal = legal
+        #: ``write_legal(state, seat, out)``: a game encoder's way to write a seat's (to act)
+        #: legal actions straight into a zeroed mask (``out``: its bytes, one per action).
+        self._write_legal = write_legal
         self.codec = game.codec
         self.moves = self.codec.moves
         self.noop = self.codec.size
         self.size = self.codec.size + 1
-        #: Masks made so far by their legal actions (copied out: each mask is a new array),
-        #: kept while they fit in about 4 MB.
-        self._made: dict[tuple[int, ...], np.ndarray] = {}
+        #: Masks made so far by their legal actions, each with its bytes (read, never handed
+        #: out: a mask handed out is a copy), kept while they fit in about 4 MB.
+        self._made: dict[tuple[int, ...], tuple[memoryview, np.ndarray]] = {}
         self._keep = max(16, (4 << 20) // self.size)
 
     def mask(self, state: State, seat: int) -> np.ndarray:
         """``seat``'s legal actions now as an int8 mask of :attr:`size` values (only NOOP
         for a seat that is not to act, none once the game is over): a new array."""
-        return self.mask_of(self.legal(state, seat))
+        return self.legal_mask(state, seat)[1].copy()
 
     def legal(self, state: State, seat: int) -> tuple[int, ...]:
         """``seat``'s legal actions now, as :meth:`mask` counts them (NOOP for a seat not to act)."""
@@ -83,19 +91,34 @@ class Actions:
             return tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
         return () if state.over else (self.noop,)
 
+    def legal_mask(self, state: State, seat: int) -> tuple[memoryview, np.ndarray]:
+        """``seat``'s mask now, not to be written nor handed out (hand out a copy), with its
+        bytes (``legal[action]``: 1 where legal, a cheap test)."""
+        if seat not in state.acting:
+            return self.mask_bytes(() if state.over else (self.noop,))
+        write = self._write_legal
+        if write is None:
+            legal = tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
+            made = self._made.get(legal)
+            return self.mask_bytes(legal) if made is None else made
+        mask = np.zeros(self.size, MASK)
+        out = mask.data.cast("B")
+        write(state, seat, out)
+        return out, mask
+
     def mask_of(self, legal: tuple[int, ...]) -> np.ndarray:
         """The mask of ``legal`` (:meth:`legal`'s answer): a new array."""
+        return self.mask_bytes(legal)[1].copy()
+
+    def mask_bytes(self, legal: tuple[int, ...]) -> tuple[memoryview, np.ndarray]:
+        """The mask of ``legal`` and its bytes, kept: as :meth:`legal_mask`."""
         made = self._made.get(legal)
         if made is None:
-            made = self._make(legal)
-        return made.copy()
-
-    def _make(self, legal: tuple[int, ...]) -> np.ndarray:
-        """The mask of ``legal``, kept."""
-        if len(self._made) >= self._keep:
-            self._made.clear()
-        made = self._made[legal] = np.zeros(self.size, MASK)
-        made[list(legal)] = 1
+            if len(self._made) >= self._keep:
+                self._made.clear()
+            mask = np.zeros(self.size, MASK)
+            mask[list(legal)] = 1
+            made = self._made[legal] = (mask.data.cast("B"), mask)
         return made
 
     def name(self, action: int) -> str:

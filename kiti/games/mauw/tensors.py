@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, cast
 
 import numpy as np
@@ -200,6 +201,11 @@ class MauwEncoder(Encoder):
         #: The play actions of one column by (area, slot, bits): a few thousand at most.
         self._column_plays: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._pass = _action_of(game.codec, PASS)
+        #: Each column's run of play actions, (first, end), where every column's plays are a
+        #: run of actions of their own (None otherwise: write_legal then writes action by action)
+        self._runs = _column_runs(n)
+        #: A column's plays as a slice of a mask, (first, end, bytes), by bits << 8 | column.
+        self._column_masks: dict[int, tuple[int, int, bytes]] = {}
         self._teams_made: dict[tuple[int, ...], tuple[list[int | None], list[list[int]]]] = {}
         # where _table writes
         self._turn_at, self._phase_at, self._to_act_at = at["turn"], at["phase"], at["to_act"]
@@ -237,6 +243,44 @@ class MauwEncoder(Encoder):
             codec = state._codec or state.codec()
             plays += [_action_of(codec, m) for m in state._animal_moves(seat)]
         return tuple(plays)
+
+    def write_legal(self, state: MauwState, seat: int, out: memoryview) -> None:
+        """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
+        is to act); on a turn, the plays of each column as one slice (its run of actions)."""
+        runs = self._runs
+        if state.phase != "turn" or runs is None:
+            for a in self.legal_actions(state, seat):
+                out[a] = 1
+            return
+        areas, masks = state._turn_masks(seat)
+        made = self._column_masks
+        for i, bits in enumerate(masks):
+            if bits:
+                key = bits << 8 | areas[i // S] * S + i % S  # areas * S < 256
+                found = made.get(key)
+                if found is None:
+                    found = self._column_mask(state.players, key)
+                out[found[0] : found[1]] = found[2]
+        out[self._pass] = 1
+        hand = state.hands[seat]
+        if KIWI in hand or NINOX in hand:
+            codec = state._codec or state.codec()
+            for move in state._animal_moves(seat):
+                out[_action_of(codec, move)] = 1
+
+    def _column_mask(self, players: int, key: int) -> tuple[int, int, bytes]:
+        """The slice of a mask that the plays of ``key`` (bits << 8 | column) make: within the
+        column's run, 1 where the play is allowed (:meth:`_column`), kept."""
+        column, bits = key & 255, key >> 8
+        assert self._runs is not None
+        first, end = self._runs[column]
+        mask = bytearray(end - first)
+        for a in self._column(players, (column // S, column % S, bits)):
+            mask[a - first] = 1
+        if len(self._column_masks) > 1 << 15:  # never seen: a few thousand at most
+            self._column_masks.clear()
+        found = self._column_masks[key] = (first, end, bytes(mask))
+        return found
 
     def _column(self, players: int, key: tuple[int, int, int]) -> tuple[int, ...]:
         """The play actions that ``bits`` allow on column ``slot`` of seat ``area``'s (the
@@ -518,6 +562,25 @@ def _action_of(codec: ActionCodec, move: Move) -> int:
         return codec.identity[id(move)]
     except KeyError:
         return codec.index[move]
+
+
+def _column_runs(players: int) -> list[tuple[int, int]] | None:
+    """Per column (seat * S + slot), the run of actions (first, end) that its plays take,
+    from the rules' own numbering (:func:`_turn_play_actions`, every play allowed); None
+    unless each column's plays are a run of consecutive actions that no other column's cross."""
+    runs = []
+    for column in range(players * S):
+        masks = [0] * S
+        masks[column % S] = -1  # every play
+        actions = _turn_play_actions(players, [column // S], masks)
+        first, end = min(actions), max(actions) + 1
+        if end - first != len(actions):
+            return None
+        runs.append((first, end))
+    ordered = sorted(runs)
+    if any(a[1] > b[0] for a, b in pairwise(ordered)):
+        return None
+    return runs
 
 
 def _put(h: np.ndarray, row: int, **fields: int) -> None:
