@@ -210,3 +210,51 @@ def test_imitation_learns_the_heuristics_moves(tmp_path: Path) -> None:
         train(Config("miaui", imitate="heuristic", imitate_games=0, **small), tmp_path / "bad")
     with pytest.raises(TrainError, match="learning rate must be above 0, not -1"):
         train(Config("miaui", lr=-1, **small), tmp_path / "bad")
+
+
+def test_score_margins_rank_parties_and_teams_share_theirs() -> None:
+    """--margin's reward term: the winning party ahead (>= 0), every other behind, within
+    -1..1; team mates get their team's; MOTU's solo seat is measured against the Opponent."""
+    import random
+
+    from kiti.core.turns import play_random_game
+    from kiti.rl.train.selfplay import score_margins
+
+    rng = random.Random(3)
+    seen_behind = seen_solo = False
+    for game_id, opts in (
+        ("mauw", {"players": 4, "teams": True}),
+        ("miaui", {"players": 4}),
+        ("motu", {"players": 1}),
+    ):
+        game = kiti.load(game_id, **opts)
+        for seed in range(4):
+            state = play_random_game(game.new_state(seed), rng)
+            margins = score_margins(state)
+            scores = state.party_scores()
+            assert state.over and len(margins) == state.players
+            assert all(-1 < m < 1 for m in margins)
+            for party in state.parties():
+                ms = {margins[s] for s in party.seats}
+                assert len(ms) <= 1, "a team's seats share its margin"
+            best = max(scores)
+            for p, party in enumerate(state.parties()):
+                for s in party.seats:
+                    assert (margins[s] >= 0) == (scores[p] == best)
+                    seen_behind |= margins[s] < 0
+            if game_id == "motu":
+                seen_solo = True
+                assert margins[0] == pytest.approx((scores[0] - scores[1]) / (abs(scores[0] - scores[1]) + 1))
+    assert seen_behind and seen_solo
+
+
+def test_a_margin_run_trains_on_another_reward_and_resumes_only_with_it(tmp_path: Path) -> None:
+    train(Config("mauw", seed=3, steps=150, **TINY), tmp_path / "share")
+    train(Config("mauw", seed=3, steps=150, margin=0.5, **TINY), tmp_path / "margin")
+    assert not same(weights(tmp_path / "share"), weights(tmp_path / "margin"))
+    meta = json.loads((tmp_path / "margin" / "policy.json").read_text())
+    assert "0.5 x the score margin" in json.dumps(meta)
+    with pytest.raises(TrainError, match=r"trained with margin=0\.5, not 0\.0"):
+        train(Config("mauw", seed=3, steps=300, **TINY), tmp_path / "margin", resume=True)
+    with pytest.raises(TrainError, match="--margin must be 0 to 10"):
+        Trainer(Config("mauw", margin=-1.0, **TINY), tmp_path / "bad")

@@ -52,6 +52,12 @@ def train_command(
         10, "--imitate-epochs", metavar="N", help="Passes over the recorded games."
     ),
     lr: float = typer.Option(3e-4, "--lr", metavar="RATE", help="PPO's learning rate (Adam)."),
+    margin: float = typer.Option(
+        0.0,
+        "--margin",
+        metavar="W",
+        help="Reward the share plus W x the score margin (-1..1): a denser signal.",
+    ),
     games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
     hidden: int = typer.Option(64, "--hidden", metavar="N", help="Width of the network's hidden layers."),
     observation: str = typer.Option(
@@ -87,6 +93,7 @@ def train_command(
             hidden=hidden,
             games=games,
             lr=lr,
+            margin=margin,
             checkpoint_every=checkpoint,
             against=against,
             init=init,

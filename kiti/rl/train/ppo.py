@@ -66,6 +66,7 @@ class Config:
     imitate_games: int = 2000  # games recorded with it in every seat
     imitate_epochs: int = 10  # passes over them
     imitate_lr: float = 1e-3
+    margin: float = 0.0  # weight of the score margin added to the share as the reward
 
 
 class Trainer:
@@ -136,7 +137,17 @@ class Trainer:
             raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(self.out))}")
         data = torch.load(path, weights_only=False)
         saved = Config(**data["config"])
-        names = ("game", "players", "options", "seed", "observation", "hidden", "against", "imitate")
+        names = (
+            "game",
+            "players",
+            "options",
+            "seed",
+            "observation",
+            "hidden",
+            "against",
+            "imitate",
+            "margin",
+        )
         for name in names:
             if getattr(saved, name) != getattr(self.config, name) and getattr(self.config, name) is not None:
                 raise TrainError(
@@ -221,7 +232,7 @@ class Trainer:
         ]
         seeds = [int(s) for s in self.rng.integers(2**31, size=c.games)]
         batch = Batch()
-        outcomes = self.rollouts.play(lineups, seeds, nets, self.rng, batch, (1.0, c.gae_lambda))
+        outcomes = self.rollouts.play(lineups, seeds, nets, self.rng, batch, (1.0, c.gae_lambda), c.margin)
         losses = self.update(batch)
         self.iteration += 1
         self.steps += len(batch)
@@ -374,6 +385,8 @@ def _check(c: Config) -> None:
         raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(c.imitate)}")
     if c.imitate and min(c.imitate_games, c.imitate_epochs) < 1:
         raise TrainError("imitation needs at least one game and one epoch")
+    if not 0 <= c.margin <= 10:
+        raise TrainError(f"--margin must be 0 to 10, not {quoted(c.margin)}")
     if not c.lr > 0 or not c.imitate_lr > 0:
         raise TrainError(f"the learning rate must be above 0, not {min(c.lr, c.imitate_lr)}")
 
@@ -384,9 +397,10 @@ def _algorithm(c: Config) -> str:
         if c.imitate
         else ""
     )
+    reward = f"; reward: the share plus {c.margin:g} x the score margin" if c.margin else ""
     if c.against:
-        return f"{start}masked PPO, a best response to {c.against} (frozen in every other seat)"
-    return f"{start}masked PPO, self-play against a pool of past selves and the heuristic"
+        return f"{start}masked PPO, a best response to {c.against} (frozen in every other seat){reward}"
+    return f"{start}masked PPO, self-play against a pool of past selves and the heuristic{reward}"
 
 
 def _policy_weights(spec: str, game: Game) -> dict[str, np.ndarray]:
