@@ -213,6 +213,13 @@ class MauwEncoder(Encoder):
         self._discard_at = at["discard"]
         self._nines_at, self._top_at, self._col_at = at["nines"], at["top"], at["column_score"]
         self._score_at, self._team_score_at = at["score"], at["team_score"]
+        #: The board (segments nines, top, column_score, laid end to end) is gathered per
+        #: viewer from a table of every area's block (:data:`AREA` values: its nines, tops and
+        #: points, seat order), each block made once per content and kept (:meth:`_board`).
+        assert self._top_at == self._nines_at + n * S and self._col_at == self._top_at + n * S * len(TOPS)
+        self._board_end = self._col_at + n * S
+        self._board_gather = [self._board_list(seat) for seat in range(n)]
+        self._areas_made: dict[tuple[str | int | None, ...], tuple[bytes, int]] = {}
         #: A new observation starts as this copy: zeros but the options.
         self._template = np.zeros(self.observation_layout.size, FLOAT)
         for i, v in self._fixed:
@@ -254,9 +261,10 @@ class MauwEncoder(Encoder):
             return
         areas, masks = state._turn_masks(seat)
         made = self._column_masks
+        every = len(areas) == state.players  # every area: mask i is column i
         for i, bits in enumerate(masks):
             if bits:
-                key = bits << 8 | areas[i // S] * S + i % S  # areas * S < 256
+                key = bits << 8 | (i if every else areas[i // S] * S + i % S)  # columns < 256
                 found = made.get(key)
                 if found is None:
                     found = self._column_mask(state.players, key)
@@ -305,11 +313,14 @@ class MauwEncoder(Encoder):
     def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
         """A copy of the options' template, then :meth:`_observe`'s other values."""
         out = self._template.copy()
-        self._table(state, seat, cast("memoryview[float]", out.data))
+        self._table(state, seat, cast("memoryview[float]", out.data), out[self._nines_at : self._board_end])
         return out
 
-    def _table(self, state: MauwState, seat: int, o: memoryview[float]) -> None:
-        """Every value but the options (written, or copied from the template, already)."""
+    def _table(
+        self, state: MauwState, seat: int, o: memoryview[float], board_out: np.ndarray | None = None
+    ) -> None:
+        """Every value but the options (written, or copied from the template, already);
+        ``board_out``: where the board goes, a contiguous view (else written through ``o``)."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -327,10 +338,16 @@ class MauwEncoder(Encoder):
         _count(self._hand_at, hands[seat], o)
         for i, hand in zip(self._hand_size_at[seat], hands):
             o[i] = len(hand)
-        for s, known in enumerate(state.known):
-            if known:
-                _count(self._known_at + rel[s] * C, known, o)
-        self._columns(state, rel, mates, o)
+        if any(state.known):
+            for s, known in enumerate(state.known):
+                if known:
+                    _count(self._known_at + rel[s] * C, known, o)
+        board, scores = self._board(state)
+        if board_out is None:
+            o[self._nines_at : self._board_end] = board.take(self._board_gather[seat]).data
+        else:
+            board.take(self._board_gather[seat], out=board_out, mode="clip")
+        self._scores(scores, rel, mates, o)
         o[self._draw_at] = len(state.draw)
         counts: dict[str, int] = {}
         _count_elements(counts, state.discard)  # collections.Counter's own counting, in C
@@ -371,32 +388,41 @@ class MauwEncoder(Encoder):
             ones.append(mine)
         return mates, ones
 
-    def _columns(
-        self, state: MauwState, rel: tuple[int, ...], mates: list[int | None] | None, o: memoryview[float]
-    ) -> None:
-        """Every column's nines, top and points; every seat's points and its team's (``mates``:
-        each seat's teammate, None without teams).  Only a column that holds a card is read
-        further (:data:`_COLUMN`: its values, worked out once)."""
-        nines_at, top_at, col_at = self._nines_at, self._top_at, self._col_at
-        tops_n = len(TOPS)
+    def _board_list(self, seat: int) -> np.ndarray:
+        """Where each board value of ``seat``'s observation lies in :meth:`_board`'s table."""
+        n, tops_n = self.players, len(TOPS)
+        gather = []
+        for r in range(n):  # nines
+            area = (r + seat) % n * AREA
+            gather += [area + slot for slot in range(S)]
+        for r in range(n):  # tops
+            area = (r + seat) % n * AREA + S
+            gather += [area + i for i in range(S * tops_n)]
+        for r in range(n):  # column points
+            area = (r + seat) % n * AREA + S + S * tops_n
+            gather += [area + slot for slot in range(S)]
+        return np.array(gather, np.intp)
+
+    def _board(self, state: MauwState) -> tuple[np.ndarray, list[int]]:
+        """Every area's block (seat order) as one float32 table, and each seat's points."""
+        made = self._areas_made
+        blocks = []
         scores = []
-        for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
-            total = 0
-            row = rel[s] * S
-            for slot in range(S):
-                top = tops[slot]
-                k = len(nines[slot])
-                if k or top is not None:
-                    at = row + slot
-                    top_index, points = _COLUMN[k, top]
-                    if k:
-                        o[nines_at + at] = k
-                    if top_index >= 0:
-                        o[top_at + at * tops_n + top_index] = 1.0
-                    if points:
-                        o[col_at + at] = points
-                        total += points
-            scores.append(total)
+        for nines, tops in zip(state.nines, state.tops):
+            key = (*tops, *map(len, nines))
+            found = made.get(key)
+            if found is None:
+                if len(made) > 1 << 14:  # about 5 MB
+                    made.clear()
+                found = made[key] = _area_block(tops, [len(column) for column in nines])
+            blocks.append(found[0])
+            scores.append(found[1])
+        return np.frombuffer(b"".join(blocks), FLOAT), scores
+
+    def _scores(
+        self, scores: list[int], rel: tuple[int, ...], mates: list[int | None] | None, o: memoryview[float]
+    ) -> None:
+        """Every seat's points and its team's (``mates``: each seat's teammate, None without teams)."""
         score_at, team_at = self._score_at, self._team_score_at
         for s, total in enumerate(scores):
             if total:
@@ -581,6 +607,25 @@ def _column_runs(players: int) -> list[tuple[int, int]] | None:
     if any(a[1] > b[0] for a, b in pairwise(ordered)):
         return None
     return runs
+
+
+#: An area's block in the board's table: its nines per slot, its tops (one-hot per slot),
+#: its points per slot.
+AREA = S + S * len(TOPS) + S
+
+
+def _area_block(tops: list[str | None], nines: list[int]) -> tuple[bytes, int]:
+    """An area's block (float32 bytes) for its columns' tops and nines counts, and its points."""
+    block = np.zeros(AREA, FLOAT)
+    total = 0
+    for slot, (top, k) in enumerate(zip(tops, nines)):
+        top_index, points = _COLUMN[k, top]
+        block[slot] = k
+        if top_index >= 0:
+            block[S + slot * len(TOPS) + top_index] = 1.0
+        block[S + S * len(TOPS) + slot] = points
+        total += points
+    return block.tobytes(), total
 
 
 def _put(h: np.ndarray, row: int, **fields: int) -> None:
