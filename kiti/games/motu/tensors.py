@@ -343,8 +343,14 @@ def history_specs(n: int, m: int, solo: bool) -> list[Spec]:
 # cell its terrain, symbol and beach runs (1.0 in the islands planes) and its layer (in the
 # layers; the village's 0 is left out).  An entry is a column of an int array (rows _EX, _EY:
 # the cell on the island; _EOFF: from the islands segment to its plane's frame, or to the
-# layers' frame; _ESTRIDE: from one seat's block of that segment to the next; _EVALUE).
-_EX, _EY, _EOFF, _ESTRIDE, _EVALUE = range(5)
+# layers' frame; _ESTRIDE: from one seat's block of that segment to the next; _EVALUE;
+# _ECELL: the cell as y * _CW + x; _EIC: the frame index y * frame width + x + _EOFF, as if
+# the village's top-left cell were the frame's).  The planes' entries come first, then the
+# layers' (_Grid.planes).
+_EX, _EY, _EOFF, _ESTRIDE, _EVALUE, _ECELL, _EIC = range(7)
+#: A row of cells in _ECELL: wider than any island and its margins (so that cells differ in
+#: _ECELL by their row and column apart).
+_CW = 256
 
 
 class _Grid:
@@ -363,29 +369,27 @@ class _Grid:
         "layers_values",
         "low",
         "origin",
+        "planes",
         "planes_at",
         "spots",
         "tails",
     )
 
     def __init__(
-        self, island: Island, entries: np.ndarray, low: tuple[int, int], encoder: MotuEncoder
+        self, island: Island, entries: np.ndarray, planes: int, low: tuple[int, int], encoder: MotuEncoder
     ) -> None:
         self.island = island  # held, so that its id() is not reused while cached
         self.entries = entries
+        self.planes = planes  # how many entries are the planes' (the first ones)
         self.low = low  # the island's smallest x and y
         ox, oy = GROWTH - low[0], GROWTH - low[1]
         self.origin = (float(ox), float(oy))
-        w = encoder.w
-        self.at: np.ndarray = (
-            entries[_EY] * w + entries[_EX] + entries[_EOFF] + (encoder._at["islands"] + oy * w + ox)
-        )
+        self.at: np.ndarray = entries[_EIC] + (encoder._at["islands"] + oy * encoder.w + ox)
         # the entries of the planes (all 1.0) and of the layers, apart: a seat row r writes
         # them r seat strides further on (MotuEncoder._islands)
-        layer = entries[_EOFF] == encoder._layers[0]
-        self.planes_at: np.ndarray = self.at[~layer]
-        self.layers_at: np.ndarray = self.at[layer]
-        self.layers_values: np.ndarray = entries[_EVALUE, layer].astype(np.float32)
+        self.planes_at: np.ndarray = self.at[:planes]
+        self.layers_at: np.ndarray = self.at[planes:]
+        self.layers_values: np.ndarray = entries[_EVALUE, planes:].astype(np.float32)
         self.beach = float(longest_beach(island)) if island.cells else 0.0
         #: by played Traveler: the values after the island's entries (MotuEncoder._tail)
         self.tails: dict[str | None, list[float]] = {}
@@ -418,9 +422,11 @@ class MotuEncoder(Encoder):
         #: an island entry's offset and seat stride: per plane, and for the layers
         self._planes = [(plane * hw, PLANES * hw) for plane in range(PLANES)]
         self._layers = (self._at["layers"] - self._at["islands"], hw)
-        #: by (card, rotation, not the village): the card, its entries (layer 1), which are
-        #: its layers', its width and height
-        self._pieces: dict[tuple[str, int, bool], tuple[IslandCard, np.ndarray, np.ndarray, int, int]] = {}
+        #: by (card, rotation, layer): the card, its entries, how many are the planes', its
+        #: width and height (:meth:`_piece`)
+        self._pieces: dict[tuple[str, int, int], tuple[IslandCard, np.ndarray, int, int, int]] = {}
+        #: by box width and height: :meth:`_outside`
+        self._outsides: dict[tuple[int, int], tuple[np.ndarray, int]] = {}
         #: by seat row: where a seat block's values after the island's entries go
         self._block_at = [self._block_indices(r) for r in range(n)]
         self._place_actions: tuple[list[int], range, range] | None = None
@@ -441,6 +447,9 @@ class MotuEncoder(Encoder):
         else:
             self._fixed_values = []  # the row's costs go with the row (_row)
         self._row_parts = [] if self.solo else self._make_row_parts()
+        #: by seat row: where its bank, score and the Coconut's value go, and by pile and
+        #: Source where an interim's Source and its points go (:meth:`_banks`)
+        self._bank_at, self._interim_at = self._make_seat_tables()
         #: by bit board width: per bit, its frame cell and placement offsets (_read_spots)
         self._bit_steps: dict[int, tuple[list[int], list[int]]] = {}
         self._phase_at = {p: self._at["phase"] + i for i, p in enumerate(PHASES)}
@@ -482,7 +491,8 @@ class MotuEncoder(Encoder):
         self._islands(state, seat, grids, where, values, out)
         where += ones  # one numpy call writes them (no index is in both lists)
         values += [1.0] * len(ones)
-        out[where] = values
+        n = len(where)  # np.fromiter reads a list of numbers faster than indexing with it
+        out[np.fromiter(where, np.intp, n)] = np.fromiter(values, np.float32, n)
         if state.phase == "place" and state.holding is not None:
             out[self._at["spots"] :][self._spots(state)[0]] = 1.0
 
@@ -500,6 +510,28 @@ class MotuEncoder(Encoder):
         cost_at, costs = parts[len(state.row)][None]
         where += cost_at
         values += costs
+
+    def _make_seat_tables(self) -> tuple[list[list[int]], list[dict[tuple[str, str], tuple[int, int]]]]:
+        """:meth:`_banks`' indices: by seat row, where its bank, score and the Coconut's value
+        go; by seat row, pile and Source, where an interim's Source and its points go."""
+        ns = len(SOURCES)
+        at = self._at
+        bank_at = [
+            [at["banks"] + r, at["scores"] + r, at["sources"] + r * ns + _COCONUT]
+            for r in range(self.players)
+        ]
+        interim_at = [
+            {
+                (pile, src): (
+                    at["interim_sources"] + (r * len(PILES) + i) * ns + SOURCE[src],
+                    at["interim_points"] + (r * len(PILES) + i) * ns + SOURCE[src],
+                )
+                for i, pile in enumerate(PILES)
+                for src in SOURCES
+            }
+            for r in range(self.players)
+        ]
+        return bank_at, interim_at
 
     def _make_row_parts(self) -> list[dict[str | None, tuple[list[int], list[float]]]]:
         """For :meth:`_row`, by row position ``i``: by card, where its one-hot and features go
@@ -573,23 +605,10 @@ class MotuEncoder(Encoder):
         values: list[float],
     ) -> None:
         """Per seat: bank, score, the Coconut's value (its other Sources, its beach and its
-        village's place: :meth:`_seat_block`), interims, choices, the end."""
+        village's place: :meth:`_tail`), interims (:meth:`_banks`), choices, the end."""
         at = self._at
         rel = self._rel[seat]
-        n = self.players
-        scores = state.scores()
-        ns = len(SOURCES)
-        for s in range(n):
-            r = rel[s]
-            where += [at["banks"] + r, at["scores"] + r, at["sources"] + r * ns + _COCONUT]
-            values += [float(state.banks[s]), float(scores[s])]
-            values.append(float(coconut_points(state.coconut_count(s))))
-            for pile, sources, points in state.interims[s]:
-                row = r * len(PILES) * ns + PILES.index(pile) * ns
-                for source, pts in zip(sources, points):
-                    ones.append(at["interim_sources"] + row + SOURCE[source])
-                    where.append(at["interim_points"] + row + SOURCE[source])
-                    values.append(float(pts))
+        self._banks(state, seat, ones, where, values)
         if state.phase == "interim":
             ones += [at["chosen"] + rel[s] for s, c in enumerate(state.choices) if c is not None]
             mine = state.choices[seat]
@@ -602,6 +621,26 @@ class MotuEncoder(Encoder):
                 values += [float(parts.get(part, 0)) for part in FINAL_PARTS]
         if state.over:
             ones += [at["winners"] + rel[s] for s in state.winners()]
+
+    def _banks(
+        self, state: MotuState, seat: int, ones: list[int], where: list[int], values: list[float]
+    ) -> None:
+        """Per seat: bank, score, the Coconut's value and interims."""
+        bank_at = self._bank_at
+        scores = state.scores()
+        banks = state.banks
+        for s, r in enumerate(self._rel[seat]):
+            where += bank_at[r]
+            values += (float(banks[s]), float(scores[s]), float(coconut_points(state.coconut_count(s))))
+            interims = state.interims[s]
+            if interims:
+                interim_at = self._interim_at[r]
+                for pile, sources, points in interims:
+                    for source, pts in zip(sources, points):
+                        one, i = interim_at[pile, source]
+                        ones.append(one)
+                        where.append(i)
+                        values.append(float(pts))
 
     def _tail(self, state: MotuState, s: int, grid: _Grid) -> list[float]:
         """What seat ``s`` shows of its island after the island's entries, worked out once per
@@ -633,14 +672,25 @@ class MotuEncoder(Encoder):
 
     def _read(self, island: Island) -> _Grid:
         """The island's grid from its visible cells."""
-        entries = [
+        found = [
             (x, y, off, stride, value)
             for (x, y), cell in island.cells.items()
             for off, stride, value in self._cell(cell.terrain, cell.symbol, cell.ways, cell.layer)
         ]
-        array = np.array(entries, np.intp).reshape(-1, 5).T.copy()
+        array, planes = self._entries(found)
         low = bounds(island)[:2] if island.cells else (0, 0)
-        return _Grid(island, array, low, self)
+        return _Grid(island, array, planes, low, self)
+
+    def _entries(self, found: list[tuple[int, int, int, int, int]]) -> tuple[np.ndarray, int]:
+        """Entries (x, y, offset, stride, value) as the rows of an array, the planes' first
+        (with their count), the rows _ECELL and _EIC worked out."""
+        layers = self._layers[0]
+        ordered = [e for e in found if e[2] != layers]
+        planes = len(ordered)
+        ordered += [e for e in found if e[2] == layers]
+        w = self.w
+        rows = [(*e, e[1] * _CW + e[0], e[1] * w + e[0] + e[2]) for e in ordered]
+        return np.array(rows, np.intp).reshape(-1, 7).T.copy(), planes
 
     def _grown(self, island: Island) -> _Grid | None:
         """The island's grid from its parent's, the island of all its placements but the last
@@ -651,43 +701,60 @@ class MotuEncoder(Encoder):
             return None
         c, rotation, x, y = laid
         layer = len(island.placements) - 1
+        piece, piece_planes, width, height = self._piece(c, rotation, layer)
         if layer:
             known = self._lineage.get(island.placements[:-1])
             if known is None:
                 return None
-            entries, (x0, y0) = known.entries, known.low
+            entries, planes, (x0, y0) = known.entries, known.planes, known.low
+            # outside the box: a cell's _ECELL less the box's top-left one's is not in the box
+            outside, zero = self._outside(width, height)
+            keep = outside[entries[_ECELL] - (y * _CW + x - zero)]
+            kept = entries.compress(keep, axis=1)
+            planes = int(np.count_nonzero(keep[:planes]))
         else:
-            entries, (x0, y0) = np.zeros((5, 0), np.intp), (x, y)
-        piece, width, height = self._piece(c, rotation, layer)
-        # outside the box: x - left or y - top, read unsigned, past the box's width or height
-        keep = (entries[_EX] - x).view(np.uintp) >= width
-        keep |= (entries[_EY] - y).view(np.uintp) >= height
-        grown = np.concatenate((entries.compress(keep, axis=1), piece), axis=1)
-        k = piece.shape[1]
-        grown[_EX, -k:] += x
-        grown[_EY, -k:] += y
-        return _Grid(island, grown, (min(x0, x), min(y0, y)), self)
+            kept, planes, (x0, y0) = np.zeros((7, 0), np.intp), 0, (x, y)
+        piece = piece + np.array((x, y, 0, 0, 0, y * _CW + x, y * self.w + x), np.intp)[:, None]
+        grown = np.concatenate(
+            (kept[:, :planes], piece[:, :piece_planes], kept[:, planes:], piece[:, piece_planes:]), axis=1
+        )
+        return _Grid(island, grown, planes + piece_planes, (min(x0, x), min(y0, y)), self)
 
-    def _piece(self, c: IslandCard, rotation: int, layer: int) -> tuple[np.ndarray, int, int]:
-        """The entries of a card turned ``rotation`` laid as layer ``layer``, at its box's
-        top-left cell (0, 0), and its box's width and height (kept by card id, rotation and
-        whether it is the village, checked to be that very card; the layer written in)."""
-        key = (c.id, rotation, layer > 0)
+    def _outside(self, width: int, height: int) -> tuple[np.ndarray, int]:
+        """For a box ``width`` x ``height``: by a cell's _ECELL less the box's top-left one's,
+        plus ``zero``, whether the cell lies outside the box; and ``zero``."""
+        known = self._outsides.get((width, height))
+        if known is None:
+            zero = 2 * (self.h + HEIGHT + GROWTH) * _CW
+            outside = np.ones(2 * zero, bool)
+            for r in range(height):
+                outside[zero + r * _CW : zero + r * _CW + width] = False
+            known = self._outsides[width, height] = (outside, zero)
+        return known
+
+    def _piece(self, c: IslandCard, rotation: int, layer: int) -> tuple[np.ndarray, int, int, int]:
+        """The entries of a card turned ``rotation`` laid as layer ``layer`` at its box's
+        top-left cell (0, 0), how many are the planes', and its box's width and height (kept
+        by card id, rotation and layer, checked to be that very card)."""
+        key = (c.id, rotation, layer)
         known = self._pieces.get(key)
         if known is None or known[0] is not c:
-            s = shape(c, rotation)
-            entries = [
-                (x, y, off, stride, value)
-                for (x, y), spec in s.cells
-                for off, stride, value in self._cell(spec.terrain, spec.symbol, spec.ways, min(layer, 1))
-            ]
-            array = np.array(entries, np.intp).T.copy()
-            known = self._pieces[key] = (c, array, array[_EOFF] == self._layers[0], s.width, s.height)
-        piece = known[1]
-        if layer > 1:
-            piece = piece.copy()
-            piece[_EVALUE, known[2]] = layer
-        return piece, known[3], known[4]
+            if len(self._pieces) > 16384:
+                self._pieces.clear()
+            if layer > 1:  # the first layer's, its layers' values rewritten
+                array, planes, width, height = self._piece(c, rotation, 1)
+                array = array.copy()
+                array[_EVALUE, planes:] = layer
+                known = self._pieces[key] = (c, array, planes, width, height)
+            else:
+                s = shape(c, rotation)
+                found = [
+                    (x, y, off, stride, value)
+                    for (x, y), spec in s.cells
+                    for off, stride, value in self._cell(spec.terrain, spec.symbol, spec.ways, layer)
+                ]
+                known = self._pieces[key] = (c, *self._entries(found), s.width, s.height)
+        return known[1], known[2], known[3], known[4]
 
     def _cell(
         self, terrain: str, symbol: str | None, ways: tuple[tuple[int, int], ...], layer: int
