@@ -464,6 +464,16 @@ class MotuEncoder(Encoder):
             return tuple(state.legal_actions(seat))
         return self._spots(state)[1]
 
+    def write_legal(self, state: MotuState, seat: int, out: memoryview) -> None:
+        """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
+        is to act), without making a tuple of them where the rules list them."""
+        if state.phase != "place" or seat not in state.acting:
+            for a in state.legal_actions(seat):
+                out[a] = 1
+            return
+        for a in self._spots(state)[1]:
+            out[a] = 1
+
     # ------------------------------------------------------------- the observation
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
         at = self._at
