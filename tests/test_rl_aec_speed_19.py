@@ -1,7 +1,8 @@
 """The AEC env's cheaper paths (issue 19) change no value: Mauw's board (nines, tops, points,
 seat and team scores), gathered from kept area blocks, equals the rules' columns read one by
-one; Mauw's masks, written column by column, hold exactly the rules' legal actions; and the
-env's own generator, seeded only once asked, draws what a generator seeded at reset draws."""
+one; Miaui's piles (counted in C) equal the rules' piles; Mauw's masks, written column by
+column, hold exactly the rules' legal actions; and the env's own generator, seeded only once
+asked, draws what a generator seeded at reset draws."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import kiti  # noqa: E402
 from kiti.core.game import MAX_SEED  # noqa: E402
 from kiti.games.mauw.rules import SLOTS, column_score  # noqa: E402
 from kiti.games.mauw.tensors import TOPS  # noqa: E402
+from kiti.games.miaui.rules import CODES, pile_score  # noqa: E402
 from kiti.rl.pettingzoo import env as aec_env  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
 
@@ -71,6 +73,27 @@ def test_mauw_board_equals_the_rules_columns(players: int, options: dict) -> Non
             for obs in (encoder._new(state, seat), encoder.observation(state, seat)):
                 for name, want in _board(state, seat).items():
                     assert lay.view(obs, name).tolist() == want.tolist(), (name, seat, len(state.history))
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(3, {}), (5, {"open_baskets": True, "no_fighting": True}), (6, {})]
+)
+def test_miaui_piles_equal_the_rules_piles(players: int, options: dict) -> None:
+    game = kiti.load("miaui", players=players, **options)
+    encoder = encoder_for(game)
+    lay = encoder.observation_layout
+    for state in _random_states(game, 4, players):
+        shown = state.over or bool(options.get("open_baskets"))
+        for seat in range(players):
+            obs = encoder.observation(state, seat)
+            for r in range(players):
+                pile = state.piles[(r + seat) % players]
+                seen = r == 0 or shown or len(pile) <= 1  # else only its top card shows
+                cards = [CODES.index(c) for c in (pile if seen else pile[-1:])]
+                assert lay.view(obs, "pile_cards")[r].tolist() == np.bincount(cards, minlength=len(CODES)).tolist()
+                assert lay.view(obs, "pile_size")[r] == len(pile)
+                assert lay.view(obs, "score")[r] == (pile_score(pile) if seen else 0)
+                assert lay.view(obs, "score_known")[r] == (1 if seen else 0)
 
 
 @pytest.mark.parametrize(("players", "options"), MAUW)

@@ -375,6 +375,12 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         else:
             table.state.step(seat, chosen)
         table.version += 1
+        state = table.state
+        acting = state.acting
+        if len(acting) == 1 and not state.over and self.max_cycles is None:  # _select's common case
+            for seat in acting:
+                self.agent_selection = table.agents[seat]
+            return
         self._select()
 
     def _resolve(self, agent: str, seat: int, action: Any) -> int | None:

@@ -25,6 +25,7 @@ Fighting tie, no diver left), the ties Kiti broke, and the cards sent to the box
 from __future__ import annotations
 
 import struct
+from collections import _count_elements  # type: ignore[attr-defined]
 from typing import Any
 
 import numpy as np
@@ -329,8 +330,10 @@ def _pile_block(pile: list[str], shown: bool) -> bytearray:
     if not pile:
         out[_KNOWN] = 1.0  # no points to hide
         return block
-    for card in pile:
-        out[_FULL + CODE[card]] += 1.0
+    counts: dict[str, int] = {}
+    _count_elements(counts, pile)  # collections.Counter's own counting, in C
+    for card, k in counts.items():
+        out[_FULL + CODE[card]] = k
     top = CODE[pile[-1]]
     out[_TOP + top] = 1.0
     score = float(pile_score(pile))
