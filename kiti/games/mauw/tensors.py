@@ -409,10 +409,12 @@ class MauwEncoder(Encoder):
         blocks = []
         scores = []
         for nines, tops in zip(state.nines, state.tops):
-            key = (*tops, *map(len, nines))
+            a, b, c, d = tops  # the four slots written out (S == 4): the cheapest key to build
+            e, f, g, h = nines
+            key = (a, b, c, d, len(e), len(f), len(g), len(h))
             found = made.get(key)
             if found is None:
-                if len(made) > 1 << 14:  # about 5 MB
+                if len(made) > 1 << 15:  # about 12 MB
                     made.clear()
                 found = made[key] = _area_block(tops, [len(column) for column in nines])
             blocks.append(found[0])
@@ -616,16 +618,17 @@ AREA = S + S * len(TOPS) + S
 
 def _area_block(tops: list[str | None], nines: list[int]) -> tuple[bytes, int]:
     """An area's block (float32 bytes) for its columns' tops and nines counts, and its points."""
-    block = np.zeros(AREA, FLOAT)
+    block = bytearray(4 * AREA)
+    out = memoryview(block).cast("f")
     total = 0
     for slot, (top, k) in enumerate(zip(tops, nines)):
         top_index, points = _COLUMN[k, top]
-        block[slot] = k
+        out[slot] = k
         if top_index >= 0:
-            block[S + slot * len(TOPS) + top_index] = 1.0
-        block[S + S * len(TOPS) + slot] = points
+            out[S + slot * len(TOPS) + top_index] = 1.0
+        out[S + S * len(TOPS) + slot] = points
         total += points
-    return block.tobytes(), total
+    return bytes(block), total
 
 
 def _put(h: np.ndarray, row: int, **fields: int) -> None:
