@@ -134,7 +134,7 @@ class MiauiEncoder(Encoder):
         self._piles_at = self._seats_at + n * 2 * ROUNDS  # the piles' blocks (PILE_SIZE each)
         self._one = self._piles_at + n * PILE_SIZE
         self._gather = [self._gather_list(seat) for seat in range(n)]
-        #: Seat blocks by (dive chosen, divers left...), pile blocks by cards, one table per
+        #: Hand blocks by divers left, pile blocks by cards, one table per
         #: ``shown`` (False, True): made once per content and kept (while they fit in a few MB).
         self._seats_made: dict[tuple[int, ...], bytes] = {}
         self._piles_made: tuple[dict[tuple[str, ...], bytearray], ...] = ({}, {})
@@ -196,13 +196,14 @@ class MiauiEncoder(Encoder):
         blocks: list[bytes | bytearray] = [self._public(state)]
         seats = self._seats_made
         for divers, chosen in zip(state.hands, state.committed):
-            key = (chosen, *divers)
+            key = tuple(divers)
             made = seats.get(key)
             if made is None:
                 if len(seats) > 1 << 15:  # about 3 MB
                     seats.clear()
-                made = seats[key] = _seat_block(divers, chosen)
+                made = seats[key] = _hand_block(divers)
             blocks.append(made)
+            blocks.append(_DIVE[chosen])
         shown = state.over or self.open_baskets
         piles = self._piles_made[shown]
         for pile in state.piles:
@@ -317,9 +318,10 @@ _SIZE, _SHOWN_SCORE, _KNOWN, _FULL_SCORE = 3 * C, 3 * C + 1, 3 * C + 2, 3 * C + 
 PILE_SIZE = 3 * C + 4
 
 
-def _seat_block(divers: list[int], chosen: int) -> bytes:
-    """A seat's block: its divers left (diver 1 first), then its dive (one-hot; 0: none)."""
-    return _PACK_ROUNDS(*[1.0 if d in divers else 0.0 for d in range(1, ROUNDS + 1)]) + _DIVE[chosen]
+def _hand_block(divers: list[int]) -> bytes:
+    """The first half of a seat's block: its divers left (diver 1 first); the second is its
+    dive (:data:`_DIVE`)."""
+    return _PACK_ROUNDS(*[1.0 if d in divers else 0.0 for d in range(1, ROUNDS + 1)])
 
 
 def _pile_block(pile: list[str], shown: bool) -> bytearray:
