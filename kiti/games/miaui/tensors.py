@@ -25,7 +25,6 @@ Fighting tie, no diver left), the ties Kiti broke, and the cards sent to the box
 from __future__ import annotations
 
 import struct
-from collections import _count_elements  # type: ignore[attr-defined]
 from typing import Any
 
 import numpy as np
@@ -332,10 +331,8 @@ def _pile_block(pile: list[str], shown: bool) -> bytearray:
     if not pile:
         out[_KNOWN] = 1.0  # no points to hide
         return block
-    counts: dict[str, int] = {}
-    _count_elements(counts, pile)  # collections.Counter's own counting, in C
-    for card, k in counts.items():
-        out[_FULL + CODE[card]] = k
+    for card in pile:
+        out[_FULL + CODE[card]] += 1.0
     top = CODE[pile[-1]]
     out[_TOP + top] = 1.0
     score = float(pile_score(pile))
