@@ -220,10 +220,19 @@ class MauwEncoder(Encoder):
         self._board_end = self._col_at + n * S
         self._board_gather = [self._board_list(seat) for seat in range(n)]
         self._areas_made: dict[tuple[str | int | None, ...], tuple[bytes, int]] = {}
-        #: A new observation starts as this copy: zeros but the options.
-        self._template = np.zeros(self.observation_layout.size, FLOAT)
+        #: A new observation is gathered (_new_gather) from the bytes of this template (zeros
+        #: but the options) followed by the board's table: the template's values, the board's.
+        template = np.zeros(self.observation_layout.size, FLOAT)
         for i, v in self._fixed:
-            self._template[i] = v
+            template[i] = v
+        self._template = template.tobytes()
+        size = self.observation_layout.size
+        self._new_gather = [
+            np.concatenate(
+                (np.arange(self._nines_at), size + gather, np.arange(self._board_end, size))
+            ).astype(np.intp)
+            for gather in self._board_gather
+        ]
 
     # ------------------------------------------------------------ the mask
     def legal_actions(self, state: MauwState, seat: int) -> tuple[int, ...]:
@@ -308,19 +317,20 @@ class MauwEncoder(Encoder):
         o = cast("memoryview[float]", out.data)  # its float32 values (any strides)
         for i, v in self._fixed:
             o[i] = v
-        self._table(state, seat, o)
+        board, scores = self._board(state, b"")
+        o[self._nines_at : self._board_end] = board.take(self._board_gather[seat]).data
+        self._table(state, seat, o, scores)
 
     def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
-        """A copy of the options' template, then :meth:`_observe`'s other values."""
-        out = self._template.copy()
-        self._table(state, seat, cast("memoryview[float]", out.data), out[self._nines_at : self._board_end])
+        """The template and the board in one gather, then :meth:`_observe`'s other values."""
+        table, scores = self._board(state, self._template)
+        out: np.ndarray = table.take(self._new_gather[seat])
+        self._table(state, seat, cast("memoryview[float]", out.data), scores)
         return out
 
-    def _table(
-        self, state: MauwState, seat: int, o: memoryview[float], board_out: np.ndarray | None = None
-    ) -> None:
-        """Every value but the options (written, or copied from the template, already);
-        ``board_out``: where the board goes, a contiguous view (else written through ``o``)."""
+    def _table(self, state: MauwState, seat: int, o: memoryview[float], scores: list[int]) -> None:
+        """Every value but the options and the board (written already; ``scores``: each
+        seat's points, :meth:`_board`'s)."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -342,11 +352,6 @@ class MauwEncoder(Encoder):
             for s, known in enumerate(state.known):
                 if known:
                     _count(self._known_at + rel[s] * C, known, o)
-        board, scores = self._board(state)
-        if board_out is None:
-            o[self._nines_at : self._board_end] = board.take(self._board_gather[seat]).data
-        else:
-            board.take(self._board_gather[seat], out=board_out, mode="clip")
         self._scores(scores, rel, mates, o)
         o[self._draw_at] = len(state.draw)
         counts: dict[str, int] = {}
@@ -403,10 +408,11 @@ class MauwEncoder(Encoder):
             gather += [area + slot for slot in range(S)]
         return np.array(gather, np.intp)
 
-    def _board(self, state: MauwState) -> tuple[np.ndarray, list[int]]:
-        """Every area's block (seat order) as one float32 table, and each seat's points."""
+    def _board(self, state: MauwState, first: bytes) -> tuple[np.ndarray, list[int]]:
+        """``first``, then every area's block (seat order), as one float32 table; each seat's
+        points."""
         made = self._areas_made
-        blocks = []
+        blocks = [first]
         scores = []
         for nines, tops in zip(state.nines, state.tops):
             a, b, c, d = tops  # the four slots written out (S == 4): the cheapest key to build
