@@ -57,7 +57,7 @@ def test_each_game_ships_a_small_documented_policy_for_its_table(game: str, name
     policy = load_learned(game, name)
     assert policy.fits(kiti.load(game, **table)) and learned_for(kiti.load(game, **table)) is policy
     folder = learned.shipped_dir(game)
-    assert (folder / f"{name}.npz").stat().st_size < 400_000, "a few hundred KB at most"
+    assert (folder / f"{name}.npz").stat().st_size < 500_000, "under half a megabyte"
     meta = json.loads((folder / f"{name}.json").read_text())
     assert {"command", "seed", "time", "data", "machine"} <= set(meta["provenance"])
     assert meta["provenance"]["command"].startswith(f"kiti train {game}")
