@@ -62,14 +62,14 @@ class Actions:
         self,
         game: Game,
         legal: Callable[[State, int], Sequence[int]] | None = None,
-        write_legal: Callable[[State, int, bytearray], None] | None = None,
+        write_legal: Callable[[State, int, memoryview], None] | None = None,
     ) -> None:
         self.game = game
         #: ``legal(state, seat)``: the seat's legal actions (a seat to act), as
         #: :meth:`State.legal_actions`; a game's encoder may offer a cheaper one (``legal_actions``).
         self._legal = legal
         #: ``write_legal(state, seat, out)``: a game encoder's way to write a seat's (to act)
-        #: legal actions straight into a zeroed mask (``out``: a bytearray, a byte per action).
+        #: legal actions straight into a zeroed mask (``out``: its bytes, one per action).
         self._write_legal = write_legal
         self.codec = game.codec
         self.moves = self.codec.moves
@@ -91,7 +91,7 @@ class Actions:
             return tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
         return () if state.over else (self.noop,)
 
-    def legal_mask(self, state: State, seat: int) -> tuple[bytearray | memoryview, np.ndarray]:
+    def legal_mask(self, state: State, seat: int) -> tuple[memoryview, np.ndarray]:
         """``seat``'s mask now, not to be written nor handed out (hand out a copy), with its
         bytes (``legal[action]``: 1 where legal, a cheap test)."""
         if seat not in state.acting:
@@ -101,9 +101,10 @@ class Actions:
             legal = tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
             made = self._made.get(legal)
             return self.mask_bytes(legal) if made is None else made
-        out = bytearray(self.size)
+        mask = np.zeros(self.size, MASK)
+        out = mask.data.cast("B")
         write(state, seat, out)
-        return out, np.frombuffer(out, MASK)
+        return out, mask
 
     def mask_of(self, legal: tuple[int, ...]) -> np.ndarray:
         """The mask of ``legal`` (:meth:`legal`'s answer): a new array."""

@@ -260,7 +260,7 @@ class MauwEncoder(Encoder):
             plays += [_action_of(codec, m) for m in state._animal_moves(seat)]
         return tuple(plays)
 
-    def write_legal(self, state: MauwState, seat: int, out: bytearray) -> None:
+    def write_legal(self, state: MauwState, seat: int, out: memoryview) -> None:
         """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
         is to act); on a turn, the plays of each column as one slice (its run of actions)."""
         runs = self._runs
