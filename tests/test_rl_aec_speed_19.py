@@ -90,7 +90,10 @@ def test_miaui_piles_equal_the_rules_piles(players: int, options: dict) -> None:
                 pile = state.piles[(r + seat) % players]
                 seen = r == 0 or shown or len(pile) <= 1  # else only its top card shows
                 cards = [CODES.index(c) for c in (pile if seen else pile[-1:])]
-                assert lay.view(obs, "pile_cards")[r].tolist() == np.bincount(cards, minlength=len(CODES)).tolist()
+                assert (
+                    lay.view(obs, "pile_cards")[r].tolist()
+                    == np.bincount(cards, minlength=len(CODES)).tolist()
+                )
                 assert lay.view(obs, "pile_size")[r] == len(pile)
                 assert lay.view(obs, "score")[r] == (pile_score(pile) if seen else 0)
                 assert lay.view(obs, "score_known")[r] == (1 if seen else 0)
@@ -102,7 +105,9 @@ def test_mauw_masks_hold_the_rules_legal_actions(players: int, options: dict) ->
     actions = env.table.actions
     for state in _random_states(env.table.game, 5, players + 10):
         for seat in range(players):
-            want = state.legal_actions(seat) if seat in state.acting else ([] if state.over else [actions.noop])
+            want = (
+                state.legal_actions(seat) if seat in state.acting else ([] if state.over else [actions.noop])
+            )
             ok, mask = actions.legal_mask(state, seat)
             assert np.flatnonzero(mask).tolist() == sorted(want), (seat, len(state.history))
             assert [a for a in range(actions.size) if ok[a]] == sorted(want)
@@ -122,6 +127,7 @@ def test_the_env_generator_draws_as_if_seeded_at_reset() -> None:
     mask = penalised.last()[0]["action_mask"]
     legal = np.flatnonzero(mask)
     penalised.step(-1)  # replaced by a legal action drawn from the generator seeded with 3
-    assert penalised.state.history[0][1] == penalised.table.actions.moves[
-        int(legal[int(random.Random(3).random() * len(legal))])
-    ]
+    assert (
+        penalised.state.history[0][1]
+        == penalised.table.actions.moves[int(legal[int(random.Random(3).random() * len(legal))])]
+    )
