@@ -170,17 +170,14 @@ class Table:
 
     def _tensor(self, seat: int) -> dict[str, Any]:
         # Encoder.observation(state, seat, None, shared) without its checks: the state is this
-        # env's own and the seat one of its agents'.  The mask as mask() makes it, written out.
+        # env's own and the seat one of its agents'.
         version = self.version
         shared = self._shared
         if shared[0] != version:
             shared = self._shared = (version, self.encoder.shared(self.state))  # type: ignore[union-attr]
-        legal = self._legal
-        if legal[0] != version or legal[1] != seat:
-            legal = self._legal = (version, seat, self.actions.legal_mask(self.state, seat))
         return {
             "observation": self.encoder._new(self.state, seat, shared[1]),  # type: ignore[union-attr]
-            "action_mask": legal[2][1].copy(),
+            "action_mask": self.mask(seat),
         }
 
     def _info_state(self, seat: int) -> dict[str, Any]:

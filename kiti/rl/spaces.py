@@ -94,21 +94,13 @@ class Actions:
     def legal_mask(self, state: State, seat: int) -> tuple[memoryview, np.ndarray]:
         """``seat``'s mask now, not to be written nor handed out (hand out a copy), with its
         bytes (``legal[action]``: 1 where legal, a cheap test)."""
-        if seat not in state.acting:
-            return self.mask_bytes(() if state.over else (self.noop,))
         write = self._write_legal
-        if write is None:
-            legal = tuple(state.legal_actions(seat) if self._legal is None else self._legal(state, seat))
-            made = self._made.get(legal)
-            return self.mask_bytes(legal) if made is None else made
+        if write is None or seat not in state.acting:
+            return self.mask_bytes(self.legal(state, seat))
         mask = np.zeros(self.size, MASK)
         out = mask.data.cast("B")
         write(state, seat, out)
         return out, mask
-
-    def mask_of(self, legal: tuple[int, ...]) -> np.ndarray:
-        """The mask of ``legal`` (:meth:`legal`'s answer): a new array."""
-        return self.mask_bytes(legal)[1].copy()
 
     def mask_bytes(self, legal: tuple[int, ...]) -> tuple[memoryview, np.ndarray]:
         """The mask of ``legal`` and its bytes, kept: as :meth:`legal_mask`."""

@@ -130,11 +130,11 @@ INFO = GameInfo(
     # Baskets, piles carried over by No Fighting, the taker ordering them).
     notable_options=({"open_baskets": True, "no_fighting": True, "taker_chooses_order": True},),
 )
+T = TypeVar("T")  # what _draw_dives hands out: history entries or action pairs
 EMIT = emitters(V.EVENT_TYPES)  # events logged by keyword, checked against view.py's kinds
 #: ``_SEAT_DIVE[seat][n]`` is the history entry ``(seat, dive n)``, made once (a random
 #: round's moves are these shared tuples, not new ones).
 _SEAT_DIVE = [[(seat, dive) for dive in _DIVE_AT] for seat in range(INFO.max_seats)]
-T = TypeVar("T")
 #: ``_SEAT_ACTION[seat][n]``: ``(seat, action of dive n)``, made once (the integer playouts' draw).
 _SEAT_ACTION = [[(seat, a) for a in _ACTION_OF] for seat in range(INFO.max_seats)]
 
