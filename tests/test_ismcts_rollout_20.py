@@ -1,0 +1,62 @@
+"""ISMCTS on Miaui made cheaper (issue 20): the search `kiti bench` measures (random
+rollouts, every seat's tree, heuristic priors at the roots) and the No Fighting catches a
+taker orders, inside the tree and in rollouts, choose move for move and visit for visit as
+the frozen reference search (tests/ismcts_reference.py) for the same seed."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from ismcts_reference import ReferenceISMCTS
+
+from kiti.bots.ismcts import ISMCTSBot
+from kiti.core.registry import get_game
+from kiti.core.seatview import SeatView, seat_view
+from kiti.core.turns import turns
+
+ORDERED = {"no_fighting": True, "taker_chooses_order": True}
+
+# (seats, table options, bot parameters, iterations)
+CASES = [
+    (4, {}, {"rollout": "random"}, 80),
+    (4, ORDERED, {"rollout": "random"}, 60),
+    (3, {"no_fighting": True}, {"rollout": "random", "reward": "margin", "keys": "own"}, 40),
+    (5, {"open_baskets": True}, {"prior": 0.0}, 40),
+]
+
+
+def _positions(players: int, options: dict[str, Any], seed: int) -> list[SeatView]:
+    """Decisions of one random Miaui game: its first, every ninth after it, and the first
+    catch whose order a taker chooses (where the table has one)."""
+    rng = random.Random(seed)
+    state = get_game("miaui").new(players, options, seed)
+    found: list[SeatView] = []
+    ordering = False
+    for n, seat in enumerate(turns(state)):
+        many = len(state.legal_actions(seat)) > 1
+        if many and state.pending and not ordering:  # type: ignore[attr-defined]
+            ordering = True
+            found.append(seat_view(state, seat))
+        elif many and n % 9 == 0 and len(found) < 3:
+            found.append(seat_view(state, seat))
+        state.step(seat, state.random_action(seat, rng))
+    return found
+
+
+@pytest.mark.parametrize(("players", "options", "params", "iters"), CASES)
+def test_miaui_search_matches_the_reference(
+    players: int, options: dict[str, Any], params: dict[str, Any], iters: int
+) -> None:
+    views = _positions(players, options, 11) + _positions(players, options, 12)
+    for k, view in enumerate(views):
+        new, old = ISMCTSBot(k, iters=iters, **params), ReferenceISMCTS(k, iters=iters, **params)
+        assert new.root_statistics(view, iters) == old.root_statistics(view, iters), (players, options, k)
+        assert new.choose(view) == old.choose(view), (players, options, k)
+
+
+def test_the_cases_reach_a_taker_ordering_a_catch() -> None:
+    """The No Fighting table really offers a search from a catch to order (Take moves)."""
+    views = _positions(4, ORDERED, 11) + _positions(4, ORDERED, 12)
+    assert any(str(m).startswith("take") for v in views for m in v.legal_moves)
