@@ -221,8 +221,8 @@ def load_guide(game: type[State] | None, name: str) -> Guide:
 
 class _Node:
     """A decision node of one seat: action -> edge [visits, total reward, availability,
-    children]; ``priors``: action -> prior (a root the heuristic has an opinion on, or any
-    node opened with a learned policy)."""
+    children (None until the seat comes back to it)]; ``priors``: action -> prior (a root the
+    heuristic has an opinion on, or any node opened with a learned policy)."""
 
     __slots__ = ("edges", "priors", "visits")
 
@@ -296,6 +296,7 @@ class ISMCTSBot:
         self._codec: Any = None
         self._root = _Node()  # the searching seat's root and its legal moves, set per search
         self._root_actions: list[int] | None = None
+        self._wide = True  # whether the game may say a seat has many moves (set per search)
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -352,6 +353,7 @@ class ISMCTSBot:
         # A determinisation gives the seat exactly its own legal moves (the conformance suite
         # checks resample for it): the root's are listed once, not once an iteration.
         self._root = roots[view.seat]
+        self._wide = view.game.many_moves is not State.many_moves  # else never wide
         self._root_actions = None if view.many_moves() else self._actions(view.legal_moves)
         for seat, priors in self._priors(view, rng, strategy).items():
             self._open(roots[seat], priors)
@@ -410,7 +412,7 @@ class ISMCTSBot:
         index = self._index
         node.priors = {index[m]: p for m, p in priors.items()}
         for action in node.priors:
-            node.edges[action] = [0, 0.0, 0, {}]
+            node.edges[action] = [0, 0.0, 0, None]
 
     def _iterate(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> None:
         state: State = view.determinize(rng)
@@ -433,6 +435,8 @@ class ISMCTSBot:
             edge = taken[seat]
             if edge is not None:  # the seat is back: what did it see since its last move?
                 children = edge[3]
+                if children is None:
+                    children = edge[3] = {}
                 key = key_since(state.log, seat, since[seat]) if seen else ()
                 child = children.get(key)
                 if child is None:
@@ -545,7 +549,7 @@ class ISMCTSBot:
         drawn = -1  # a move just drawn is legal: not asked again
         if len(edges) < math.ceil(self.width * math.sqrt(node.visits + 1)):
             drawn = state.random_action(seat, rng)
-            edges.setdefault(drawn, [0, 0.0, 0, {}])
+            edges.setdefault(drawn, [0, 0.0, 0, None])
         if not check:
             return list(edges)
         moves = self._moves
@@ -558,7 +562,7 @@ class ISMCTSBot:
     def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:
         """UCB1 with availability among the moves legal here (progressive widening if wide);
         each offered move's edge is made when first seen and its availability counted."""
-        if state.many_moves(seat):
+        if self._wide and state.many_moves(seat):
             actions = self._widen(state, seat, node, rng, node is not self._root)
         elif node is self._root:  # the searching seat's root: the same moves in every determinisation
             actions = self._root_actions or self._legal(state, seat)
@@ -567,6 +571,10 @@ class ISMCTSBot:
         if node.priors is not None:
             return self._select_with_priors(node, actions)
         edges = node.edges
+        if not edges:  # a node's first visit: every move offered once, none visited yet
+            node.edges = edges = {a: [0, 0.0, 1, None] for a in actions}
+            a = actions[0] if len(actions) == 1 else rng.choice(actions)
+            return a, edges[a]
         c = self.c
         log = math.log
         sqrt = math.sqrt
@@ -576,7 +584,7 @@ class ISMCTSBot:
         for a in actions:
             e = edges.get(a)
             if e is None:
-                unvisited.append((a, edges.setdefault(a, [0, 0.0, 1, {}])))
+                unvisited.append((a, edges.setdefault(a, [0, 0.0, 1, None])))
                 continue
             e[2] += 1
             n = e[0]
@@ -603,7 +611,7 @@ class ISMCTSBot:
         for a in actions:
             e = edges.get(a)
             if e is None:
-                e = edges[a] = [0, 0.0, 0, {}]
+                e = edges[a] = [0, 0.0, 0, None]
             e[2] += 1
             n = e[0]
             if n:
