@@ -164,12 +164,15 @@ def vector_rates(
     options: Mapping[str, Any] | None = None,
     observation: str = "tensor",
     backend: str = "engine",
+    copy: bool = True,
 ) -> dict[str, Any]:
     """Env steps per second of :func:`kiti.rl.vector.make` (``num_envs`` games over
-    ``workers`` processes, 0: in this process; ``backend="batch"``: Miaui's batch simulator) for about ``seconds`` of stepping after a
-    warm-up step, a random masked policy choosing each batch's actions: ``env_steps_per_s``
-    counts only the time inside ``step()`` (the env's own rate), ``loop_steps_per_s`` the
-    whole loop (the policy's draws too); ``games_per_s`` counts the games that ended."""
+    ``workers`` processes, 0: in this process; ``backend="batch"``: Miaui's batch simulator;
+    ``copy=False``: the env hands out its own arrays instead of copies) for about ``seconds`` of
+    stepping after a warm-up step, a random masked policy choosing each batch's actions:
+    ``env_steps_per_s`` counts only the time inside ``step()`` (the env's own rate),
+    ``loop_steps_per_s`` the whole loop (the policy's draws too); ``games_per_s`` counts the
+    games that ended."""
     import numpy as np
 
     from .vector import make
@@ -183,6 +186,7 @@ def vector_rates(
         seed=1,
         workers=workers,
         backend=backend,
+        copy=copy,
     )
     try:
         rng = np.random.default_rng(4)
@@ -206,6 +210,7 @@ def vector_rates(
         "workers": env.workers,
         "observation": observation,
         "backend": backend,
+        "copy": copy,
         "env_steps_per_s": steps * num_envs / in_step,
         "loop_steps_per_s": steps * num_envs / total,
         "games_per_s": games / total,
