@@ -487,6 +487,9 @@ class ISMCTSBot:
         seat acting alone is stepped without the generator, as :func:`play_random_actions`."""
         if left <= 0:
             return
+        if policy is None and seat == min(state.acting):  # nobody before it in this choice
+            _random_actions(state, left, rng)
+            return
         draw: Callable[[int, random.Random], int] = state.random_action
         if policy is not None:
             index = self._index
@@ -643,6 +646,32 @@ class ISMCTSBot:
             for s in party.seats:
                 out[s] = r
         return out
+
+
+def _random_actions(state: State, left: int, rng: random.Random) -> None:
+    """At most ``left`` uniform random moves, as :func:`kiti.core.turns.play_random_actions`
+    plays them: a simultaneous choice (or what is left of it: its lowest seat is to choose
+    next) draws every seat's action, lowest seat first, and is applied at once."""
+    random_action = state.random_action
+    random_choice = state._random_action_choice
+    step = state.step
+    advance_all = state._advance_all
+    pairs = state.codec().pairs(state.players)
+    while left > 0:
+        acting = state.acting
+        if len(acting) == 1:
+            for seat in acting:
+                step(seat, random_action(seat, rng))
+            left -= 1
+        elif not acting:
+            return
+        elif len(acting) <= left:
+            advance_all([pairs[seat][action] for seat, action in random_choice(acting, rng)])
+            left -= len(acting)
+        else:  # the budget ends inside the choice
+            for seat in islice(turns(state), left):
+                step(seat, random_action(seat, rng))
+            return
 
 
 def _floored(priors: Mapping[Move, float]) -> dict[Move, float]:
