@@ -12,7 +12,8 @@ import pytest
 from ismcts_reference import ReferenceISMCTS
 
 from kiti.bots.ismcts import ISMCTSBot
-from kiti.core.registry import get_game
+from kiti.core.game import State
+from kiti.core.registry import game_ids, get_game
 from kiti.core.seatview import SeatView, seat_view
 from kiti.core.turns import turns
 
@@ -60,3 +61,27 @@ def test_the_cases_reach_a_taker_ordering_a_catch() -> None:
     """The No Fighting table really offers a search from a catch to order (Take moves)."""
     views = _positions(4, ORDERED, 11) + _positions(4, ORDERED, 12)
     assert any(str(m).startswith("take") for v in views for m in v.legal_moves)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_own_legal_actions_follow_the_legal_moves(game_id: str) -> None:
+    """ISMCTS lists a node's moves with the game's own ``legal_actions`` where it has one:
+    its order must be that of the legal moves (edges are opened, drawn and tie-broken in
+    that order), in every position of random games, No Fighting catches included."""
+    cls = get_game(game_id)
+    if cls.legal_actions is State.legal_actions:
+        pytest.skip(f"{game_id} lists its legal actions through its legal moves")
+    tables = [(p, {}) for p in range(cls.info.min_seats, cls.info.max_seats + 1)]
+    tables += [(p, o) for p, o in ((3, ORDERED), (4, ORDERED)) if game_id == "miaui"]
+    checked = 0
+    for players, options in tables:
+        for seed in range(6):
+            rng = random.Random(seed)
+            state = cls.new(players, options, seed)
+            index = state.codec().index
+            for seat in turns(state):
+                for s in range(players):
+                    assert state.legal_actions(s) == [index[m] for m in state.legal_moves(s)], (players, seed)
+                checked += 1
+                state.step(seat, state.random_action(seat, rng))
+    assert checked > 1000

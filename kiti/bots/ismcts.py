@@ -297,6 +297,7 @@ class ISMCTSBot:
         self._root = _Node()  # the searching seat's root and its legal moves, set per search
         self._root_actions: list[int] | None = None
         self._wide = True  # whether the game may say a seat has many moves (set per search)
+        self._own_actions = False  # whether the game lists its legal actions itself (set per search)
 
     # ------------------------------------------------------------------ search
     def choose(self, view: SeatView) -> Move:
@@ -354,6 +355,7 @@ class ISMCTSBot:
         # checks resample for it): the root's are listed once, not once an iteration.
         self._root = roots[view.seat]
         self._wide = view.game.many_moves is not State.many_moves  # else never wide
+        self._own_actions = view.game.legal_actions is not State.legal_actions
         self._root_actions = None if view.many_moves() else self._actions(view.legal_moves)
         for seat, priors in self._priors(view, rng, strategy).items():
             self._open(roots[seat], priors)
@@ -533,7 +535,11 @@ class ISMCTSBot:
                 e[1] += r
 
     def _legal(self, state: State, seat: int) -> list[int]:
-        """``seat``'s legal moves as actions, in the game's order."""
+        """``seat``'s legal moves as actions, in the game's order (its own ``legal_actions``
+        where it has one: a game lists them in the order of its legal moves, see
+        tests/test_ismcts_rollout_20.py)."""
+        if self._own_actions:
+            return state.legal_actions(seat)
         return self._actions(state.legal_moves(seat))
 
     def _actions(self, moves: list[Move]) -> list[int]:
