@@ -224,12 +224,14 @@ class _Node:
     children (None until the seat comes back to it)]; ``priors``: action -> prior (a root the
     heuristic has an opinion on, or any node opened with a learned policy)."""
 
-    __slots__ = ("edges", "priors", "visits")
+    __slots__ = ("edges", "offer", "priors", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[int, list[Any]] = {}
         self.visits = 0
         self.priors: dict[int, float] | None = None
+        # with priors: the moves last offered, each with its edge and prior (see _offer)
+        self.offer: tuple[list[int], list[tuple[int, list[Any], float]]] | None = None
 
 
 #: The most moves a learned policy opens at once at a node where moves are many.
@@ -413,6 +415,7 @@ class ISMCTSBot:
         seldom draw them on wide positions)."""
         index = self._index
         node.priors = {index[m]: p for m, p in priors.items()}
+        node.offer = None
         for action in node.priors:
             node.edges[action] = [0, 0.0, 0, None]
 
@@ -610,30 +613,42 @@ class ISMCTSBot:
 
     def _select_with_priors(self, node: _Node, actions: list[int]) -> tuple[int, list[Any]]:
         """PUCT: mean reward plus ``prior * P(move) * sqrt(visits) / (1 + n)``."""
-        edges = node.edges
-        priors = node.priors or {}
+        offer = node.offer
+        if offer is None or (offer[0] is not actions and offer[0] != actions):
+            offer = node.offer = (actions, self._offer(node, actions))
         total = node.visits  # the sum of its edges' visits
         mean = -1.0  # the node's mean reward, an unvisited move's estimate: asked only for one
         scale = self.prior * math.sqrt(total + 1)
-        best: tuple[int, list[Any]] | None = None
+        best: tuple[int, list[Any], float] | None = None
         best_v = -1e18
+        for entry in offer[1]:
+            e = entry[1]
+            e[2] += 1
+            n = e[0]
+            if n:
+                v = e[1] / n + scale * entry[2] / (1 + n)
+            else:
+                if mean < 0:
+                    mean = sum(x[1] for x in node.edges.values()) / total if total else 0.5
+                v = mean + scale * entry[2]
+            if v > best_v:
+                best_v, best = v, entry
+        assert best is not None
+        return best[0], best[1]
+
+    @staticmethod
+    def _offer(node: _Node, actions: list[int]) -> list[tuple[int, list[Any], float]]:
+        """Each of ``actions`` with its edge at ``node`` (made if new, in that order) and its
+        prior: what PUCT reads, kept while the node is offered the same moves."""
+        edges = node.edges
+        priors = node.priors or {}
+        out = []
         for a in actions:
             e = edges.get(a)
             if e is None:
                 e = edges[a] = [0, 0.0, 0, None]
-            e[2] += 1
-            n = e[0]
-            if n:
-                q = e[1] / n
-            else:
-                if mean < 0:
-                    mean = sum(x[1] for x in edges.values()) / total if total else 0.5
-                q = mean
-            v = q + scale * priors.get(a, 0.0) / (1 + n)
-            if v > best_v:
-                best_v, best = v, (a, e)
-        assert best is not None
-        return best
+            out.append((a, e, priors.get(a, 0.0)))
+        return out
 
     def _rewards(self, state: State) -> list[float]:
         if not state.over and self._evaluate is not None:  # stopped early: the heuristic's estimate
