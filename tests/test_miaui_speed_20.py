@@ -233,8 +233,7 @@ def test_a_decision_resolves_each_order_of_dives_once(monkeypatch: pytest.Monkey
         return resolve_depths(dives, players, kiti)
 
     monkeypatch.setattr(H, "resolve_depths", counting)
-    H._ROWS.clear()
-    H._by_place.cache_clear()
+    H._forget()
     view = seat_view(MiauiState.new(4, None, 3), 0)
     H.MiauiHeuristic().choose(view, random.Random(1))
     assert 0 < len(calls) <= 4 * 13 * 7

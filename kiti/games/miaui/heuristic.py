@@ -51,7 +51,7 @@ import math
 import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat, starmap
 from operator import add, attrgetter, call, itemgetter
@@ -106,8 +106,17 @@ class Memory:
     jelly_unseen: int
     #: :func:`mean_unknown` per seat, once asked (the memory does not change).
     means: dict[int, float] = field(default_factory=dict, compare=False, repr=False)
-    #: The unseen pool's distinct cards and their counts, once asked.
+    #: The unseen pool's distinct cards and their counts (made with the memory, or once asked).
     pool: list[tuple[str, int]] = field(default_factory=list, compare=False, repr=False)
+    #: :func:`mean_unknown` by pile for this unseen pool, shared by every memory of the same
+    #: pool (the seats of one round ask for the same piles).
+    by_pile: dict[tuple[str, ...], float] = field(default_factory=dict, compare=False, repr=False)
+
+
+_CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count, sorted
+#: :func:`mean_unknown`'s answers by unseen pool, then by pile (see :attr:`Memory.by_pile`).
+_MEANS: dict[tuple[str, ...], dict[tuple[str, ...], float]] = {}
+_MEANS_KEPT = 4096  # pools kept (all forgotten at once past this many)
 
 
 def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
@@ -121,25 +130,36 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
         piles[seat] = list(own)
     hands = [sorted(set(DIVERS) - set(p)) for p in remembered_dives(events, n)]
     hands[seat] = sorted(d for d in view.hands[seat] if d != "?")
-    left = COUNT.copy()
-    left.subtract([c for e in events if e["type"] == "catch" for c in e["cards"]])
-    left.subtract([c for cards in view.lagoon for c in cards if c != "?"])
-    unseen = sorted(left.elements())
-    return Memory(piles, hands, unseen, sum(1 for c in unseen if c[0] == "J"))
+    caught = [c for e in events if e["type"] == "catch" for c in e["cards"]]
+    seen = Counter(caught + [c for cards in view.lagoon for c in cards if c != "?"])
+    get = seen.get
+    pool = [(code, count - get(code, 0)) for code, count in _CODE_COUNTS if count > get(code, 0)]
+    unseen = list(itertools.chain.from_iterable(itertools.starmap(repeat, pool)))  # sorted, as the codes
+    key = tuple(unseen)
+    by_pile = _MEANS.get(key)
+    if by_pile is None:
+        if len(_MEANS) >= _MEANS_KEPT:
+            _MEANS.clear()
+        by_pile = _MEANS[key] = {}
+    jellies = sum(count for code, count in pool if code[0] == "J")
+    return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile)
 
 
 def mean_unknown(mem: Memory, seat: int) -> float:
     """Gain for ``seat`` of one card drawn from the unseen pool, on average."""
     mean = mem.means.get(seat)
     if mean is None:
-        unseen = mem.unseen
-        pool = mem.pool
-        if unseen and not pool:
-            pool.extend(Counter(unseen).items())
         pile = tuple(mem.piles[seat])
-        # Each distinct card once, times its count (gains are whole numbers: the sum is exact).
-        total = sum(count * _gain_of_one(pile, c) for c, count in pool)
-        mean = mem.means[seat] = total / len(unseen) if unseen else 0.0
+        mean = mem.by_pile.get(pile)
+        if mean is None:
+            unseen = mem.unseen
+            pool = mem.pool
+            if unseen and not pool:
+                pool.extend(Counter(unseen).items())
+            # Each distinct card once, times its count (gains are whole numbers: the sum is exact).
+            total = sum(count * _gain_of_one(pile, c) for c, count in pool)
+            mean = mem.by_pile[pile] = total / len(unseen) if unseen else 0.0
+        mem.means[seat] = mean
     return mean
 
 
@@ -203,84 +223,109 @@ def _outcome(dives: Sequence[int], players: int, kiti: int | None) -> int:
     return number
 
 
-def _worth(table: list[float], game: Game, start: int = 0) -> list[float]:
-    """What outcomes ``start``, ``start + 1``, ... of ``game`` are worth to a seat:
-    ``table[space * players + winner]`` summed over the depths won, deepest first (the last
-    entry of ``table``, 0.0, stands for a depth nobody won)."""
-    at = _AT.get(game, [])
-    if len(at) - start < 2:  # a getter of one item would not return a tuple
-        return [table[a] + table[b] + table[c] for a, b, c in at[start:]]
-    deepest, deep, shallow = _pickers(game, start, len(at))
+def _worth(table: list[float], game: Game) -> list[float]:
+    """What each outcome of ``game`` met so far is worth to a seat: ``table[space * players +
+    winner]`` summed over the depths won, deepest first (the last entry of ``table``, 0.0,
+    stands for a depth nobody won)."""
+    at = _AT[game]
+    if len(at) < 2:  # a getter of one item would not return a tuple
+        return [table[a] + table[b] + table[c] for a, b, c in at]
+    deepest, deep, shallow = _pickers(game, len(at))
     return list(map(add, map(add, deepest(table), deep(table)), shallow(table)))
 
 
 @functools.lru_cache(maxsize=64)
-def _pickers(game: Game, start: int, known: int) -> tuple[Row, Row, Row]:
-    """Getters of each depth's entry in a worth table (see :func:`_worth`), for outcomes
-    ``start`` to ``known`` (in the key: outcomes are numbered as they are met)."""
-    at = _AT[game][start:known]
+def _pickers(game: Game, known: int) -> tuple[Row, Row, Row]:
+    """Getters of each depth's entry in a worth table (see :func:`_worth`), for the first
+    ``known`` outcomes (in the key: outcomes are numbered as they are met)."""
+    at = _AT[game][:known]
     return tuple(itemgetter(*(entry[space] for entry in at)) for space in (0, 1, 2))  # type: ignore[return-value]
 
 
-@functools.cache
-def _by_place(players: int, kiti: int | None, ranks: tuple[int, ...]) -> Row:
-    """A getter of the outcome's entry (from a table indexed by outcome number) for each place
-    seat 0's diver can take among the other seats' dives, whose order is ``ranks`` (each other
-    seat's rank among their distinct dives, lowest 0, seats in order): place ``2j + 1`` ties
-    the ``j``-th distinct dive, place ``2j`` lies just below it, the last place above them
-    all.  The rule compares dives only, so any dives in this order give these outcomes: the
-    others dive 2, 4, ..., and seat 0 the place + 1."""
-    dives = [0, *(2 * rank + 2 for rank in ranks)]
-    places = []
-    for place in range(2 * max(ranks) + 3):  # at least three places
-        dives[0] = place + 1
-        places.append(_outcome(dives, players, kiti))
-    return itemgetter(*places)
+class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
+    """For one seat count and Kiti's position (seen from seat 0), the others' dive orders ->
+    the outcome numbers of each place seat 0's diver can take among them; made when first
+    asked (a dict: the orders met before are found in C)."""
+
+    def __init__(self, players: int, kiti: int | None) -> None:
+        super().__init__()
+        self.players, self.kiti = players, kiti
+
+    def __missing__(self, ranks: tuple[int, ...]) -> tuple[int, ...]:
+        """The order ``ranks`` (each other seat's rank among their distinct dives, lowest 0,
+        seats in order): place ``2j + 1`` ties the ``j``-th distinct dive, place ``2j`` lies
+        just below it, the last place above them all.  The rule compares dives only, so any
+        dives in this order give these outcomes: the others dive 2, 4, ..., and seat 0 the
+        place + 1."""
+        dives = [0, *(2 * rank + 2 for rank in ranks)]
+        places = []
+        for place in range(2 * max(ranks) + 3):  # at least three places
+            dives[0] = place + 1
+            places.append(_outcome(dives, self.players, self.kiti))
+        found = self[ranks] = tuple(places)
+        return found
 
 
-@functools.cache
-def _places(distinct: tuple[int, ...]) -> Row:
-    """A getter of each diver 1-12's entry, from a table indexed by the places of
-    :func:`_by_place`, among the sorted ``distinct`` dives."""
-    return itemgetter(*(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS))
+class _Places(dict[tuple[int, ...], Row]):
+    """Sorted distinct dives -> a getter of each diver 1-12's place among them (as
+    :class:`_ByPlace` numbers places), made when first asked."""
+
+    def __missing__(self, distinct: tuple[int, ...]) -> Row:
+        found = self[distinct] = itemgetter(*(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS))
+        return found
 
 
-Rows = tuple[Row, Row]  # (the getter of _by_place, the getter of _places) of a profile
+_BY_PLACE: dict[tuple[int, int | None], _ByPlace] = {}
+_PLACES = _Places()
+
+Ids = tuple[int, ...]  # the outcome number of each diver 1-12 against one profile
 #: (players, Kiti seen from the diver) -> the others' dives from the diver's left -> their
-#: :data:`Rows` (see :func:`_turned`).
-_ROWS: dict[tuple[int, int | None], dict[tuple[int, ...], Rows]] = {}
-_ROWS_KEPT = 1 << 16  # all forgotten at once past this many profiles (about 10 MB)
-_ROWS_MADE = [0]  # profiles kept since
+#: :data:`Ids` (see :func:`_turned`); up to five seats (profiles recur).
+_IDS: dict[tuple[int, int | None], dict[tuple[int, ...], Ids]] = {}
+_IDS_KEPT = 1 << 16  # all forgotten at once past this many profiles (about 10 MB)
+_IDS_MADE = [0]  # profiles kept since
 
 
-def _rows(
-    known: dict[tuple[int, ...], Rows], players: int, kiti: int | None, profiles: list[tuple[int, ...]]
-) -> list[Rows]:
-    """How seat 0's divers 1-12 fare against each profile of the other seats' dives: getters
-    that take a table indexed by outcome number to one by place, then to one by diver (see
-    :func:`_by_place`); kept in ``known``, those first met made together (in C loops: most
-    profiles of six seats are new)."""
+def _forget() -> None:
+    """Forget every outcome table (tests count how often the rule is asked)."""
+    for table in (_OUTCOMES, _AT, _OUTCOME_ID, _BY_PLACE, _PLACES, _IDS):
+        table.clear()
+    _pickers.cache_clear()
+    _IDS_MADE[0] = 0
+
+
+def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Ids]:
+    """How seat 0's divers 1-12 fare against each profile of the other seats' dives (seats 1,
+    2, ...): the outcome number of each.  Up to five seats they are remembered; at six, where
+    one profile in ten recurs, remembering costs more than it saves."""
+    if len(DIVERS) ** (players - 1) > _IDS_KEPT:
+        return _made_ids(players, kiti, profiles)
+    known = _IDS.get((players, kiti))
+    if known is None:
+        known = _IDS[players, kiti] = {}
     found = list(map(known.get, profiles))
     if None not in found:
         return found  # type: ignore[return-value]
-    new = [profile for profile, rows in zip(profiles, found) if rows is None]
-    known.update(zip(new, _made_rows(players, kiti, new)))
-    _ROWS_MADE[0] += len(new)
-    if _ROWS_MADE[0] > _ROWS_KEPT:
-        rows = list(map(known.__getitem__, profiles))
-        for table in _ROWS.values():
+    new = list({profile: None for profile, ids in zip(profiles, found) if ids is None})
+    known.update(zip(new, _made_ids(players, kiti, new)))
+    _IDS_MADE[0] += len(new)
+    rows = list(map(known.__getitem__, profiles))
+    if _IDS_MADE[0] > _IDS_KEPT:
+        for table in _IDS.values():
             table.clear()
-        _ROWS_MADE[0] = 0
-        return rows
-    return list(map(known.__getitem__, profiles))
+        _IDS_MADE[0] = 0
+    return rows
 
 
-def _made_rows(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Rows]:
-    """The :data:`Rows` of each profile (of seats 1, 2, ...), made in C loops: the sorted
-    distinct dives, each dive's rank among them, and the getters remembered for those."""
+def _made_ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Ids]:
+    """The :data:`Ids` of each profile, made in C loops: its sorted distinct dives, each
+    dive's rank among them, and the tables (:class:`_ByPlace`, :class:`_Places`) for those."""
+    by_place = _BY_PLACE.get((players, kiti))
+    if by_place is None:
+        by_place = _BY_PLACE[players, kiti] = _ByPlace(players, kiti)
     distinct = list(map(tuple, map(sorted, map(set, profiles))))
     ranks = map(tuple, map(map, map(attrgetter("index"), distinct), profiles))
-    return list(zip(map(_by_place, repeat(players), repeat(kiti), ranks), map(_places, distinct)))
+    return list(map(call, map(_PLACES.__getitem__, distinct), map(by_place.__getitem__, ranks)))
 
 
 def _turned(kiti: int | None, players: int, me: int) -> int | None:
@@ -297,33 +342,34 @@ def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: i
     (seat order, ``me`` left out), who wins each depth (-1: nobody), as the heuristic reads it."""
     turned = _turned(kiti, players, me)
     others = (*dives[me:], *dives[:me])  # from me's left, as the renumbered seats 1, 2, ...
-    [(by_place, by_diver)] = _rows(_ROWS.setdefault((players, turned), {}), players, turned, [others])
+    [ids] = _ids(players, turned, [others])
     outcomes = _OUTCOMES[players, kiti is not None]
-    return [
-        tuple(-1 if w < 0 else (w + me) % players for w in outcomes[number])
-        for number in by_diver(by_place(range(len(outcomes))))
-    ]
+    return [tuple(-1 if w < 0 else (w + me) % players for w in outcomes[number]) for number in ids]
 
 
-Sampler = tuple[list[int], list[float], float, int]  # divers, cumulative weights, total, last index
+Sampler = tuple[list[int], list[float], float]  # divers, cumulative weights but the last, total
 
 
 def _split(models: list[list[tuple[int, float]]]) -> list[Sampler]:
     """Each seat's model as :func:`_sample` draws from it: its divers, their cumulative
-    probabilities and total (as ``Random.choices`` sums them) and the last index."""
+    probabilities but the last (the last diver is the one above them all) and their total,
+    as ``Random.choices`` sums them."""
     out = []
     for model in models:
         cum = list(accumulate([p for _, p in model]))
-        out.append(([d for d, _ in model], cum, cum[-1] + 0.0, len(cum) - 1))
+        out.append(([d for d, _ in model], cum[:-1], cum[-1] + 0.0))
     return out
 
 
 def _sample(sampler: Sampler, rng: random.Random, k: int) -> list[int]:
     """``rng.choices(divers, probabilities, k=k)``: the very draws (one ``random()`` each,
-    found by bisection in the same sums), without summing the weights again each call."""
-    divers, cum, total, hi = sampler
-    drawn = map(total.__mul__, starmap(rng.random, repeat((), k)))
-    return list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn, repeat(0), repeat(hi))))
+    times the total, found by bisection in the same sums), without summing the weights again
+    each call."""
+    divers, cum, total = sampler
+    drawn: Iterator[float] = starmap(rng.random, repeat((), k))
+    if total != 1.0:  # (x 1.0 changes no number)
+        drawn = map(total.__mul__, drawn)
+    return list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn)))
 
 
 class MiauiHeuristic:
@@ -472,20 +518,11 @@ class MiauiHeuristic:
             gains[w][sp] - cost if w == me else -(gains[w][sp] / (n - 1)) for sp in (0, 1, 2) for w in seats
         ]
         table.append(0.0)
-        game = (n, now.kiti is not None)
-        worth = _worth(table, game)
         turned = _turned(now.kiti, n, me)
-        profiles = list(zip(*draws[me:], *draws[:me]))
-        if len(DIVERS) ** (n - 1) <= _ROWS_KEPT:  # profiles recur: remember them
-            pairs = _rows(_ROWS.setdefault((n, turned), {}), n, turned, profiles)
-        else:  # six seats: most profiles are new, remembering them costs more than it saves
-            pairs = _made_rows(n, turned, profiles)
-        if len(worth) < len(_AT[game]):
-            worth.extend(_worth(table, game, len(worth)))  # outcomes first met just now
-        by_place = map(call, map(itemgetter(0), pairs), repeat(worth))
-        rows = map(call, map(itemgetter(1), pairs), by_place)
-        sums = list(map(sum, zip(*rows)))  # per diver 1-12, over the profiles
-        return {d: sums[d - 1] / k for d in mine}
+        ids = _ids(n, turned, list(zip(*draws[me:], *draws[:me])))
+        worth = _worth(table, (n, now.kiti is not None)).__getitem__  # after: outcomes met now count
+        by_diver = list(zip(*ids))  # per diver 1-12, its outcome against each profile
+        return {d: sum(map(worth, by_diver[d - 1])) / k for d in mine}
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
