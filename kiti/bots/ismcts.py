@@ -224,10 +224,13 @@ class _Node:
     children (None until the seat comes back to it)]; ``priors``: action -> prior (a root the
     heuristic has an opinion on, or any node opened with a learned policy)."""
 
-    __slots__ = ("edges", "offer", "priors", "visits")
+    __slots__ = ("edges", "first", "offer", "priors", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[int, list[Any]] = {}
+        # after a first visit (not a root's): the moves then offered, whose edges are not made
+        # yet but the chosen one's, each with an availability of 1
+        self.first: list[int] | None = None
         self.visits = 0
         self.priors: dict[int, float] | None = None
         # with priors: the moves last offered, each with its edge and prior (see _offer)
@@ -574,6 +577,10 @@ class ISMCTSBot:
     def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:
         """UCB1 with availability among the moves legal here (progressive widening if wide);
         each offered move's edge is made when first seen and its availability counted."""
+        if node.first is not None:  # back at a node seen once: its first moves' edges, in order
+            edges, first = node.edges, node.first
+            node.edges = {a: edges.get(a) or [0, 0.0, 1, None] for a in first}
+            node.first = None
         if self._wide and state.many_moves(seat):
             actions = self._widen(state, seat, node, rng, node is not self._root)
         elif node is self._root:  # the searching seat's root: the same moves in every determinisation
@@ -584,9 +591,13 @@ class ISMCTSBot:
             return self._select_with_priors(node, actions)
         edges = node.edges
         if not edges:  # a node's first visit: every move offered once, none visited yet
-            node.edges = edges = {a: [0, 0.0, 1, None] for a in actions}
             a = actions[0] if len(actions) == 1 else rng.choice(actions)
-            return a, edges[a]
+            if node is self._root:
+                node.edges = edges = {a: [0, 0.0, 1, None] for a in actions}
+                return a, edges[a]
+            node.first = actions  # the other edges are made if the seat comes back
+            chosen = node.edges[a] = [0, 0.0, 1, None]
+            return a, chosen
         c = self.c
         log = math.log
         sqrt = math.sqrt
