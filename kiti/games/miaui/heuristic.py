@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat, starmap
-from operator import add, attrgetter, call, itemgetter
+from operator import add, call, itemgetter, truediv
 from typing import Any
 
 from ...core.game import State
@@ -114,6 +114,7 @@ class Memory:
 
 
 _CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count, sorted
+_ALL_DIVERS = frozenset(DIVERS)
 #: :func:`mean_unknown`'s answers by unseen pool, then by pile (see :attr:`Memory.by_pile`).
 _MEANS: dict[tuple[str, ...], dict[tuple[str, ...], float]] = {}
 _MEANS_KEPT = 4096  # pools kept (all forgotten at once past this many)
@@ -128,7 +129,7 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     own = view.piles[seat]
     if "?" not in own:
         piles[seat] = list(own)
-    hands = [sorted(set(DIVERS) - set(p)) for p in remembered_dives(events, n)]
+    hands = [sorted(_ALL_DIVERS.difference(p)) for p in remembered_dives(events, n)]
     hands[seat] = sorted(d for d in view.hands[seat] if d != "?")
     caught = [c for e in events if e["type"] == "catch" for c in e["cards"]]
     seen = Counter(caught + [c for cards in view.lagoon for c in cards if c != "?"])
@@ -177,20 +178,48 @@ def _gain(pile: tuple[str, ...], cards: tuple[str, ...], jelly_unseen: bool, las
 
 def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
     """:func:`space_gain` of every seat (rows) and space (columns)."""
-    return [[space_gain(view, mem, seat, space) for space in (0, 1, 2)] for seat in range(view.players)]
+    last = view.round >= view.rounds
+    jelly = mem.jelly_unseen > 0
+    spaces = [_face_up(cards) for cards in view.lagoon]
+    return [_row_gains(mem, seat, tuple(pile), spaces, jelly, last) for seat, pile in enumerate(mem.piles)]
 
 
 def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
     """What catching ``space`` is worth to ``seat``: its known cards, and the average unseen
     card for each face-down one."""
-    cards = view.lagoon[space]
+    spaces = [_face_up(view.lagoon[space])]
+    [gain] = _row_gains(
+        mem, seat, tuple(mem.piles[seat]), spaces, mem.jelly_unseen > 0, view.round >= view.rounds
+    )
+    return gain
+
+
+def _face_up(cards: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
+    """A space's cards the seat knows, and how many it does not (None: an empty space)."""
     if not cards:
-        return 0.0
-    last = view.round >= view.rounds
-    known = [c for c in cards if c != "?"]
-    unknown = len(cards) - len(known)
-    gain = _gain(tuple(mem.piles[seat]), tuple(known), mem.jelly_unseen > 0, last)
-    return gain + unknown * mean_unknown(mem, seat) if unknown else gain
+        return None
+    known = tuple(c for c in cards if c != "?")
+    return known, len(cards) - len(known)
+
+
+def _row_gains(
+    mem: Memory,
+    seat: int,
+    pile: tuple[str, ...],
+    spaces: list[tuple[tuple[str, ...], int] | None],
+    jelly: bool,
+    last: bool,
+) -> list[float]:
+    """:func:`space_gain` of ``seat`` (its pile ``pile``) for each of ``spaces`` (:func:`_face_up`)."""
+    gains = []
+    for space in spaces:
+        if space is None:
+            gains.append(0.0)
+            continue
+        known, unknown = space
+        gain = _gain(pile, known, jelly, last)
+        gains.append(gain + unknown * mean_unknown(mem, seat) if unknown else gain)
+    return gains
 
 
 Row = Callable[[Sequence[Any]], tuple[Any, ...]]  # an itemgetter of several items
@@ -226,20 +255,33 @@ def _outcome(dives: Sequence[int], players: int, kiti: int | None) -> int:
 def _worth(table: list[float], game: Game) -> list[float]:
     """What each outcome of ``game`` met so far is worth to a seat: ``table[space * players +
     winner]`` summed over the depths won, deepest first (the last entry of ``table``, 0.0,
-    stands for a depth nobody won)."""
+    stands for a depth nobody won).  The two deeper depths' sum is made once per pair of
+    their entries (far fewer than the outcomes at six seats)."""
     at = _AT[game]
     if len(at) < 2:  # a getter of one item would not return a tuple
         return [table[a] + table[b] + table[c] for a, b, c in at]
-    deepest, deep, shallow = _pickers(game, len(at))
-    return list(map(add, map(add, deepest(table), deep(table)), shallow(table)))
+    deepest, deep, pair, shallow = _pickers(game, len(at))
+    pairs = list(map(add, deepest(table), deep(table)))
+    return list(map(add, pair(pairs), shallow(table)))
 
 
 @functools.lru_cache(maxsize=64)
-def _pickers(game: Game, known: int) -> tuple[Row, Row, Row]:
-    """Getters of each depth's entry in a worth table (see :func:`_worth`), for the first
-    ``known`` outcomes (in the key: outcomes are numbered as they are met)."""
+def _pickers(game: Game, known: int) -> tuple[Row, Row, Row, Row]:
+    """Getters for :func:`_worth`, over the first ``known`` outcomes of ``game`` (in the key:
+    outcomes are numbered as they are met): the two deeper depths' entries in a worth table
+    for each distinct pair of them (at least two pairs: a dummy is added), each outcome's
+    pair, and its shallow entry."""
     at = _AT[game][:known]
-    return tuple(itemgetter(*(entry[space] for entry in at)) for space in (0, 1, 2))  # type: ignore[return-value]
+    pairs = list(dict.fromkeys((a, b) for a, b, _ in at))
+    if len(pairs) < 2:
+        pairs.append(pairs[0])
+    number = {pair: i for i, pair in enumerate(pairs)}
+    return (
+        itemgetter(*(a for a, _ in pairs)),
+        itemgetter(*(b for _, b in pairs)),
+        itemgetter(*(number[a, b] for a, b, _ in at)),
+        itemgetter(*(c for _, _, c in at)),
+    )
 
 
 class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
@@ -266,12 +308,18 @@ class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
         return found
 
 
-class _Places(dict[tuple[int, ...], Row]):
-    """Sorted distinct dives -> a getter of each diver 1-12's place among them (as
-    :class:`_ByPlace` numbers places), made when first asked."""
+class _Places(dict[frozenset[int], tuple[Callable[[int], int], Row]]):
+    """A set of distinct dives -> (each dive's rank among them, lowest 0: a function of the
+    dive; a getter of each diver 1-12's place among them, as :class:`_ByPlace` numbers
+    places), made when first asked."""
 
-    def __missing__(self, distinct: tuple[int, ...]) -> Row:
-        found = self[distinct] = itemgetter(*(2 * bisect_left(distinct, d) + (d in distinct) for d in DIVERS))
+    def __missing__(self, values: frozenset[int]) -> tuple[Callable[[int], int], Row]:
+        distinct = sorted(values)
+        rank = [0] * (len(DIVERS) + 1)
+        for i, dive in enumerate(distinct):
+            rank[dive] = i
+        places = itemgetter(*(2 * bisect_left(distinct, d) + (d in values) for d in DIVERS))
+        found = self[values] = (rank.__getitem__, places)
         return found
 
 
@@ -318,14 +366,14 @@ def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> lis
 
 
 def _made_ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Ids]:
-    """The :data:`Ids` of each profile, made in C loops: its sorted distinct dives, each
-    dive's rank among them, and the tables (:class:`_ByPlace`, :class:`_Places`) for those."""
+    """The :data:`Ids` of each profile, made in C loops: its set of dives, each dive's rank
+    among them, and the tables (:class:`_ByPlace`, :class:`_Places`) for those."""
     by_place = _BY_PLACE.get((players, kiti))
     if by_place is None:
         by_place = _BY_PLACE[players, kiti] = _ByPlace(players, kiti)
-    distinct = list(map(tuple, map(sorted, map(set, profiles))))
-    ranks = map(tuple, map(map, map(attrgetter("index"), distinct), profiles))
-    return list(map(call, map(_PLACES.__getitem__, distinct), map(by_place.__getitem__, ranks)))
+    found = list(map(_PLACES.__getitem__, map(frozenset, profiles)))
+    ranks = map(tuple, map(map, map(itemgetter(0), found), profiles))
+    return list(map(call, map(itemgetter(1), found), map(by_place.__getitem__, ranks)))
 
 
 def _turned(kiti: int | None, players: int, me: int) -> int | None:
@@ -348,6 +396,27 @@ def winners_by_diver(dives: Sequence[int], players: int, kiti: int | None, me: i
 
 
 Sampler = tuple[list[int], list[float], float]  # divers, cumulative weights but the last, total
+Model = list[tuple[int, float]]  # a seat's mixed strategy: (diver, probability) pairs
+
+#: A hand (its divers, sorted) -> the uniform model over it and that model split for :func:`_sample`.
+_UNIFORM: dict[tuple[int, ...], tuple[Model, Sampler]] = {}
+
+
+def _uniform(hand: list[int]) -> tuple[Model, Sampler]:
+    """The uniform model over ``hand`` (never modified: shared) and its :data:`Sampler`."""
+    key = tuple(hand)
+    found = _UNIFORM.get(key)
+    if found is None:
+        model = [(d, 1.0 / len(hand)) for d in hand] if hand else [(1, 1.0)]
+        found = _UNIFORM[key] = (model, _split([model])[0])
+    return found
+
+
+def _shares(gains: list[list[float]]) -> list[list[float]]:
+    """Per space (rows), what each seat's catch there (columns) costs another seat: minus its
+    share of the gain, ``-(gain / (players - 1))``."""
+    others = len(gains) - 1
+    return [[-(row[space] / others) for row in gains] for space in (0, 1, 2)]
 
 
 def _split(models: list[list[tuple[int, float]]]) -> list[Sampler]:
@@ -465,18 +534,19 @@ class MiauiHeuristic:
 
     def models(
         self, now: MiauiView, mem: Memory, gains: list[list[float]], rng: random.Random
-    ) -> list[list[tuple[int, float]]]:
+    ) -> list[Model]:
         """Per seat, the mixed strategy we expect it to play: (diver, probability) pairs."""
-        n = now.players
-        uniform = [[(d, 1.0 / len(h)) for d in h] if h else [(1, 1.0)] for h in mem.hands]
-        models = list(uniform)
-        split = _split(uniform)
-        for s in range(n):
-            if s == now.viewer or len(mem.hands[s]) <= 1:
+        uniform = list(map(_uniform, mem.hands))
+        models = [model for model, _ in uniform]
+        split = [sampler for _, sampler in uniform]
+        shares = _shares(gains)
+        k = max(8, self.samples // 2)
+        naive, rest = self.naive, 1 - self.naive
+        for s, hand in enumerate(mem.hands):
+            if s == now.viewer or len(hand) <= 1:
                 continue
-            utils = self._expected(now, mem, gains, s, mem.hands[s], split, rng, max(8, self.samples // 2))
-            smart = dict(self.weights(utils))
-            models[s] = [(d, self.naive * p + (1 - self.naive) * smart.get(d, 0.0)) for d, p in uniform[s]]
+            smart = dict(self.weights(self._expected(now, mem, gains, s, hand, split, rng, k, shares)))
+            models[s] = [(d, naive * p + rest * smart.get(d, 0.0)) for d, p in models[s]]
         return models
 
     def utilities(
@@ -486,7 +556,7 @@ class MiauiHeuristic:
         gains: list[list[float]],
         me: int,
         mine: Sequence[int],
-        models: list[list[tuple[int, float]]],
+        models: list[Model],
         rng: random.Random,
         samples: int | None = None,
     ) -> dict[int, float]:
@@ -503,8 +573,10 @@ class MiauiHeuristic:
         models: list[Sampler],
         rng: random.Random,
         k: int,
+        shares: list[list[float]] | None = None,
     ) -> dict[int, float]:
-        """:meth:`utilities`, the models split as :func:`_sample` draws from them, ``k`` samples."""
+        """:meth:`utilities`, the models split as :func:`_sample` draws from them, ``k`` samples
+        (``shares``: :func:`_shares` of ``gains``, if made already)."""
         n = now.players
         draws = [_sample(models[s], rng, k) for s in range(n) if s != me]
         rounds_left = now.rounds - now.round  # free choices after this one
@@ -512,17 +584,16 @@ class MiauiHeuristic:
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
         # The seats renumbered from me (see _turned): what each seat winning each depth is
         # worth to me: its gain, less the diver's cost, if I win; if another seat does, minus
-        # my share of its gain.
-        seats = [*range(me, n), *range(me)]
-        table = [
-            gains[w][sp] - cost if w == me else -(gains[w][sp] / (n - 1)) for sp in (0, 1, 2) for w in seats
-        ]
-        table.append(0.0)
-        turned = _turned(now.kiti, n, me)
-        ids = _ids(n, turned, list(zip(*draws[me:], *draws[:me])))
+        # my share of its gain (the last entry: nobody won it).
+        deepest, deep, shallow = shares or _shares(gains)
+        table = [*deepest[me:], *deepest[:me], *deep[me:], *deep[:me], *shallow[me:], *shallow[:me], 0.0]
+        mine_won = gains[me]
+        table[0], table[n], table[2 * n] = mine_won[0] - cost, mine_won[1] - cost, mine_won[2] - cost
+        ids = _ids(n, _turned(now.kiti, n, me), list(zip(*draws[me:], *draws[:me])))
         worth = _worth(table, (n, now.kiti is not None)).__getitem__  # after: outcomes met now count
         by_diver = list(zip(*ids))  # per diver 1-12, its outcome against each profile
-        return {d: sum(map(worth, by_diver[d - 1])) / k for d in mine}
+        sums = map(sum, map(map, repeat(worth), [by_diver[d - 1] for d in mine]))
+        return dict(zip(mine, map(truediv, sums, repeat(k))))
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
@@ -538,8 +609,9 @@ class MiauiHeuristic:
         return [(d, x / total) for d, x in sorted(w.items())]
 
     def draw(self, utils: dict[int, float], rng: random.Random) -> int:
-        pairs = self.weights(utils)
-        return rng.choices([d for d, _ in pairs], [p for _, p in pairs])[0]
+        """A diver drawn from :meth:`weights` (as ``rng.choices`` draws it)."""
+        [pick] = _sample(_split([self.weights(utils)])[0], rng, 1)
+        return pick
 
     def _order(self, legal: list[Move], now: MiauiView, mem: Memory) -> Move:
         """No Fighting, taker chooses: the first card of the best order for our pile."""
