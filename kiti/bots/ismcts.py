@@ -60,9 +60,15 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   costs one call of ``probabilities``, each leaf one ``value`` per seat.  NumPy is imported
   only when a ``policy`` is named.
 * **Bookkeeping**: a node's edges are keyed by the game's action integers (moves are stepped
-  through the unchecked integer path, rollouts draw ``random_action``), and a node's legal
-  moves are offered, counted and scored in one pass; the choices and statistics for a seed
-  are those of the plain version (tests/test_ismcts_speed.py keeps it as a reference).
+  through the unchecked integer path, rollouts draw ``random_action``; a node's moves come
+  from the game's own ``legal_actions`` where it has one), and a node's legal moves are
+  offered, counted and scored in one pass.  A node met for the first time makes only the
+  chosen move's edge (the others, if its seat comes back); an edge's children are made when
+  its seat comes back; PUCT keeps each offered move's edge and prior in a list on the node.
+  A uniform random rollout applies each simultaneous choice at once (the same draws, lowest
+  seat first, as :func:`~kiti.core.turns.play_random_actions`).  The choices and statistics
+  for a seed are those of the plain version (tests/test_ismcts_speed.py and
+  tests/test_ismcts_rollout_20.py keep it as a reference).
 """
 
 from __future__ import annotations
