@@ -35,13 +35,14 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping
+from functools import cached_property
 
 from ...core.game import State
 from ...core.moves import Move
 from ...core.options import OptionSpec
 from ...core.seatview import SeatView
-from .cards import DESTINIES, PAIRS, TRAVELERS, card
-from .island import Island, lay_card, legal_placements, random_legal_placement, shape, star_position
+from .cards import DESTINIES, PAIRS, TRAVELERS, Pos, card
+from .island import Island, kept, lay_card, legal_placements, random_legal_placement, shape, star_position
 from .rules import (
     DISCARD,
     DONE,
@@ -71,6 +72,7 @@ from .sources import (
     symbol_counts,
     totem_points,
     traveler_points,
+    visible_counts,
 )
 
 _PARAM = "bot heuristic parameter"
@@ -261,13 +263,21 @@ class Judge:
         self.bank = state.banks[seat]  # counters: what the seat can spend
         self.printed = state.printed_coconuts(seat)  # on its played Traveler: they count, unspent
         self.left = {x for x in SOURCES if x not in state.scored(seat)}
-        self.counts = symbol_counts(self.island, self.extra)
-        self.star = star_position(self.island)
         self._vol: int | None = None
         self.totem_rule = state.totem_rule
         self._left_cards = (
             placements_per_seat(state.players, state.options["solo_piles"]) - len(self.island.placements) + 1
         )
+
+    @cached_property
+    def counts(self) -> Counter[str]:
+        """The seat's symbols by kind (worked out when first asked: a search's evaluation
+        values islands without them)."""
+        return symbol_counts(self.island, self.extra)
+
+    @cached_property
+    def star(self) -> Pos:
+        return star_position(self.island)
 
     # ------------------------------------------------------------------ islands
     def worth(self, counts: Mapping[str, int], volcano: int, bank: int, beach: int | None = None) -> float:
@@ -294,11 +304,8 @@ class Judge:
         return self._left_cards
 
     def volcano_now(self, island: Island) -> int:
-        return sum(
-            ruler_points(math.hypot(p[0] - self.star[0], p[1] - self.star[1]))
-            for p, kind in island.symbols.items()
-            if kind == "volcano"
-        )
+        """The island's volcanoes' points now (kept with the island: its star is the seat's)."""
+        return kept(island, "volcano_points", _volcano_points)
 
     def quick(self, name: str, rotation: int, x: int, y: int, bank_change: int = 0) -> float:
         """A placement's worth from what it covers and shows, without laying it (no beach)."""
@@ -324,7 +331,7 @@ class Judge:
 
     def island_worth(self, island: Island, bank: int) -> float:
         return self.worth(
-            symbol_counts(island, self.extra), self.volcano_now(island), bank, longest_beach(island)
+            visible_counts(island, self.extra), self.volcano_now(island), bank, longest_beach(island)
         )
 
     def best_placement(self, name: str, rng: random.Random, bank_change: int = 0) -> tuple[float, Place]:
@@ -424,3 +431,12 @@ class Judge:
         assert isinstance(move, Score)
         left = self.cards_left()
         return sum(self.state.source_value(self.seat, x) - GROWTH[x] * left for x in move.sources)
+
+
+def _volcano_points(island: Island) -> int:
+    star = star_position(island)
+    return sum(
+        ruler_points(math.hypot(p[0] - star[0], p[1] - star[1]))
+        for p, kind in island.symbols.items()
+        if kind == "volcano"
+    )

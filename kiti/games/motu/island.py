@@ -90,7 +90,8 @@ class Island(_Visible):
     boards once made, and until then the island it grew from and the card laid on it; the
     card laid last and where (``_laid``, from :func:`lay_card`: what a caller that keeps its
     own facts by placements grows them with); and the facts other modules work out from it
-    once (:func:`kept`). They are no part of its value:
+    once (:func:`kept`), and the placement refusals asked of it (:func:`kept_problem`). They
+    are no part of its value:
     equality, hashing, copies and pickles see the fields alone.
     """
 
@@ -106,7 +107,7 @@ class Island(_Visible):
 def kept(island: Island, name: str, make: Callable[[Island], T]) -> T:
     """``make(island)``, worked out once and kept with the island under ``name`` (islands
     never change): e.g. its symbol counts and longest beach (:mod:`.sources`). Callers must
-    not change what they get."""
+    not change what they get (but :func:`kept_problem`, which fills its own table)."""
     facts = island._facts
     if facts is None:
         facts = island._facts = {}
@@ -293,6 +294,25 @@ def placement_problem(island: Island, c: CardLike, rotation: int, x: int, y: int
     s = shape(as_card(c), rotation)
     fault = _cover_fault(island, s, x, y) or _edge_fault(island.cells, s, x, y)
     return None if fault is None else _words(fault)
+
+
+def kept_problem(island: Island, name: str, rotation: int, x: int, y: int) -> str | None:
+    """:func:`placement_problem` for the card ``name`` (rotation, x and y whole numbers),
+    kept with the island (islands never change): a search asks again and again of the
+    islands it shares between determinisations."""
+    problems: dict[tuple[str, int, int, int], str | None] = kept(island, "problems", _no_problems)
+    key = (name, rotation, x, y)
+    try:
+        return problems[key]
+    except KeyError:
+        if len(problems) >= 4096:
+            problems.clear()
+        found = problems[key] = placement_problem(island, name, rotation, x, y)
+        return found
+
+
+def _no_problems(island: Island) -> dict[tuple[str, int, int, int], str | None]:
+    return {}
 
 
 def _cover_fault(island: Island, s: Shape, x: int, y: int) -> Fault | None:
@@ -643,7 +663,10 @@ def has_legal_placement(island: Island, c: CardLike) -> bool:
     if not island.coverable:
         return False
     grid = _grid(island)
-    return any(_legal_board(grid, c, r) for r in ROTATIONS)
+    for r in ROTATIONS:  # noqa: SIM110 (a loop: no generator made, asked of every card offered)
+        if _legal_board(grid, c, r):
+            return True
+    return False
 
 
 def is_legal_placement(island: Island, c: CardLike, rotation: int, x: int, y: int) -> bool:

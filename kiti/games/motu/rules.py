@@ -53,11 +53,11 @@ from .island import (
     Island,
     bounds,
     has_legal_placement,
-    is_legal_placement,
+    kept_problem,
     lay_card,
+    legal_boards,
     legal_placements,
     new_island,
-    placement_problem,
     terrain_problem,
     uniform_legal_placement,
 )
@@ -166,6 +166,7 @@ class Word(Move):
 SCRAP, TRAVEL, DONE, GIVE, DISCARD = (Word(w) for w in ("scrap", "travel", "done", "give", "discard"))
 WORDS = {str(w): w for w in (SCRAP, TRAVEL, DONE, GIVE, DISCARD)}
 TAKES = tuple(Take(i) for i in range(ROW))
+_ROTATION_INDEX = {r: i for i, r in enumerate(ROTATIONS)}  # a rotation's legal board (legal_boards)
 SOLO_TAKES = {side: SoloTake(side) for side in ("left", "right")}
 BUYS = {d: Buy(d) for d in DESTINIES}
 SCORES = {combo: Score(combo) for k in (1, 2, 3) for combo in itertools.combinations(SOURCES, k)}
@@ -652,6 +653,8 @@ class MotuState(State):
     _fit_cache: tuple[int, tuple[bool, ...]] | None  # (history length, fits), see _fits
     _placement_cache: tuple[int, tuple[Place, ...]] | None  # (history length, placements)
     _shared_cache: tuple[int, tuple[Any, ...]] | None  # (history length, _shared_view's parts)
+    #: (island, card, legal boards by rotation, x0, y0, width): see _may_place
+    _spot_cache: tuple[Island, str | None, tuple[int, ...], int, int, int] | None
 
     # ------------------------------------------------------------- setup
     def _setup(self, options: dict[str, Any], setup: dict[str, Any] | None) -> None:
@@ -692,7 +695,7 @@ class MotuState(State):
             if t is not None:
                 EMIT.traveler(self.log, seats(s), seat=s, card=t)
         self.round = 1
-        self._fit_cache = self._placement_cache = self._shared_cache = None  # worked out on demand
+        self._fit_cache = self._placement_cache = self._shared_cache = self._spot_cache = None  # on demand
         self._start_turn(self.first)
 
     def _start_play(self) -> None:
@@ -941,11 +944,8 @@ class MotuState(State):
         return f"it is not seat {seat}'s turn: seat {self.turn} is asked to {PHASE_WORDS[self.phase]}"
 
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
-        if (
-            self.phase == "place"
-            and type(move) is Place  # its fields' types are checked before (field_problem)
-            and is_legal_placement(self.islands[seat], self.holding or "", move.rotation, move.x, move.y)
-        ):
+        # its fields' types are checked before (field_problem)
+        if type(move) is Place and self.phase == "place" and self._may_place(seat, move):
             return None  # legal (the placement rule, read from bit boards): at once, for searches
         malformed = move_fields_problem(move)
         if malformed is not None:
@@ -958,7 +958,7 @@ class MotuState(State):
             far = out_of_reach(
                 move, placement_bound(placements_per_seat(self.players, self.options["solo_piles"]))
             )
-            return far or placement_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
+            return far or kept_problem(self.islands[seat], self.holding, move.rotation, move.x, move.y)
         if type(move) is Place:
             return f"there is no card to place now: {PHASE_WORDS[phase]}"
         if phase == "take":
@@ -970,6 +970,21 @@ class MotuState(State):
                 return f"say what becomes of {self.other}: give (to the Opponent) or discard (pay 3)"
             return None
         return self._score_problem(seat, move)
+
+    def _may_place(self, seat: int, move: Place) -> bool:
+        """:func:`is_legal_placement` for the card in hand on ``seat``'s island: the legal
+        boards of every rotation kept with the state for that island and card, so a search
+        asking of many placements (ISMCTS's widening) pays one bit test each."""
+        island = self.islands[seat]
+        spots = self._spot_cache
+        if spots is None or spots[0] is not island or spots[1] != self.holding:
+            spots = self._spot_cache = (island, self.holding, *legal_boards(island, self.holding or ""))
+        board = _ROTATION_INDEX.get(move.rotation)
+        dx = move.x - spots[3]
+        if board is None or not 0 <= dx < spots[5]:
+            return False
+        at = (move.y - spots[4]) * spots[5] + dx
+        return at >= 0 and bool(spots[2][board] >> at & 1)
 
     def _take_problem(self, seat: int, move: Move) -> str | None:
         legal = self._take_moves(seat)

@@ -57,10 +57,12 @@ def symbol_counts(island: Island, extra: Mapping[str, int] | None = None) -> Cou
 
 
 def _visible_counts(island: Island) -> Counter[str]:
-    return Counter(kind for kind in island.symbols.values() if kind != "star")
+    counts = Counter(island.symbols.values())
+    del counts["star"]  # the other kinds keep their order: first seen first
+    return counts
 
 
-def _counts(island: Island, extra: Mapping[str, int] | None) -> Mapping[str, int]:
+def visible_counts(island: Island, extra: Mapping[str, int] | None) -> Mapping[str, int]:
     """:func:`symbol_counts`, read only: the island's own counts when there is no ``extra``."""
     counts: Mapping[str, int] = kept(island, "symbols", _visible_counts)
     if not extra:
@@ -144,7 +146,7 @@ def source_points(
         return coconut_points(coconuts)
     if source == "volcano":
         return volcano_points(island)
-    counts = _counts(island, extra)
+    counts = visible_counts(island, extra)
     if source == "totem":
         return totem_points(counts, totems)
     if source in PAIRS:
@@ -240,7 +242,7 @@ def component_count(component: str, island: Island, extra: Mapping[str, int] | N
         return bank
     if component == "beach_card":
         return beach_cards(island)
-    counts = _counts(island, extra)
+    counts = visible_counts(island, extra)
     if component == "volcano":
         return counts.get("volcano", 0)
     if component == "totem":
