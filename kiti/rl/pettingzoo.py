@@ -101,6 +101,7 @@ class Table:
             self.game,
             getattr(self.encoder, "legal_actions", None),
             getattr(self.encoder, "write_legal", None),
+            getattr(self.encoder, "legal_key", None),
         )
         self.size = self.actions.size
         #: ``observe(seat)``: the seat's observation and mask now, written the way ``kind`` asks
@@ -122,6 +123,17 @@ class Table:
         self._legal: tuple[int, int, tuple[Any, np.ndarray]] = (-1, -1, (b"", np.zeros(0, MASK)))
         #: What the seats' observations share (Encoder.shared), for the state's ``version``.
         self._shared: tuple[int, Any] = (-1, None)
+        #: Where the encoder offers one (``mirror()``), the shared table that this env keeps
+        #: and brings up to date in place at each new version instead of making it anew
+        mirror = getattr(self.encoder, "mirror", None)
+        self._make_shared = (
+            None if self.encoder is None else (self.encoder.shared if mirror is None else mirror().update)
+        )
+        self._new = None if self.encoder is None else self.encoder._new
+        self._legal_mask = self.actions.legal_mask
+        #: the encoder's legal_key (see Actions) and the masks found by it, read here at once
+        self._legal_key = self.actions._legal_key
+        self._keyed = self.actions._keyed
 
     def spaces(self) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
         """A separate (observation, action) space object per agent."""
@@ -170,14 +182,20 @@ class Table:
 
     def _tensor(self, seat: int) -> dict[str, Any]:
         # Encoder.observation(state, seat, None, shared) without its checks: the state is this
-        # env's own and the seat one of its agents'.
+        # env's own and the seat one of its agents'; the mask as mask() gives it.
         version = self.version
+        state = self.state
         shared = self._shared
         if shared[0] != version:
-            shared = self._shared = (version, self.encoder.shared(self.state))  # type: ignore[union-attr]
+            shared = self._shared = (version, self._make_shared(state))  # type: ignore[misc]
+        legal = self._legal
+        if legal[0] != version or legal[1] != seat:
+            key_of = self._legal_key
+            made = None if key_of is None else self._keyed.get(key_of(state, seat))
+            legal = self._legal = (version, seat, made or self._legal_mask(state, seat))
         return {
-            "observation": self.encoder._new(self.state, seat, shared[1]),  # type: ignore[union-attr]
-            "action_mask": self.mask(seat),
+            "observation": self._new(state, seat, shared[1]),  # type: ignore[misc]
+            "action_mask": legal[2][1].copy(),
         }
 
     def _info_state(self, seat: int) -> dict[str, Any]:

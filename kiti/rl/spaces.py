@@ -25,7 +25,7 @@ play) ends with the token :data:`END`, so a prefix is either a whole move or not
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,7 @@ class Actions:
         game: Game,
         legal: Callable[[State, int], Sequence[int]] | None = None,
         write_legal: Callable[[State, int, memoryview], None] | None = None,
+        legal_key: Callable[[State, int], Hashable] | None = None,
     ) -> None:
         self.game = game
         #: ``legal(state, seat)``: the seat's legal actions (a seat to act), as
@@ -71,6 +72,11 @@ class Actions:
         #: ``write_legal(state, seat, out)``: a game encoder's way to write a seat's (to act)
         #: legal actions straight into a zeroed mask (``out``: its bytes, one per action).
         self._write_legal = write_legal
+        #: ``legal_key(state, seat)``: a game encoder's cheap key that decides a seat's legal
+        #: actions (the same key: the same actions; None: no key for this seat now), so a
+        #: mask is looked up by it once worked out (Miaui: a diving seat's divers left).
+        self._legal_key = legal_key
+        self._keyed: dict[Hashable, tuple[memoryview, np.ndarray]] = {}
         self.codec = game.codec
         self.moves = self.codec.moves
         self.noop = self.codec.size
@@ -94,6 +100,16 @@ class Actions:
     def legal_mask(self, state: State, seat: int) -> tuple[memoryview, np.ndarray]:
         """``seat``'s mask now, not to be written nor handed out (hand out a copy), with its
         bytes (``legal[action]``: 1 where legal, a cheap test)."""
+        key_of = self._legal_key
+        if key_of is not None:
+            key = key_of(state, seat)
+            if key is not None:
+                made = self._keyed.get(key)
+                if made is None:
+                    if len(self._keyed) >= self._keep:
+                        self._keyed.clear()
+                    made = self._keyed[key] = self.mask_bytes(self.legal(state, seat))
+                return made
         write = self._write_legal
         if write is None or seat not in state.acting:
             return self.mask_bytes(self.legal(state, seat))

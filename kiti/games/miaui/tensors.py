@@ -105,9 +105,10 @@ class MiauiEncoder(Encoder):
 
     The observation is gathered (one numpy call) from a table made once per state
     (:meth:`shared`) of float32 blocks laid end to end: the public values (the observation's
-    layout, rows in seat order), then per seat its divers left and its dive, then per pile
-    its block (:data:`PILE`), then a constant 1.  Seat and pile blocks are made once per
-    content and kept.  A seat's gather list turns the rows ego-centric and reads, of the
+    layout, rows in seat order), then every seat's divers left, then every seat's dive, then
+    per pile its block (:data:`PILE_SIZE` values), then a constant 1.  Hand and pile blocks
+    are made once per content and kept; an env keeps its table and brings it up to date
+    (:class:`Mirror`).  A seat's gather list turns the rows ego-centric and reads, of the
     secret values, only that seat's."""
 
     writes_all = True  # the gather writes every value
@@ -129,8 +130,9 @@ class MiauiEncoder(Encoder):
         self._blank = blank.tobytes()
         #: _rel[seat][s]: the row of seat s as seat ``seat`` sees the table
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
-        self._seats_at = self.observation_layout.size  # the seats' blocks (2 × ROUNDS each)
-        self._piles_at = self._seats_at + n * 2 * ROUNDS  # the piles' blocks (PILE_SIZE each)
+        self._hands_at = self.observation_layout.size  # the seats' hands (ROUNDS each)
+        self._dives_at = self._hands_at + n * ROUNDS  # the seats' dives (ROUNDS each)
+        self._piles_at = self._dives_at + n * ROUNDS  # the piles' blocks (PILE_SIZE each)
         self._one = self._piles_at + n * PILE_SIZE
         self._gather = [self._gather_list(seat) for seat in range(n)]
         #: Hand blocks by divers left, pile blocks by cards, one table per
@@ -143,6 +145,14 @@ class MiauiEncoder(Encoder):
         self._committed_at, self._to_act_at = at["committed"], at["to_act"]
         self._deck_at, self._box_at = at["deck"], at["box"]
         self._lagoon_at = [at["lagoon"] + space * self.slots * SLOT for space in range(3)]
+
+    def legal_key(self, state: MiauiState, seat: int) -> tuple[int, ...] | None:
+        """What decides a diving seat's legal actions: its divers left (None otherwise), so
+        the env looks its mask up (:class:`kiti.rl.spaces.Actions`; the rules list the
+        actions the first time)."""
+        if seat in state.acting and not state.pending:
+            return tuple(state.hands[seat])
+        return None
 
     def _gather_list(self, seat: int) -> np.ndarray:
         """Where each value of ``seat``'s observation is read in the shared table."""
@@ -158,9 +168,10 @@ class MiauiEncoder(Encoder):
             for r in range(n):
                 row = at[name] + (r + seat) % n * width
                 gather[at[name] + r * width : at[name] + (r + 1) * width] = range(row, row + width)
-        mine = self._seats_at + seat * 2 * ROUNDS
+        mine = self._hands_at + seat * ROUNDS
         gather[at["hand"] : at["hand"] + ROUNDS] = range(mine, mine + ROUNDS)
-        gather[at["my_dive"] : at["my_dive"] + ROUNDS] = range(mine + ROUNDS, mine + 2 * ROUNDS)
+        mine = self._dives_at + seat * ROUNDS
+        gather[at["my_dive"] : at["my_dive"] + ROUNDS] = range(mine, mine + ROUNDS)
         for r in range(n):
             pile = self._piles_at + (r + seat) % n * PILE_SIZE
             cards = pile + (_FULL if r == 0 else _SHOWN)
@@ -185,44 +196,61 @@ class MiauiEncoder(Encoder):
         """The gather straight into a new array (no buffer to make first)."""
         if shared is None:
             shared = self.shared(state)
-        out: np.ndarray = shared.take(self._gather[seat])
-        if any(state.veil):
+        out: np.ndarray = shared.take(self._gather[seat], mode="wrap")  # in range: the cheaper mode
+        veil = state.veil
+        if veil[0] or veil[1] or veil[2]:  # the three depths
             self._peeks(state, seat, out)
         return out
 
     def shared(self, state: MiauiState) -> np.ndarray:
         """The table of :class:`MiauiEncoder`'s doc for ``state`` (every seat's secrets)."""
         blocks: list[bytes | bytearray] = [self._public(state)]
-        seats = self._seats_made
-        for divers, chosen in zip(state.hands, state.committed):
-            key = tuple(divers)
-            made = seats.get(key)
-            if made is None:
-                if len(seats) > 1 << 15:  # about 3 MB
-                    seats.clear()
-                made = seats[key] = _hand_block(divers)
-            blocks.append(made)
-            blocks.append(_DIVE[chosen])
+        blocks += map(self._hand_block, state.hands)
+        blocks += map(_DIVE.__getitem__, state.committed)
         shown = state.over or self.open_baskets
-        piles = self._piles_made[shown]
+        pile_block = self._pile_block
         for pile in state.piles:
-            key2 = tuple(pile)
-            block = piles.get(key2)
-            if block is None:
-                if len(piles) > 1 << 14:  # about 6 MB
-                    piles.clear()
-                block = piles[key2] = _pile_block(pile, shown)
-            blocks.append(block)
+            blocks.append(pile_block(pile, shown))
         blocks.append(_ONE)
         return np.frombuffer(b"".join(blocks), FLOAT)
+
+    def _hand_block(self, divers: list[int]) -> bytes:
+        """:func:`_hand_block`, made once per hand and kept."""
+        seats = self._seats_made
+        key = tuple(divers)
+        made = seats.get(key)
+        if made is None:
+            if len(seats) > 1 << 15:  # about 3 MB
+                seats.clear()
+            made = seats[key] = _hand_block(divers)
+        return made
+
+    def _pile_block(self, pile: list[str], shown: bool) -> bytearray:
+        """:func:`_pile_block`, made once per content and kept."""
+        piles = self._piles_made[shown]
+        key = tuple(pile)
+        block = piles.get(key)
+        if block is None:
+            if len(piles) > 1 << 14:  # about 6 MB
+                piles.clear()
+            block = piles[key] = _pile_block(pile, shown)
+        return block
+
+    def mirror(self) -> Mirror:
+        """A shared table that one env keeps and brings up to date (see :class:`Mirror`)."""
+        return Mirror(self)
 
     def _public(self, state: MiauiState) -> bytearray:
         """The public values, in the observation's layout with rows in seat order (float32
         bytes, written through a memoryview: cheaper than numpy for a few dozen values)."""
+        table = bytearray(self._blank)  # zeros but the options that are on
+        self._write_public(state, memoryview(table).cast("f"))
+        return table
+
+    def _write_public(self, state: MiauiState, out: memoryview[float]) -> None:
+        """:meth:`_public` into ``out`` (its float32 values, holding :attr:`_blank`'s)."""
         at = self._at
         over = state.over
-        table = bytearray(self._blank)  # zeros but the options that are on
-        out = memoryview(table).cast("f")
         out[self._round_at + state.round] = 1.0
         if over:
             out[self._over_at] = 1.0
@@ -250,7 +278,6 @@ class MiauiEncoder(Encoder):
             base = at["pending_cards"]
             for c in cards:
                 out[base + CODE[c]] += 1.0
-        return table
 
     def _lagoon(self, state: MiauiState, out: memoryview[float]) -> None:
         """Each depth's cards, oldest first, as a seat that did not peek sees them: the code
@@ -260,6 +287,8 @@ class MiauiEncoder(Encoder):
             if veil and not over:
                 for i, c in enumerate(cards):
                     out[at + i * SLOT + (C if i in veil else CODE[c])] = 1.0
+            elif len(cards) == 1:  # the usual depth
+                out[at + CODE[cards[0]]] = 1.0
             else:
                 for i, c in enumerate(cards):
                     out[at + i * SLOT + CODE[c]] = 1.0
@@ -308,6 +337,94 @@ class MiauiEncoder(Encoder):
                     history[at["boxed"] + CODE[card]] += 1.0
 
 
+class Mirror:
+    """The shared table of :meth:`MiauiEncoder.shared`, kept by one env and brought up to
+    date in place for each new state (:meth:`update`): the public values and the hands are
+    written again, a pile's block only where the pile differs from the one it holds (a round
+    changes a few), and where cards were only added on top, by adding them to the block.
+    It equals :meth:`MiauiEncoder.shared` of the state given last (a test holds it so over
+    random games); observations are gathered from it into new arrays, so nothing handed out
+    shares its memory."""
+
+    __slots__ = ("_bytes", "_dives", "_enc", "_piles", "_shown", "_values", "array")
+
+    def __init__(self, encoder: MiauiEncoder) -> None:
+        self._enc = encoder
+        table = bytearray(4 * (encoder._one + 1))
+        self._bytes = memoryview(table)
+        self._values = self._bytes.cast("f")
+        self._values[encoder._one] = 1.0
+        #: the table (a numpy view of its bytes, never handed out)
+        self.array: np.ndarray = np.frombuffer(table, FLOAT)
+        #: what the dives' and the piles' blocks hold now (None: nothing yet)
+        self._dives: list[int] | None = None
+        self._piles: list[list[str] | None] = [None] * encoder.players
+        self._shown: bool | None = None
+
+    def update(self, state: MiauiState) -> np.ndarray:
+        """The table of ``state`` (:attr:`array`, updated in place)."""
+        enc = self._enc
+        table = self._bytes
+        blank = enc._blank
+        end = len(blank)
+        table[:end] = blank
+        enc._write_public(state, self._values)
+        made = enc._seats_made
+        try:
+            hands = b"".join([made[tuple(divers)] for divers in state.hands])
+        except KeyError:
+            hands = b"".join(map(enc._hand_block, state.hands))
+        table[end : end + len(hands)] = hands
+        committed = state.committed
+        if committed != self._dives:
+            self._dives = committed.copy()
+            at = 4 * enc._dives_at
+            table[at : at + len(committed) * _HAND_BYTES] = b"".join(map(_DIVE.__getitem__, committed))
+        self._update_piles(state)
+        return self.array
+
+    def _update_piles(self, state: MiauiState) -> None:
+        enc = self._enc
+        shown = state.over or enc.open_baskets
+        piles = self._piles
+        if shown != self._shown:  # the blocks of piles of two cards or more change
+            self._shown = shown
+            piles[:] = [None if old is None or len(old) > 1 else old for old in piles]
+        for s, pile in enumerate(state.piles):
+            old = piles[s]
+            if pile == old:
+                continue
+            piles[s] = pile.copy()
+            at = enc._piles_at + s * PILE_SIZE
+            if old is not None and len(pile) > len(old) and pile[: len(old)] == old:
+                for k in range(len(old), len(pile)):
+                    self._add_card(at, pile[: k + 1], shown)
+            else:
+                self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
+
+    def _add_card(self, at: int, pile: list[str], shown: bool) -> None:
+        """The pile block at ``at`` (in values) of ``pile`` but its top card, turned into
+        that of ``pile``: one card more on top (the usual catch)."""
+        v = self._values
+        code = CODE[pile[-1]]
+        v[at + _FULL + code] += 1.0
+        v[at + _TOP + code] = 1.0
+        score = float(pile_score(pile))
+        size = len(pile)
+        v[at + _SIZE], v[at + _FULL_SCORE] = float(size), score
+        below = CODE[pile[-2]] if size > 1 else -1  # the old top card, no longer on top
+        if below >= 0 and below != code:
+            v[at + _TOP + below] = 0.0
+        if shown or size <= 1:
+            v[at + _SHOWN + code] += 1.0
+            v[at + _SHOWN_SCORE], v[at + _KNOWN] = score, 1.0
+        else:  # only the top card shows
+            if below >= 0:
+                v[at + _SHOWN + below] = 0.0
+            v[at + _SHOWN + code] = 1.0
+            v[at + _SHOWN_SCORE] = v[at + _KNOWN] = 0.0
+
+
 #: A pile's block in the shared table: its cards as every seat sees them (all of them where
 #: the view shows them, else the top card), its top card, all its cards (its own seat's
 #: sight), then its size, its points as every seat sees them, whether every seat knows
@@ -347,6 +464,8 @@ def _pile_block(pile: list[str], shown: bool) -> bytearray:
 
 _PILE_BLANK = bytes(4 * PILE_SIZE)
 _PACK_ROUNDS = struct.Struct(f"={ROUNDS}f").pack  # float32, native order (as numpy reads it)
+_HAND_BYTES = 4 * ROUNDS  # a seat's block is its hand's, then its dive's
+_PILE_BYTES = 4 * PILE_SIZE
 
 
 def _ones(size: int, at: list[int]) -> bytes:

@@ -1,0 +1,73 @@
+"""The AEC env's kept tables (issue 19) change no value: Miaui's shared table, brought up to
+date in place state after state (:class:`kiti.games.miaui.tensors.Mirror`), equals the one
+made from scratch, and every observation and mask the env hands out equals the encoder's
+and the rules' own, over many random games (jumping between games too)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy", reason="kiti.rl needs numpy (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the PettingZoo env needs pettingzoo")
+
+import kiti  # noqa: E402
+from kiti.rl.pettingzoo import env as aec_env  # noqa: E402
+from kiti.rl.tensors import encoder_for  # noqa: E402
+
+MIAUI = [
+    (3, {}),
+    (4, {}),
+    (5, {"open_baskets": True, "no_fighting": True, "taker_chooses_order": True}),
+    (6, {"no_fighting": True, "taker_chooses_order": True}),
+]
+
+
+def _games(game: kiti.Game, games: int, seed: int) -> list[list]:
+    """Every state of random games, game by game."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        state = game.new_state(seed * 1000 + g)
+        states = [state.clone()]
+        while not state.over:
+            seat = min(state.acting)
+            state.step(seat, rng.choice(state.legal_actions(seat)))
+            states.append(state.clone())
+        out.append(states)
+    return out
+
+
+@pytest.mark.parametrize(("players", "options"), MIAUI)
+def test_miaui_mirror_equals_the_shared_table_made_anew(players: int, options: dict) -> None:
+    game = kiti.load("miaui", players=players, **options)
+    encoder = encoder_for(game)
+    games = _games(game, 12, players)
+    rng = random.Random(players)
+    order = [s for states in games for s in states]  # game after game, as an env plays
+    order += [rng.choice(order) for _ in range(300)]  # and any state after any other
+    mirror = encoder.mirror()
+    for state in order:
+        assert mirror.update(state).tobytes() == encoder.shared(state).tobytes(), len(state.history)
+
+
+@pytest.mark.parametrize(("players", "options"), MIAUI)
+def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(players: int, options: dict) -> None:
+    env = aec_env("miaui", players, options)
+    encoder, actions = env.table.encoder, env.table.actions
+    rng = random.Random(players + 7)
+    for game in range(15):
+        env.reset(seed=game)
+        for agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            seat = env.table.seat[agent]
+            state = env.state
+            assert obs["observation"].tobytes() == encoder.observation(state, seat).tobytes()
+            want = np.zeros(actions.size, np.int8)
+            want[list(actions.legal(state, seat))] = 1
+            assert obs["action_mask"].tolist() == want.tolist()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
