@@ -91,3 +91,26 @@ def test_own_legal_actions_follow_the_legal_moves() -> None:
                     checked += 1
                     state.step(seat, state.random_action(seat, rng))
     assert checked > 1000  # Miaui's tables at least
+
+
+def test_motu_rollouts_through_its_interim_choice_match_the_reference(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Random rollouts long enough to reach MOTU's interim (every seat chooses its Sources
+    at once, applied as one choice) keep the reference search's statistics and choices."""
+    from test_ismcts_speed import _positions as motu_positions
+
+    whole = []
+    advance_all = State._advance_all
+
+    def counted(self: State, pairs: list[tuple[int, Any]]) -> None:
+        whole.append(len(pairs))
+        advance_all(self, pairs)
+
+    monkeypatch.setattr(State, "_advance_all", counted)
+    params: dict[str, Any] = {"rollout": "random", "depth": 400}
+    for k, view in enumerate(motu_positions("motu", 3)):
+        new, old = ISMCTSBot(k, iters=12, **params), ReferenceISMCTS(k, iters=12, **params)
+        assert new.root_statistics(view, 12) == old.root_statistics(view, 12), k
+        assert new.choose(view) == old.choose(view), k
+    assert whole and max(whole) > 1  # the rollouts did apply simultaneous choices at once

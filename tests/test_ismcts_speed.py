@@ -4,13 +4,14 @@ frozen reference in tests/ismcts_reference.py), for the same seed, in every game
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from ismcts_reference import ReferenceISMCTS
 
 from kiti.bots.ismcts import ISMCTSBot
 from kiti.core.registry import get_game
-from kiti.core.seatview import seat_view
+from kiti.core.seatview import SeatView, seat_view
 from kiti.core.turns import turns
 
 # (game, seats, bot parameters, iterations): random and heuristic rollouts, wide positions
@@ -25,11 +26,11 @@ CASES = [
 ]
 
 
-def _positions(game_id: str, players: int, count: int = 3) -> list:
+def _positions(game_id: str, players: int, count: int = 3) -> list[SeatView]:
     """A few decisions from one random game: its start and positions further on."""
     rng = random.Random(7)
     state = get_game(game_id).new(players, None, 11)
-    found = []
+    found: list[SeatView] = []
     for n, seat in enumerate(turns(state)):
         if n % 9 == 0 and len(found) < count:
             found.append(seat_view(state, seat))
@@ -40,7 +41,9 @@ def _positions(game_id: str, players: int, count: int = 3) -> list:
 
 
 @pytest.mark.parametrize(("game_id", "players", "params", "iters"), CASES)
-def test_ismcts_chooses_as_the_search_before_it(game_id: str, players: int, params: dict, iters: int) -> None:
+def test_ismcts_chooses_as_the_search_before_it(
+    game_id: str, players: int, params: dict[str, Any], iters: int
+) -> None:
     for k, view in enumerate(_positions(game_id, players)):
         new, old = ISMCTSBot(k, iters=iters, **params), ReferenceISMCTS(k, iters=iters, **params)
         assert new.root_statistics(view, iters) == old.root_statistics(view, iters), (game_id, k)
