@@ -9,6 +9,8 @@ generator state, at every decision.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import random
 from collections import Counter
@@ -262,3 +264,23 @@ def test_random_action_draws_random_moves_move_as_its_action(players: int, optio
                 assert ints.getstate() == moves.getstate(), "random_action used the generator differently"
             seat = min(state.to_act())
             state.apply(seat, state.random_move(seat, rng))
+
+
+def test_uniform_draws_are_rng_choices() -> None:
+    """A uniform model's draws (its sums turned into thresholds on ``random()`` itself) are
+    ``rng.choices``' own, for every hand size, at every threshold and one step either side,
+    and for random generator states."""
+    for size in range(1, 13):
+        hand = list(range(13 - size, 13))
+        model, sampler = H._uniform(hand)
+        cum = list(itertools.accumulate(p for _, p in model))
+        total = cum[-1] + 0.0
+        _, least, _ = sampler
+        edges = [x for u in least for x in (math.nextafter(u, 0.0), u, math.nextafter(u, 1.0))]
+        for u in [*edges, 0.0, math.nextafter(1.0, 0.0)]:
+            want = bisect.bisect_right(cum, u * total, 0, size - 1)
+            assert bisect.bisect_right(least, u) == want, (size, u)
+        for seed in range(20):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert H._sample(sampler, ours, 50) == theirs.choices(hand, [p for _, p in model], k=50)
+            assert ours.getstate() == theirs.getstate()

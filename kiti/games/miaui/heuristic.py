@@ -81,17 +81,20 @@ def pile_gain(
 ) -> float:
     """Points ``pile`` gains by catching ``cards`` in order, with small strategic adjustments."""
     new = list(pile)
-    before = sum(VALUE[c] for c in new)
+    before = sum(map(_VALUE_OF, new))
     bonus = 0.0
     for card in cards:
         if card[0] == "L" and not last_round:
             bonus += 1.0  # the peek at the next card of that space
         add_to_pile(new, card)
-    gain = sum(VALUE[c] for c in new) - before
-    jellies = sum(1 for c in new if c[0] == "J")
-    if jellies == 2 and jelly_unseen and not last_round and any(c[0] == "J" for c in cards):
+    gain = sum(map(_VALUE_OF, new)) - before
+    near_triple = jelly_unseen and not last_round and any(c[0] == "J" for c in cards)
+    if near_triple and sum(1 for c in new if c[0] == "J") == 2:
         bonus += 3.0  # a triple is near: the second Jellyfish is less bad than it looks
     return gain + bonus
+
+
+_VALUE_OF = VALUE.__getitem__
 
 
 @dataclass(frozen=True)
@@ -158,16 +161,25 @@ def mean_unknown(mem: Memory, seat: int) -> float:
             if unseen and not pool:
                 pool.extend(Counter(unseen).items())
             # Each distinct card once, times its count (gains are whole numbers: the sum is exact).
-            total = sum(count * _gain_of_one(pile, c) for c, count in pool)
+            gains = _ONE_CARD.get(pile)
+            if gains is None:
+                if len(_ONE_CARD) >= _ONE_CARD_KEPT:
+                    _ONE_CARD.clear()
+                gains = _ONE_CARD[pile] = {}
+            total = 0.0
+            for card, count in pool:
+                gain = gains.get(card)
+                if gain is None:
+                    gain = gains[card] = pile_gain(pile, (card,))
+                total += count * gain
             mean = mem.by_pile[pile] = total / len(unseen) if unseen else 0.0
         mem.means[seat] = mean
     return mean
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _gain_of_one(pile: tuple[str, ...], card: str) -> float:
-    """:func:`pile_gain` of one card (piles recur from decision to decision)."""
-    return pile_gain(pile, (card,))
+#: pile -> card -> :func:`pile_gain` of that one card (piles recur from decision to decision).
+_ONE_CARD: dict[tuple[str, ...], dict[str, float]] = {}
+_ONE_CARD_KEPT = 1 << 12  # piles kept (all forgotten at once past this many)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -408,8 +420,25 @@ def _uniform(hand: list[int]) -> tuple[Model, Sampler]:
     found = _UNIFORM.get(key)
     if found is None:
         model = [(d, 1.0 / len(hand)) for d in hand] if hand else [(1, 1.0)]
-        found = _UNIFORM[key] = (model, _split([model])[0])
+        found = _UNIFORM[key] = (model, _unscaled(_split([model])[0]))
     return found
+
+
+def _unscaled(sampler: Sampler) -> Sampler:
+    """``sampler`` drawing the same divers from the same ``random()`` without the product by
+    the total: for each cumulative weight ``c``, the least ``u`` with ``u * total >= c``
+    (``u * total`` never falls as ``u`` grows, so ``u`` lies above as many of these as
+    ``u * total`` lies above weights; ``test_uniform_draws_are_rng_choices`` checks it)."""
+    divers, cum, total = sampler
+    least = []
+    for c in cum:
+        u = c / total
+        while u * total >= c:
+            u = math.nextafter(u, -math.inf)
+        while u * total < c:
+            u = math.nextafter(u, math.inf)
+        least.append(u)
+    return divers, least, 1.0
 
 
 def _shares(gains: list[list[float]]) -> list[list[float]]:
@@ -434,11 +463,20 @@ def _sample(sampler: Sampler, rng: random.Random, k: int) -> list[int]:
     """``rng.choices(divers, probabilities, k=k)``: the very draws (one ``random()`` each,
     times the total, found by bisection in the same sums), without summing the weights again
     each call."""
-    divers, cum, total = sampler
-    drawn: Iterator[float] = starmap(rng.random, repeat((), k))
-    if total != 1.0:  # (x 1.0 changes no number)
-        drawn = map(total.__mul__, drawn)
-    return list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn)))
+    [drawn] = _samples([sampler], rng, k)
+    return drawn
+
+
+def _samples(samplers: Sequence[Sampler], rng: random.Random, k: int) -> list[list[int]]:
+    """:func:`_sample` from each of ``samplers`` in turn."""
+    out = []
+    rand = rng.random
+    for divers, cum, total in samplers:
+        drawn: Iterator[float] = starmap(rand, repeat((), k))
+        if total != 1.0:  # (x 1.0 changes no number)
+            drawn = map(total.__mul__, drawn)
+        out.append(list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn))))
+    return out
 
 
 class MiauiHeuristic:
@@ -578,7 +616,7 @@ class MiauiHeuristic:
         """:meth:`utilities`, the models split as :func:`_sample` draws from them, ``k`` samples
         (``shares``: :func:`_shares` of ``gains``, if made already)."""
         n = now.players
-        draws = [_sample(models[s], rng, k) for s in range(n) if s != me]
+        draws = _samples([*models[:me], *models[me + 1 :]], rng, k)  # the others, in seat order
         rounds_left = now.rounds - now.round  # free choices after this one
         avg = max(0.0, mean_unknown(mem, me))
         cost = self.beta * avg * min(1.0, rounds_left / 3.0)
@@ -599,12 +637,11 @@ class MiauiHeuristic:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
         best = max(utils.values())
         floor = best - self.margin - 1e-9
-        near = {d: u for d, u in utils.items() if u >= floor}
         if self.temp <= 0:
-            top = [d for d, u in near.items() if u >= best - 1e-9]
+            top = [d for d, u in utils.items() if u >= best - 1e-9]  # (all within the margin)
             return [(d, 1.0 / len(top)) for d in top]
         temp, exp = self.temp, math.exp
-        w = {d: exp((u - best) / temp) for d, u in near.items()}
+        w = {d: exp((u - best) / temp) for d, u in utils.items() if u >= floor}
         total = sum(w.values())
         return [(d, x / total) for d, x in sorted(w.items())]
 
