@@ -1,7 +1,7 @@
-"""The AEC env's kept tables (issue 19) change no value: Miaui's shared table, brought up to
-date in place state after state (:class:`kiti.games.miaui.tensors.Mirror`), equals the one
-made from scratch, and every observation and mask the env hands out equals the encoder's
-and the rules' own, over many random games (jumping between games too)."""
+"""The AEC env's kept tables (issue 19) change no value: Miaui's shared table and Mauw's
+board and piles, brought up to date in place state after state (each game's ``Mirror``),
+give what is made from scratch, and every observation and mask the env hands out equals the
+encoder's and the rules' own, over many random games (jumping between games too)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import kiti  # noqa: E402
 from kiti.rl.pettingzoo import env as aec_env  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
 
+MAUW = [(2, {}), (4, {"teams": True}), (5, {"kiwi": 4, "ninox": 4})]
 MIAUI = [
     (3, {}),
     (4, {}),
@@ -52,12 +53,32 @@ def test_miaui_mirror_equals_the_shared_table_made_anew(players: int, options: d
         assert mirror.update(state).tobytes() == encoder.shared(state).tobytes(), len(state.history)
 
 
-@pytest.mark.parametrize(("players", "options"), MIAUI)
-def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(players: int, options: dict) -> None:
-    env = aec_env("miaui", players, options)
+@pytest.mark.parametrize(("players", "options"), MAUW)
+def test_mauw_observations_from_the_mirror_equal_those_made_anew(players: int, options: dict) -> None:
+    game = kiti.load("mauw", players=players, **options)
+    encoder = encoder_for(game)
+    games = _games(game, 12, players)
+    rng = random.Random(players)
+    order = [s for states in games for s in states]
+    order += [rng.choice(order) for _ in range(300)]
+    mirror = encoder.mirror()
+    for state in order:
+        shared = mirror.update(state)
+        for seat in range(players):
+            got = encoder._new(state, seat, shared).tobytes()
+            assert got == encoder.observation(state, seat).tobytes(), (seat, len(state.history))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "options"), [("miaui", p, o) for p, o in MIAUI] + [("mauw", p, o) for p, o in MAUW]
+)
+def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(
+    game_id: str, players: int, options: dict
+) -> None:
+    env = aec_env(game_id, players, options)
     encoder, actions = env.table.encoder, env.table.actions
     rng = random.Random(players + 7)
-    for game in range(15):
+    for game in range(15 if game_id == "miaui" else 5):
         env.reset(seed=game)
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()

@@ -322,15 +322,19 @@ class MauwEncoder(Encoder):
         self._table(state, seat, o, scores)
 
     def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
-        """The template and the board in one gather, then :meth:`_observe`'s other values."""
-        table, scores = self._board(state, self._template)
-        out: np.ndarray = table.take(self._new_gather[seat])
-        self._table(state, seat, cast("memoryview[float]", out.data), scores)
+        """The template and the board in one gather, then :meth:`_observe`'s other values
+        (``shared``: an env's :meth:`Mirror.update` of this state, or None)."""
+        table, scores = self._board(state, self._template) if shared is None else shared
+        out: np.ndarray = table.take(self._new_gather[seat], mode="wrap")  # in range: the cheaper mode
+        self._table(state, seat, cast("memoryview[float]", out.data), scores, shared is not None)
         return out
 
-    def _table(self, state: MauwState, seat: int, o: memoryview[float], scores: list[int]) -> None:
+    def _table(
+        self, state: MauwState, seat: int, o: memoryview[float], scores: list[int], piles: bool = False
+    ) -> None:
         """Every value but the options and the board (written already; ``scores``: each
-        seat's points, :meth:`_board`'s)."""
+        seat's points, :meth:`_board`'s), and the draw and discard piles unless written too
+        (``piles``: gathered from a :class:`Mirror`)."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -353,16 +357,21 @@ class MauwEncoder(Encoder):
                 if known:
                     _count(self._known_at + rel[s] * C, known, o)
         self._scores(scores, rel, mates, o)
+        if not piles:
+            self._piles(state, o)
+        if state.attack is not None:
+            self._attack(state, rel, o)
+        if state.gain is not None:
+            self._gain(state, rel, o)
+
+    def _piles(self, state: MauwState, o: memoryview[float]) -> None:
+        """The draw pile's size and the discard pile's cards by code (into zeros)."""
         o[self._draw_at] = len(state.draw)
         counts: dict[str, int] = {}
         _count_elements(counts, state.discard)  # collections.Counter's own counting, in C
         base = self._discard_at
         for c, k in counts.items():
             o[base + CODE[c]] = k
-        if state.attack is not None:
-            self._attack(state, rel, o)
-        if state.gain is not None:
-            self._gain(state, rel, o)
 
     def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> list[int | None] | None:
         """Who is whose teammate, and my opponents; each seat's teammate (None without teams)."""
@@ -407,6 +416,11 @@ class MauwEncoder(Encoder):
             area = (r + seat) % n * AREA + S + S * tops_n
             gather += [area + slot for slot in range(S)]
         return np.array(gather, np.intp)
+
+    def mirror(self) -> Mirror:
+        """The template and board table that one env keeps and brings up to date (see
+        :class:`Mirror`)."""
+        return Mirror(self)
 
     def _board(self, state: MauwState, first: bytes) -> tuple[np.ndarray, list[int]]:
         """``first``, then every area's block (seat order), as one float32 table; each seat's
@@ -615,6 +629,62 @@ def _column_runs(players: int) -> list[tuple[int, int]] | None:
     if any(a[1] > b[0] for a, b in pairwise(ordered)):
         return None
     return runs
+
+
+class Mirror:
+    """The table :meth:`MauwEncoder._new` gathers from (the template, then every area's
+    block), kept by one env: :meth:`update` writes again only the blocks of areas whose
+    columns changed (a move changes one or two), and holds in the template the draw and
+    discard piles (:meth:`MauwEncoder._piles`), counted again only when the discard pile
+    changed (about one move in four).  Its board equals what :meth:`MauwEncoder._board`
+    makes for the state given last (a test holds it so over random games, and the env's
+    observations equal the encoder's); observations are gathered from it into new arrays,
+    so nothing handed out shares its memory."""
+
+    __slots__ = ("_at", "_bytes", "_discard", "_enc", "_keys", "_values", "array", "scores")
+
+    def __init__(self, encoder: MauwEncoder) -> None:
+        self._enc = encoder
+        template = encoder._template
+        table = bytearray(template) + bytes(4 * AREA * encoder.players)
+        self._bytes = memoryview(table)
+        #: the table (a numpy view of its bytes, never handed out) and each seat's points
+        self.array: np.ndarray = np.frombuffer(table, FLOAT)
+        self.scores = [0] * encoder.players
+        #: where each area's block starts (in bytes) and the key of what it holds
+        self._at = [len(template) + 4 * AREA * s for s in range(encoder.players)]
+        self._keys: list[tuple[str | int | None, ...] | None] = [None] * encoder.players
+        self._values = self._bytes.cast("f")
+        self._discard: list[str] | None = None  # the discard pile counted in the table
+
+    def update(self, state: MauwState) -> tuple[np.ndarray, list[int]]:
+        """The table of ``state`` and each seat's points (:attr:`array` and :attr:`scores`,
+        updated in place)."""
+        made = self._enc._areas_made
+        keys = self._keys
+        for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
+            a, b, c, d = tops  # as MauwEncoder._board keys an area's block
+            e, f, g, h = nines
+            key = (a, b, c, d, len(e), len(f), len(g), len(h))
+            if key != keys[s]:
+                keys[s] = key
+                found = made.get(key)
+                if found is None:
+                    if len(made) > 1 << 15:  # as _board keeps them
+                        made.clear()
+                    found = made[key] = _area_block(tops, [len(column) for column in nines])
+                at = self._at[s]
+                self._bytes[at : at + 4 * AREA] = found[0]
+                self.scores[s] = found[1]
+        if state.discard != self._discard:
+            self._discard = state.discard.copy()
+            enc = self._enc
+            at = 4 * enc._discard_at
+            self._bytes[at : at + 4 * C] = bytes(4 * C)
+            enc._piles(state, self._values)
+        else:
+            self._values[self._enc._draw_at] = len(state.draw)
+        return self.array, self.scores
 
 
 #: An area's block in the board's table: its nines per slot, its tops (one-hot per slot),
