@@ -10,7 +10,9 @@ import hashlib
 import random
 
 from kiti.core.registry import get_game
+from kiti.games.motu.cards import ISLAND_IDS, TOTEMS, TRAVELERS, card
 from kiti.games.motu.heuristic import MotuHeuristic
+from kiti.games.motu.sources import card_symbols, row_count, traveler_points
 
 MOTU = get_game("motu")
 
@@ -42,3 +44,20 @@ def test_evaluate_gives_the_values_it_gave_before() -> None:
         4: "6203e454812dff3a",
         6: "0bb7b466681cae38",
     }
+
+
+def test_a_travelers_row_count_is_what_the_row_shows() -> None:
+    """A Traveler's count (worked out per card and kept) is what the row's cards show together."""
+    rng = random.Random(20)
+    for _ in range(300):
+        row = rng.sample(ISLAND_IDS, rng.randrange(0, 5))
+        shown = card_symbols(row)
+        for t in TRAVELERS.values():
+            if t.per == "beach_card":
+                plain = sum(1 for c in row if card(c).has_beach)
+            elif t.per == "totem":
+                plain = sum(shown.get(kind, 0) for kind in TOTEMS)
+            else:
+                plain = shown.get(t.per, 0)
+            assert row_count(t.per, row) == plain
+            assert traveler_points(t, row) == t.points * plain

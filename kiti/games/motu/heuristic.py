@@ -262,7 +262,8 @@ class Judge:
         self.extra = state.extra(seat)
         self.bank = state.banks[seat]  # counters: what the seat can spend
         self.printed = state.printed_coconuts(seat)  # on its played Traveler: they count, unspent
-        self.left = {x for x in SOURCES if x not in state.scored(seat)}
+        scored = state.scored(seat)
+        self.left = {x for x in SOURCES if x not in scored}
         self._vol: int | None = None
         self.totem_rule = state.totem_rule
         self._left_cards = (

@@ -205,7 +205,8 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     (the order a cell-by-cell overwrite gives); the coverable and protected symbols are the
     parent's outside the box plus the card's (:func:`_island` works the same out from every
     symbol)."""
-    c = as_card(c)
+    if isinstance(c, str):
+        c = card(c)
     laid, marks, w, h = _card_cells(c, rotation, len(island.placements))
     x1, y1 = x + w, y + h
     symbols = island.symbols.copy()
@@ -228,7 +229,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     for (cx, cy), cell in laid:
         cells[x + cx, y + cy] = cell
     new = Island(
-        (*island.placements, Placement(c.id, rotation, x, y)),
+        (*island.placements, _PLACEMENT(Placement, (c.id, rotation, x, y))),
         MappingProxyType(cells),
         MappingProxyType(symbols),
         tuple(coverable),
@@ -237,6 +238,9 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     new._laid = (c, rotation, x, y)
     new._grew = (island, new._laid)  # its bit boards grow from the parent's
     return new
+
+
+_PLACEMENT = tuple.__new__  # a Placement made from its four fields at once
 
 
 _Laid = tuple[tuple[tuple[Pos, Cell], ...], tuple[tuple[Pos, str], ...], int, int]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 
 from .cards import (
     BEACH_BONUS,
@@ -265,11 +266,16 @@ def destiny_points(
 
 def row_count(per: str, cards: Iterable[str]) -> int:
     """What a Traveler counts in the central row: a symbol kind, ``totem`` (all kinds) or
-    ``beach_card`` (the row's cards that show Beach)."""
-    cards = list(cards)
+    ``beach_card`` (the row's cards that show Beach): the sum of each card's count."""
+    return sum(_card_count(per, c) for c in cards)
+
+
+@lru_cache(maxsize=1024)
+def _card_count(per: str, name: str) -> int:
+    """What one card of the row counts for a Traveler counting ``per``."""
     if per == "beach_card":
-        return sum(1 for c in cards if card(c).has_beach)
-    counts = card_symbols(cards)
+        return 1 if card(name).has_beach else 0
+    counts = card_symbols([name])
     if per == "totem":
         return sum(counts.get(kind, 0) for kind in TOTEMS)
     return counts.get(per, 0)
