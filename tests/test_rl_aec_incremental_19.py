@@ -25,12 +25,13 @@ MIAUI = [
 ]
 
 
-def _games(game: kiti.Game, games: int, seed: int) -> list[list]:
-    """Every state of random games, game by game."""
+def _games(game: kiti.Game, games: int, seed: int, setups: tuple = (None,)) -> list[list]:
+    """Every state of random games, game by game (each from the next of ``setups``)."""
     rng = random.Random(seed)
     out = []
     for g in range(games):
-        state = game.new_state(seed * 1000 + g)
+        setup = setups[g % len(setups)]
+        state = game.rules.new(game.players, game.options, seed * 1000 + g, setup)
         states = [state.clone()]
         while not state.over:
             seat = min(state.acting)
@@ -53,11 +54,12 @@ def test_miaui_mirror_equals_the_shared_table_made_anew(players: int, options: d
         assert mirror.update(state).tobytes() == encoder.shared(state).tobytes(), len(state.history)
 
 
-@pytest.mark.parametrize(("players", "options"), MAUW)
+@pytest.mark.parametrize(("players", "options"), [*MAUW, (6, {"teams": True})])
 def test_mauw_observations_from_the_mirror_equal_those_made_anew(players: int, options: dict) -> None:
     game = kiti.load("mauw", players=players, **options)
     encoder = encoder_for(game)
-    games = _games(game, 12, players)
+    seatings = (None, {"teams": [0, 1, 0, 2, 1, 2]}) if players == 6 else (None,)  # teams change
+    games = _games(game, 12, players, seatings)
     rng = random.Random(players)
     order = [s for states in games for s in states]
     order += [rng.choice(order) for _ in range(300)]

@@ -324,17 +324,26 @@ class MauwEncoder(Encoder):
     def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
         """The template and the board in one gather, then :meth:`_observe`'s other values
         (``shared``: an env's :meth:`Mirror.update` of this state, or None)."""
-        table, scores = self._board(state, self._template) if shared is None else shared
-        out: np.ndarray = table.take(self._new_gather[seat], mode="wrap")  # in range: the cheaper mode
-        self._table(state, seat, cast("memoryview[float]", out.data), scores, shared is not None)
+        if shared is None:
+            table, scores = self._board(state, self._template)
+            gather = self._new_gather[seat]
+        else:
+            table, scores, gather = shared.array, shared.scores, shared.gather[seat]
+        out: np.ndarray = table.take(gather, mode="wrap")  # in range: the cheaper mode
+        self._table(state, seat, cast("memoryview[float]", out.data), scores, shared)
         return out
 
     def _table(
-        self, state: MauwState, seat: int, o: memoryview[float], scores: list[int], piles: bool = False
+        self,
+        state: MauwState,
+        seat: int,
+        o: memoryview[float],
+        scores: list[int],
+        mirror: Mirror | None = None,
     ) -> None:
         """Every value but the options and the board (written already; ``scores``: each
-        seat's points, :meth:`_board`'s), and the draw and discard piles unless written too
-        (``piles``: gathered from a :class:`Mirror`)."""
+        seat's points, :meth:`_board`'s), and unless gathered from a :class:`Mirror`
+        (``mirror``), the teams and the draw and discard piles."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -347,7 +356,7 @@ class MauwEncoder(Encoder):
         base = self._to_act_at
         for s in state.acting:
             o[base + rel[s]] = 1.0
-        mates = self._teams(state, seat, o)
+        mates = self._teams(state, seat, o) if mirror is None else mirror.mates
         hands = state.hands
         _count(self._hand_at, hands[seat], o)
         for i, hand in zip(self._hand_size_at[seat], hands):
@@ -357,7 +366,7 @@ class MauwEncoder(Encoder):
                 if known:
                     _count(self._known_at + rel[s] * C, known, o)
         self._scores(scores, rel, mates, o)
-        if not piles:
+        if mirror is None:
             self._piles(state, o)
         if state.attack is not None:
             self._attack(state, rel, o)
@@ -632,59 +641,98 @@ def _column_runs(players: int) -> list[tuple[int, int]] | None:
 
 
 class Mirror:
-    """The table :meth:`MauwEncoder._new` gathers from (the template, then every area's
-    block), kept by one env: :meth:`update` writes again only the blocks of areas whose
-    columns changed (a move changes one or two), and holds in the template the draw and
+    """The table :meth:`MauwEncoder._new` gathers from, kept by one env: per seat the
+    template with that seat's teams segments (partner, opponent: written again only when
+    the teams change), then every area's block.  :meth:`update` writes again only the
+    blocks of areas whose columns changed (a move changes one or two; the columns compared
+    as lists, cheaper than making their key), and holds in the first template the draw and
     discard piles (:meth:`MauwEncoder._piles`), counted again only when the discard pile
-    changed (about one move in four).  Its board equals what :meth:`MauwEncoder._board`
-    makes for the state given last (a test holds it so over random games, and the env's
-    observations equal the encoder's); observations are gathered from it into new arrays,
-    so nothing handed out shares its memory."""
+    changed (about one move in four).  Observations gathered from it equal the encoder's
+    own (a test holds it so over random games); they are gathered into new arrays, so
+    nothing handed out shares its memory."""
 
-    __slots__ = ("_at", "_bytes", "_discard", "_enc", "_keys", "_values", "array", "scores")
+    __slots__ = (
+        "_at",
+        "_bytes",
+        "_discard",
+        "_enc",
+        "_held",
+        "_team_of",
+        "_values",
+        "array",
+        "gather",
+        "mates",
+        "scores",
+    )
 
     def __init__(self, encoder: MauwEncoder) -> None:
         self._enc = encoder
+        n = encoder.players
         template = encoder._template
-        table = bytearray(template) + bytes(4 * AREA * encoder.players)
+        size = len(template) // 4
+        table = bytearray(template * n) + bytes(4 * AREA * n)
         self._bytes = memoryview(table)
-        #: the table (a numpy view of its bytes, never handed out) and each seat's points
-        self.array: np.ndarray = np.frombuffer(table, FLOAT)
-        self.scores = [0] * encoder.players
-        #: where each area's block starts (in bytes) and the key of what it holds
-        self._at = [len(template) + 4 * AREA * s for s in range(encoder.players)]
-        self._keys: list[tuple[str | int | None, ...] | None] = [None] * encoder.players
         self._values = self._bytes.cast("f")
+        #: the table (a numpy view of its bytes, never handed out), each seat's points and
+        #: teammate (None without teams)
+        self.array: np.ndarray = np.frombuffer(table, FLOAT)
+        self.scores = [0] * n
+        self.mates: list[int | None] | None = None
+        #: where each seat's observation is gathered from: its template, the first one's
+        #: piles, the board (after the templates)
+        piles = [*range(encoder._discard_at, encoder._discard_at + C), encoder._draw_at]
+        self.gather = []
+        for seat, first in enumerate(encoder._new_gather):
+            gather = np.where(first < size, first + seat * size, first + (n - 1) * size)
+            gather[piles] = piles
+            self.gather.append(gather.astype(np.intp))
+        #: where each area's block starts (in bytes) and the columns it was made from
+        self._at = [4 * (n * size + AREA * s) for s in range(n)]
+        self._held: list[tuple[list[str | None], list[list[str]]] | None] = [None] * n
         self._discard: list[str] | None = None  # the discard pile counted in the table
+        self._team_of: list[int] | bool | None = False  # the teams written (False: none yet)
 
-    def update(self, state: MauwState) -> tuple[np.ndarray, list[int]]:
-        """The table of ``state`` and each seat's points (:attr:`array` and :attr:`scores`,
-        updated in place)."""
-        made = self._enc._areas_made
-        keys = self._keys
+    def update(self, state: MauwState) -> Mirror:
+        """This mirror, brought up to date for ``state`` (its table, scores and mates)."""
+        enc = self._enc
+        if state.team_of != self._team_of:
+            self._teams(state)
+        made = enc._areas_made
+        held = self._held
         for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
+            if held[s] == (tops, nines):  # compared in C, cheaper than a key
+                continue
+            held[s] = (tops.copy(), [column.copy() for column in nines])
             a, b, c, d = tops  # as MauwEncoder._board keys an area's block
             e, f, g, h = nines
             key = (a, b, c, d, len(e), len(f), len(g), len(h))
-            if key != keys[s]:
-                keys[s] = key
-                found = made.get(key)
-                if found is None:
-                    if len(made) > 1 << 15:  # as _board keeps them
-                        made.clear()
-                    found = made[key] = _area_block(tops, [len(column) for column in nines])
-                at = self._at[s]
-                self._bytes[at : at + 4 * AREA] = found[0]
-                self.scores[s] = found[1]
+            found = made.get(key)
+            if found is None:
+                if len(made) > 1 << 15:  # as _board keeps them
+                    made.clear()
+                found = made[key] = _area_block(tops, [len(column) for column in nines])
+            at = self._at[s]
+            self._bytes[at : at + 4 * AREA] = found[0]
+            self.scores[s] = found[1]
         if state.discard != self._discard:
             self._discard = state.discard.copy()
-            enc = self._enc
             at = 4 * enc._discard_at
             self._bytes[at : at + 4 * C] = bytes(4 * C)
             enc._piles(state, self._values)
         else:
-            self._values[self._enc._draw_at] = len(state.draw)
-        return self.array, self.scores
+            self._values[enc._draw_at] = len(state.draw)
+        return self
+
+    def _teams(self, state: MauwState) -> None:
+        """Each seat's template with its teams segments, for the teams of ``state``."""
+        enc = self._enc
+        template = enc._template
+        size = len(template) // 4
+        self._team_of = None if state.team_of is None else state.team_of.copy()
+        for seat in range(enc.players):
+            self._bytes[4 * seat * size : 4 * (seat + 1) * size] = template
+            self.mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
+        self._discard = None  # the first template's piles: counted again
 
 
 #: An area's block in the board's table: its nines per slot, its tops (one-hot per slot),
