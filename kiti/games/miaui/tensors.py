@@ -397,31 +397,34 @@ class Mirror:
             piles[s] = pile.copy()
             at = enc._piles_at + s * PILE_SIZE
             if old is not None and len(pile) > len(old) and pile[: len(old)] == old:
-                for k in range(len(old), len(pile)):
-                    self._add_card(at, pile[: k + 1], shown)
+                self._add_cards(at, pile, len(old), shown)
             else:
                 self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
 
-    def _add_card(self, at: int, pile: list[str], shown: bool) -> None:
-        """The pile block at ``at`` (in values) of ``pile`` but its top card, turned into
-        that of ``pile``: one card more on top (the usual catch)."""
+    def _add_cards(self, at: int, pile: list[str], start: int, shown: bool) -> None:
+        """The pile block at ``at`` (in values) of ``pile[:start]``, turned into that of
+        ``pile``: the same cards and more on top (the usual catch)."""
         v = self._values
-        code = CODE[pile[-1]]
-        v[at + _FULL + code] += 1.0
-        v[at + _TOP + code] = 1.0
-        score = float(pile_score(pile))
         size = len(pile)
-        v[at + _SIZE], v[at + _FULL_SCORE] = float(size), score
-        below = CODE[pile[-2]] if size > 1 else -1  # the old top card, no longer on top
-        if below >= 0 and below != code:
+        seen = shown or size <= 1  # else only its top card shows
+        for card in pile[start:]:
+            code = CODE[card]
+            v[at + _FULL + code] += 1.0
+            if seen:
+                v[at + _SHOWN + code] += 1.0
+        top = CODE[pile[-1]]
+        if start:  # the old top card: no longer on top (nor shown, in a closed pile)
+            below = CODE[pile[start - 1]]
             v[at + _TOP + below] = 0.0
-        if shown or size <= 1:
-            v[at + _SHOWN + code] += 1.0
-            v[at + _SHOWN_SCORE], v[at + _KNOWN] = score, 1.0
-        else:  # only the top card shows
-            if below >= 0:
+            if not seen:
                 v[at + _SHOWN + below] = 0.0
-            v[at + _SHOWN + code] = 1.0
+        v[at + _TOP + top] = 1.0
+        score = float(pile_score(pile))
+        v[at + _SIZE], v[at + _FULL_SCORE] = float(size), score
+        if seen:
+            v[at + _SHOWN_SCORE], v[at + _KNOWN] = score, 1.0
+        else:
+            v[at + _SHOWN + top] = 1.0
             v[at + _SHOWN_SCORE] = v[at + _KNOWN] = 0.0
 
 
