@@ -435,6 +435,39 @@ class State(ABC):
         for seat, move in pairs:
             self._apply(seat, move)
 
+    def _random_finish(self, rng: random.Random, left: int) -> None:
+        """At most ``left`` uniform random moves (a search's random rollout), as
+        :func:`~kiti.core.turns.play_random_actions` plays them: a simultaneous choice (or what
+        is left of it) draws every seat's action, lowest seat first, and is applied at once;
+        where ``left`` ends inside a choice, its seats move one by one in the order of
+        :func:`~kiti.core.turns.turns`.
+
+        A game may play them faster, with the same draws in the same order and the same
+        result, skipping what only viewers read (events, history): afterwards the state
+        serves ``over`` and ``result()`` only, never a view, a move or a copy."""
+        random_action = self.random_action
+        random_choice = self._random_action_choice
+        step = self.step
+        advance_all = self._advance_all
+        pairs = self.codec().pairs(self.players)
+        while left > 0:
+            acting = self.acting
+            if len(acting) == 1:
+                for seat in acting:
+                    step(seat, random_action(seat, rng))
+                left -= 1
+            elif not acting:
+                return
+            elif len(acting) <= left:
+                advance_all([pairs[seat][action] for seat, action in random_choice(acting, rng)])
+                left -= len(acting)
+            else:  # the budget ends inside the choice
+                from .turns import turns  # it imports this module
+
+                for _, seat in zip(range(left), turns(self)):
+                    step(seat, random_action(seat, rng))
+                return
+
     def _truncate(self) -> None:
         if self.over:
             return
