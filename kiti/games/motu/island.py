@@ -646,6 +646,13 @@ def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> 
     c = as_card(c)
     grid = _grid(island)
     boards = [_legal_board(grid, c, r) for r in ROTATIONS]
+    return uniform_on_boards(boards, grid.x0, grid.y0, grid.width, rng)
+
+
+def uniform_on_boards(
+    boards: Sequence[int], x0: int, y0: int, width: int, rng: random.Random
+) -> tuple[int, int, int] | None:
+    """:func:`uniform_legal_placement`'s draw from the legal boards :func:`legal_boards` gives."""
     counts = [board.bit_count() for board in boards]
     total = sum(counts)
     if not total:
@@ -655,8 +662,8 @@ def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> 
         if n < count:
             for _ in range(n):
                 board &= board - 1  # drop the lowest set bit
-            y, x = divmod((board & -board).bit_length() - 1, grid.width)
-            return rotation, x + grid.x0, y + grid.y0
+            y, x = divmod((board & -board).bit_length() - 1, width)
+            return rotation, x + x0, y + y0
         n -= count
     raise AssertionError("unreachable: n is below the sum of the counts")
 

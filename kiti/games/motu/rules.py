@@ -59,7 +59,7 @@ from .island import (
     legal_placements,
     new_island,
     terrain_problem,
-    uniform_legal_placement,
+    uniform_on_boards,
 )
 from .sources import (
     SOURCE_NAME,
@@ -653,6 +653,7 @@ class MotuState(State):
     _fit_cache: tuple[int, tuple[bool, ...]] | None  # (history length, fits), see _fits
     _placement_cache: tuple[int, tuple[Place, ...]] | None  # (history length, placements)
     _shared_cache: tuple[int, tuple[Any, ...]] | None  # (history length, _shared_view's parts)
+    _pool_cache: tuple[int, tuple[str, ...]] | None  # (history length, _unseen_cards)
     #: (island, card, legal boards by rotation, x0, y0, width): see _may_place
     _spot_cache: tuple[Island, str | None, tuple[int, ...], int, int, int] | None
 
@@ -696,6 +697,7 @@ class MotuState(State):
                 EMIT.traveler(self.log, seats(s), seat=s, card=t)
         self.round = 1
         self._fit_cache = self._placement_cache = self._shared_cache = self._spot_cache = None  # on demand
+        self._pool_cache = None
         self._start_turn(self.first)
 
     def _start_play(self) -> None:
@@ -871,8 +873,8 @@ class MotuState(State):
     def _draw(self, seat: int, rng: random.Random) -> tuple[int, int, int] | Move:
         """:meth:`random_move`'s draw: a placement as its (rotation, x, y), or the move."""
         if seat in self.acting and self.phase == "place":
-            assert self.holding is not None
-            spot = uniform_legal_placement(self.islands[seat], self.holding, rng)
+            _, _, boards, x0, y0, width = self._spots(seat)
+            spot = uniform_on_boards(boards, x0, y0, width, rng)  # uniform_legal_placement's draw
             assert spot is not None, "a card is only taken when it can be placed"
             return spot
         if seat in self.acting and self.phase == "take":
@@ -971,14 +973,22 @@ class MotuState(State):
             return None
         return self._score_problem(seat, move)
 
-    def _may_place(self, seat: int, move: Place) -> bool:
-        """:func:`is_legal_placement` for the card in hand on ``seat``'s island: the legal
-        boards of every rotation kept with the state for that island and card, so a search
-        asking of many placements (ISMCTS's widening) pays one bit test each."""
+    def _spots(self, seat: int) -> tuple[Island, str | None, tuple[int, ...], int, int, int]:
+        """The legal boards of the card in hand on ``seat``'s island (:func:`legal_boards`),
+        kept with the state for that island and card: (island, card, boards, x0, y0, width)."""
         island = self.islands[seat]
         spots = self._spot_cache
         if spots is None or spots[0] is not island or spots[1] != self.holding:
             spots = self._spot_cache = (island, self.holding, *legal_boards(island, self.holding or ""))
+        return spots
+
+    def _may_place(self, seat: int, move: Place) -> bool:
+        """:func:`is_legal_placement` for the card in hand on ``seat``'s island, read from
+        :meth:`_spots`, so a search asking of many placements (ISMCTS's widening) pays one
+        bit test each."""
+        spots = self._spot_cache
+        if spots is None or spots[0] is not self.islands[seat] or spots[1] != self.holding:
+            spots = self._spots(seat)  # (asked here first: no call where they are kept)
         board = _ROTATION_INDEX.get(move.rotation)
         dx = move.x - spots[3]
         if board is None or not 0 <= dx < spots[5]:
@@ -1574,13 +1584,23 @@ class MotuState(State):
         seat = self._viewer(seat)
         new = self._resampled_copy(rng)
         assert isinstance(new, MotuState)
-        pool = sorted([c for p in new.piles for c in p] + new.box)
+        pool = list(self._unseen_cards())
         shuffle(rng, pool)
         new.piles = [[pool.pop() for _ in p] for p in new.piles]
         new.box = sorted(pool)
         new._redraw_travelers(seat, rng)
         new._redraw_choices(seat, rng)
         return new
+
+    def _unseen_cards(self) -> tuple[str, ...]:
+        """The cards of the piles and the box, sorted (worked out once per position: a search
+        redraws them every iteration)."""
+        cached = self._pool_cache
+        if cached is not None and cached[0] == len(self.history):
+            return cached[1]
+        pool = tuple(sorted([c for p in self.piles for c in p] + self.box))
+        self._pool_cache = (len(self.history), pool)
+        return pool
 
     def _redraw_travelers(self, seat: int, rng: random.Random) -> None:
         others = [
