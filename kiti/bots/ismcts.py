@@ -65,8 +65,10 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   offered, counted and scored in one pass.  A node met for the first time makes only the
   chosen move's edge (the others, if its seat comes back); an edge's children are made when
   its seat comes back; PUCT keeps each offered move's edge and prior in a list on the node.
-  A uniform random rollout applies each simultaneous choice at once (the same draws, lowest
-  seat first, as :func:`~kiti.core.turns.play_random_actions`).  The choices and statistics
+  A uniform random rollout is the game's ``State._random_finish``: each simultaneous choice
+  applied at once (the same draws, lowest seat first, as
+  :func:`~kiti.core.turns.play_random_actions`), played quietly where the game can (Miaui:
+  no events or history; the state is then only scored).  The choices and statistics
   for a seed are those of the plain version (tests/test_ismcts_speed.py and
   tests/test_ismcts_rollout_20.py keep it as a reference).
 """
@@ -502,7 +504,7 @@ class ISMCTSBot:
         if left <= 0:
             return
         if policy is None and seat == min(state.acting):  # nobody before it in this choice
-            _random_actions(state, left, rng)
+            state._random_finish(rng, left)  # the game may play it quietly: only scored now
             return
         draw: Callable[[int, random.Random], int] = state.random_action
         if policy is not None:
@@ -684,32 +686,6 @@ class ISMCTSBot:
             for s in party.seats:
                 out[s] = r
         return out
-
-
-def _random_actions(state: State, left: int, rng: random.Random) -> None:
-    """At most ``left`` uniform random moves, as :func:`kiti.core.turns.play_random_actions`
-    plays them: a simultaneous choice (or what is left of it: its lowest seat is to choose
-    next) draws every seat's action, lowest seat first, and is applied at once."""
-    random_action = state.random_action
-    random_choice = state._random_action_choice
-    step = state.step
-    advance_all = state._advance_all
-    pairs = state.codec().pairs(state.players)
-    while left > 0:
-        acting = state.acting
-        if len(acting) == 1:
-            for seat in acting:
-                step(seat, random_action(seat, rng))
-            left -= 1
-        elif not acting:
-            return
-        elif len(acting) <= left:
-            advance_all([pairs[seat][action] for seat, action in random_choice(acting, rng)])
-            left -= len(acting)
-        else:  # the budget ends inside the choice
-            for seat in islice(turns(state), left):
-                step(seat, random_action(seat, rng))
-            return
 
 
 def _floored(priors: Mapping[Move, float]) -> dict[Move, float]:

@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 from ...core.chance import shuffle
 from ...core.contract import emitters
 from ...core.errors import NotationError, OptionError, SetupError, quoted
-from ...core.events import EVERYONE, REFEREE, seats
+from ...core.events import EVERYONE, REFEREE, Entry, seats
 from ...core.game import GameInfo, State, check_notation
 from ...core.moves import Move
 from ...core.options import OptionSpec
@@ -443,7 +443,7 @@ class MiauiState(State):
         self.pending = []  # [seat, space, cards still to add] while a taker orders
         self.takes = ()  # catches still to hand out
         self.round_start = 0  # index in history of the first move of this round
-        self._stock()
+        self._stock(self.log)
         self.acting = _ALL[n]
 
     # ---------------------------------------------------------------- moves
@@ -566,37 +566,27 @@ class MiauiState(State):
 
     def _apply(self, seat: int, move: Move) -> None:
         if self.pending:
-            self._take_one(move.card)  # type: ignore[attr-defined]
+            self._take_one(move.card, self.log)  # type: ignore[attr-defined]
             return
         n = move.n  # type: ignore[attr-defined]
         self.hands[seat].remove(n)
         self.committed[seat] = n
         acting = self.acting = _WITHOUT[self.acting][seat]
         if not acting:
-            self._resolve()
+            self._resolve(self.log)
 
     def _apply_all(self, pairs: list[tuple[int, Move]]) -> None:
         """Every seat's dive at once (the round's simultaneous choice), then the reveal."""
         if self.pending:
             super()._apply_all(pairs)
             return
-        hands = self.hands
-        committed = self.committed
-        for seat, move in pairs:
-            n = move.n  # type: ignore[attr-defined]
-            hands[seat].remove(n)
-            committed[seat] = n
-        acting = self.acting
-        if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
-            self.acting = _ALL[0]
-            self._resolve()
-            return
-        for seat, _ in pairs:
-            acting = _WITHOUT[acting][seat]
-        self.acting = acting
+        self._dive_all(pairs, self.log)
 
     # ----------------------------------------------------------- the round
-    def _stock(self) -> None:
+    # The round's steps take the log their events go to.  None: a quiet finish (see
+    # _random_finish), the same rules without what only viewers read: no events, and no veil
+    # for a card a Lantern hides (nobody looks at the table again).
+    def _stock(self, log: list[Entry] | None) -> None:
         """Restock: one card per space, bottom first; round-1 Seagulls go back and are reshuffled."""
         deck = self.deck
         rnd = self.round
@@ -606,7 +596,8 @@ class MiauiState(State):
             for space in (0, 1, 2):
                 card = deck.pop()
                 while card == "S":
-                    EMIT.seagull_returned(self.log, EVERYONE, round=1, space=space)
+                    if log is not None:
+                        EMIT.seagull_returned(log, EVERYONE, round=1, space=space)
                     deck.append(card)
                     shuffle(self.rng, deck)
                     card = deck.pop()
@@ -619,8 +610,10 @@ class MiauiState(State):
         lagoon[0].append(c0)
         lagoon[1].append(c1)
         lagoon[2].append(c2)
+        if log is None:
+            return
         if self.hide_next == _NO_HIDE:
-            EMIT.stock(self.log, EVERYONE, round=rnd, cards=(c0, c1, c2))
+            EMIT.stock(log, EVERYONE, round=rnd, cards=(c0, c1, c2))
             return
         self._stock_veiled((c0, c1, c2))
 
@@ -639,17 +632,35 @@ class MiauiState(State):
                 self.veil[space][len(self.lagoon[space]) - 1] = (seer, len(log))
                 EMIT.peek(self.log, seats(seer), round=rnd, space=space, card=cards[space])
 
-    def _resolve(self) -> None:
+    def _dive_all(self, pairs: list[tuple[int, Move]], log: list[Entry] | None) -> None:
+        """Dives of seats to act (``pairs``: seat order); the reveal once every seat has dived."""
+        hands = self.hands
+        committed = self.committed
+        for seat, move in pairs:
+            n = move.n  # type: ignore[attr-defined]
+            hands[seat].remove(n)
+            committed[seat] = n
+        acting = self.acting
+        if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
+            self.acting = _ALL[0]
+            self._resolve(log)
+            return
+        for seat, _ in pairs:
+            acting = _WITHOUT[acting][seat]
+        self.acting = acting
+
+    def _resolve(self, log: list[Entry] | None) -> None:
         """Reveal the dives together, decide each depth, then hand out the catches."""
         revealed = tuple(self.committed)
         self.committed = [0] * self.players
         self.reveals.append(revealed)
-        EMIT.reveal(self.log, EVERYONE, round=self.round, dives=revealed, kiti=self.kiti)
         catches, ties = resolve_depths(revealed, self.players, self.kiti)
-        if len(catches) < 3:
-            self._log_unwon(catches, ties)
+        if log is not None:
+            EMIT.reveal(log, EVERYONE, round=self.round, dives=revealed, kiti=self.kiti)
+            if len(catches) < 3:
+                self._log_unwon(catches, ties)
         self.takes = catches
-        self._hand_out()
+        self._hand_out(log)
 
     def _log_unwon(self, catches: Sequence[Catch], ties: Sequence[tuple[int, tuple[int, ...]]]) -> None:
         """Depths nobody won: a No Fighting tie, or no diver left."""
@@ -661,13 +672,12 @@ class MiauiState(State):
             elif space not in won:
                 EMIT.no_diver(self.log, EVERYONE, round=self.round, space=space)
 
-    def _hand_out(self) -> None:
+    def _hand_out(self, log: list[Entry] | None) -> None:
         """Give each won space to its winner, deepest first, pausing if a taker must order
         cards; then end the round."""
         rnd = self.round
         lagoon = self.lagoon
         veil = self.veil
-        log_ = self.log
         takes = self.takes
         piles = self.piles
         catch = EMIT.catch
@@ -679,13 +689,14 @@ class MiauiState(State):
                 veil[space] = {}
             if len(cards) == 1:
                 card = cards[0]
-                catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=(card,), tied=tied)
+                if log is not None:
+                    catch(log, EVERYONE, round=rnd, space=space, seat=seat, cards=(card,), tied=tied)
                 if card in QUIET:  # the usual catch: one card joins the pile
                     piles[seat].append(card)
                     continue
-            else:
-                catch(log_, EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
-            if lantern_hides_next(cards, rnd):
+            elif log is not None:
+                catch(log, EVERYONE, round=rnd, space=space, seat=seat, cards=tuple(cards), tied=tied)
+            if log is not None and lantern_hides_next(cards, rnd):  # what a seat sees: quiet, none
                 self.hide_next[space] = seat
             if len(cards) > 1 and catch_needs_order(cards, self.taker_chooses):
                 self.takes = takes[takes.index(take) + 1 :]  # each space is caught once
@@ -696,63 +707,94 @@ class MiauiState(State):
             for card in cards:
                 eaten, jellies = add_to_pile(pile, card)
                 if card == "S" or jellies:
-                    self._to_box(seat, card, eaten, jellies)
+                    self._to_box(seat, card, eaten, jellies, log)
         self.takes = ()
-        self._end_round()
+        self._end_round(log)
 
-    def _take_one(self, card: str) -> None:
+    def _take_one(self, card: str, log: list[Entry] | None) -> None:
         seat, _, cards = self.pending
         cards.remove(card)
-        EMIT.take(self.log, EVERYONE, round=self.round, seat=seat, card=card)
-        self._add(seat, card)
+        if log is not None:
+            EMIT.take(log, EVERYONE, round=self.round, seat=seat, card=card)
+        self._add(seat, card, log)
         if not catch_needs_order(cards, True):
             for rest in cards:
-                EMIT.take(self.log, EVERYONE, round=self.round, seat=seat, card=rest)
-                self._add(seat, rest)
+                if log is not None:
+                    EMIT.take(log, EVERYONE, round=self.round, seat=seat, card=rest)
+                self._add(seat, rest, log)
             self.pending = []
-            self._hand_out()
+            self._hand_out(log)
 
-    def _add(self, seat: int, card: str) -> None:
+    def _add(self, seat: int, card: str, log: list[Entry] | None) -> None:
         """One card joins a pile (see :func:`add_to_pile`); what leaves goes to the box."""
         eaten, jellies = add_to_pile(self.piles[seat], card)
         if card == "S" or jellies:
-            self._to_box(seat, card, eaten, jellies)
+            self._to_box(seat, card, eaten, jellies, log)
 
-    def _to_box(self, seat: int, card: str, eaten: str | None, jellies: list[str]) -> None:
+    def _to_box(
+        self, seat: int, card: str, eaten: str | None, jellies: list[str], log: list[Entry] | None
+    ) -> None:
         """A Seagull (and what it ate), or three Jellyfish, leave the game."""
         if card == "S":
             self.box.append(card)
             if eaten is not None:
                 self.box.append(eaten)
-            EMIT.seagull(self.log, EVERYONE, round=self.round, seat=seat, ate=eaten)
+            if log is not None:
+                EMIT.seagull(log, EVERYONE, round=self.round, seat=seat, ate=eaten)
         else:
             self.box.extend(jellies)
-            EMIT.jellyfish(self.log, EVERYONE, round=self.round, seat=seat, cards=tuple(jellies))
+            if log is not None:
+                EMIT.jellyfish(log, EVERYONE, round=self.round, seat=seat, cards=tuple(jellies))
 
-    def _end_round(self) -> None:
+    def _end_round(self, log: list[Entry] | None) -> None:
         n = self.players
         if self.kiti is not None:  # Kiti moves on after every round
             self.kiti = kiti_after(self.kiti, n)
         if self.round == ROUNDS:
             self.over = True
             self.acting = frozenset()
-            result = self.result()
-            EMIT.end(
-                self.log,
-                EVERYONE,
-                scores=tuple(map(int, result.scores)),
-                winners=tuple(result.winning_seats()),
-            )
+            if log is not None:
+                result = self.result()
+                EMIT.end(
+                    log,
+                    EVERYONE,
+                    scores=tuple(map(int, result.scores)),
+                    winners=tuple(result.winning_seats()),
+                )
             return
         self.round += 1
         self.round_start = len(self.history)
-        self._stock()
+        self._stock(log)
         if self.round == ROUNDS:  # the last diver of every hand plays itself
             self.committed = [hand.pop() for hand in self.hands]
             self.acting = frozenset()
-            self._resolve()
+            self._resolve(log)
         else:
             self.acting = _ALL[n]
+
+    def _random_finish(self, rng: random.Random, left: int) -> None:
+        """At most ``left`` uniform random moves with the core's draws (see
+        :meth:`State._random_finish`: a round's dives drawn by :meth:`_draw_dives`, a take by
+        :meth:`random_move`), played quietly: the round's own steps given no log.  The state
+        then serves ``over`` and ``result()`` only: its events, history and veils stop here.
+
+        Miaui never reaches its move limit (``max_moves`` counts every dive and a take for
+        each card), so the quiet moves are not counted."""
+        draw_dives = self._draw_dives
+        while left > 0:
+            acting = self.acting
+            if not acting:
+                return
+            if self.pending:  # a taker orders her catch: one take
+                (seat,) = acting
+                self._take_one(self.random_move(seat, rng).card, None)  # type: ignore[attr-defined]
+                left -= 1
+            elif len(acting) <= left:  # the rest of the round's choice, lowest seat first
+                self._dive_all(draw_dives(acting, rng, _SEAT_DIVE), None)
+                left -= len(acting)
+            else:  # the budget ends inside the choice: the core's moves, seat by seat
+                super()._random_finish(rng, left)
+                return
 
     # -------------------------------------------------------------- ending
     def scores(self) -> list[float]:
