@@ -81,7 +81,11 @@ def pile_gain(
 ) -> float:
     """Points ``pile`` gains by catching ``cards`` in order, with small strategic adjustments."""
     new = list(pile)
-    before = sum(map(_VALUE_OF, new))
+    return _gain_on(new, sum(map(_VALUE_OF, new)), cards, jelly_unseen, last_round)
+
+
+def _gain_on(new: list[str], before: int, cards: Sequence[str], jelly_unseen: int, last_round: bool) -> float:
+    """:func:`pile_gain`, the pile copied to ``new`` (which catches ``cards``), its points ``before``."""
     bonus = 0.0
     for card in cards:
         if card[0] == "L" and not last_round:
@@ -133,7 +137,7 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     if "?" not in own:
         piles[seat] = list(own)
     hands = [sorted(_ALL_DIVERS.difference(p)) for p in remembered_dives(events, n)]
-    hands[seat] = sorted(d for d in view.hands[seat] if d != "?")
+    hands[seat] = sorted([d for d in view.hands[seat] if d != "?"])
     caught = [c for e in events if e["type"] == "catch" for c in e["cards"]]
     seen = Counter(caught + [c for cards in view.lagoon for c in cards if c != "?"])
     get = seen.get
@@ -167,10 +171,11 @@ def mean_unknown(mem: Memory, seat: int) -> float:
                     _ONE_CARD.clear()
                 gains = _ONE_CARD[pile] = {}
             total = 0.0
+            base, before = list(pile), sum(map(_VALUE_OF, pile))
             for card, count in pool:
                 gain = gains.get(card)
-                if gain is None:
-                    gain = gains[card] = pile_gain(pile, (card,))
+                if gain is None:  # pile_gain(pile, (card,)), the pile's points counted once
+                    gain = gains[card] = _gain_on(base.copy(), before, (card,), 0, False)
                 total += count * gain
             mean = mem.by_pile[pile] = total / len(unseen) if unseen else 0.0
         mem.means[seat] = mean
@@ -412,15 +417,21 @@ Model = list[tuple[int, float]]  # a seat's mixed strategy: (diver, probability)
 
 #: A hand (its divers, sorted) -> the uniform model over it and that model split for :func:`_sample`.
 _UNIFORM: dict[tuple[int, ...], tuple[Model, Sampler]] = {}
+#: A hand's size -> the thresholds of the uniform model's draws over it (see :func:`_unscaled`).
+_LEAST: dict[int, list[float]] = {}
 
 
 def _uniform(hand: list[int]) -> tuple[Model, Sampler]:
-    """The uniform model over ``hand`` (never modified: shared) and its :data:`Sampler`."""
+    """The uniform model over ``hand`` (never modified: shared) and its :data:`Sampler`, whose
+    thresholds depend on the hand's size alone."""
     key = tuple(hand)
     found = _UNIFORM.get(key)
     if found is None:
         model = [(d, 1.0 / len(hand)) for d in hand] if hand else [(1, 1.0)]
-        found = _UNIFORM[key] = (model, _unscaled(_split([model])[0]))
+        least = _LEAST.get(len(model))
+        if least is None:
+            least = _LEAST[len(model)] = _unscaled(_split([model])[0])[1]
+        found = _UNIFORM[key] = (model, ([d for d, _ in model], least, 1.0))
     return found
 
 
@@ -583,7 +594,7 @@ class MiauiHeuristic:
         for s, hand in enumerate(mem.hands):
             if s == now.viewer or len(hand) <= 1:
                 continue
-            smart = dict(self.weights(self._expected(now, mem, gains, s, hand, split, rng, k, shares)))
+            smart = self._response(self._expected(now, mem, gains, s, hand, split, rng, k, shares))
             models[s] = [(d, naive * p + rest * smart.get(d, 0.0)) for d, p in models[s]]
         return models
 
@@ -635,15 +646,21 @@ class MiauiHeuristic:
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
         """The quantal response: divers within ``margin`` of the best, weighted by exp(u/temp)."""
+        if self.temp <= 0:
+            return list(self._response(utils).items())
+        return sorted(self._response(utils).items())
+
+    def _response(self, utils: dict[int, float]) -> dict[int, float]:
+        """:meth:`weights` as a dict, in the order of ``utils``."""
         best = max(utils.values())
-        floor = best - self.margin - 1e-9
         if self.temp <= 0:
             top = [d for d, u in utils.items() if u >= best - 1e-9]  # (all within the margin)
-            return [(d, 1.0 / len(top)) for d in top]
+            return {d: 1.0 / len(top) for d in top}
+        floor = best - self.margin - 1e-9
         temp, exp = self.temp, math.exp
         w = {d: exp((u - best) / temp) for d, u in utils.items() if u >= floor}
         total = sum(w.values())
-        return [(d, x / total) for d, x in sorted(w.items())]
+        return {d: x / total for d, x in w.items()}
 
     def draw(self, utils: dict[int, float], rng: random.Random) -> int:
         """A diver drawn from :meth:`weights` (as ``rng.choices`` draws it)."""
