@@ -284,3 +284,32 @@ def test_uniform_draws_are_rng_choices() -> None:
             ours, theirs = random.Random(seed), random.Random(seed)
             assert H._sample(sampler, ours, 50) == theirs.choices(hand, [p for _, p in model], k=50)
             assert ours.getstate() == theirs.getstate()
+
+
+def ref_weights(utils: dict[int, float], temp: float, margin: float) -> list[tuple[int, float]]:
+    """``MiauiHeuristic.weights`` before issue 20, frozen (any temperature and margin)."""
+    best = max(utils.values())
+    near = {d: u for d, u in utils.items() if u >= best - margin - 1e-9}
+    if temp <= 0:
+        top = [d for d, u in near.items() if u >= best - 1e-9]
+        return [(d, 1.0 / len(top)) for d in top]
+    w = {d: math.exp((u - best) / temp) for d, u in near.items()}
+    total = sum(w.values())
+    return [(d, x / total) for d, x in sorted(w.items())]
+
+
+def test_the_quantal_response_and_its_draw_are_as_before() -> None:
+    """For random gains (ties, whole numbers and a margin's edge included), at any
+    temperature: the same weights and the same diver drawn, from the same generator state."""
+    rng = random.Random(20)
+    for _ in range(3000):
+        divers = sorted(rng.sample(DIVERS, rng.randint(1, 12)))
+        utils = {d: rng.choice([rng.uniform(-9, 9), float(rng.randint(-9, 9))]) for d in divers}
+        temp, margin = rng.choice([0.0, 0.5, 3.0]), rng.choice([0.0, 2.0, 8.0])
+        strategy = H.MiauiHeuristic(temp=temp, margin=margin)
+        want = ref_weights(utils, temp, margin)
+        assert strategy.weights(utils) == want, (utils, temp, margin)
+        seed = rng.getrandbits(32)
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert strategy.draw(utils, ours) == theirs.choices([d for d, _ in want], [p for _, p in want])[0]
+        assert ours.getstate() == theirs.getstate()

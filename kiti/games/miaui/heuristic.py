@@ -34,13 +34,18 @@ A No Fighting taker who orders her catch tries every order and keeps the best.
 sampled profile of the others (hundreds of profiles a decision).  :func:`rules.resolve_depths`
 only compares dives, so its answer for a profile depends on the order of the dives alone:
 :func:`winners_by_diver` asks it once per place a diver can take among the others' dives
-(below, equal to, or between them) for each such order, remembers the answer, and spreads it
-over the divers 1-12; the gains are then summed once per outcome (:func:`_worth`), not per
-profile and diver.  The seats are renumbered from the deciding one (Kiti's position with
-them, :func:`_turned`), so one table of outcomes serves every seat.  Up to five seats a
-profile's getters are remembered (profiles recur); at six, where one in ten does, they are
-made afresh in C loops.  The others' dives are drawn as ``Random.choices`` draws them, from
-sums made once per model (:func:`_sample`).
+(below, equal to, or between them) for each such order, remembers the answer as an outcome
+number, and spreads it over the divers 1-12 by the profile's set of dives (:class:`_ByPlace`,
+:class:`_Places`).  What each outcome is worth to the seat is summed once per outcome
+(:func:`_worth`), then each diver's gains over the profiles in order.  The seats are
+renumbered from the deciding one (Kiti's position with them, :func:`_turned`), so one table
+of outcomes serves every seat.  Up to five seats a profile's outcome numbers are remembered
+(profiles recur); at six, where one in ten does, they are made afresh in C loops.  The
+others' dives are drawn as ``Random.choices`` draws them, from sums made once per model
+(:func:`_samples`; a uniform model's sums turned into thresholds on ``random()`` itself,
+:func:`_unscaled`).  What a decision learns that does not depend on its draws is kept for
+the next ones: the unseen pool's mean gain per pile, each pile's one-card gains, the
+uniform models by hand.
 """
 
 from __future__ import annotations
@@ -279,24 +284,25 @@ def _worth(table: list[float], game: Game) -> list[float]:
         return [table[a] + table[b] + table[c] for a, b, c in at]
     deepest, deep, pair, shallow = _pickers(game, len(at))
     pairs = list(map(add, deepest(table), deep(table)))
-    return list(map(add, pair(pairs), shallow(table)))
+    return list(map(add, pair(pairs) if pair else pairs, shallow(table)))
 
 
 @functools.lru_cache(maxsize=64)
-def _pickers(game: Game, known: int) -> tuple[Row, Row, Row, Row]:
+def _pickers(game: Game, known: int) -> tuple[Row, Row, Row | None, Row]:
     """Getters for :func:`_worth`, over the first ``known`` outcomes of ``game`` (in the key:
     outcomes are numbered as they are met): the two deeper depths' entries in a worth table
-    for each distinct pair of them (at least two pairs: a dummy is added), each outcome's
-    pair, and its shallow entry."""
+    for each distinct pair of them, each outcome's pair (None: each outcome has a pair of its
+    own, in the same order, as at three seats), and its shallow entry."""
     at = _AT[game][:known]
     pairs = list(dict.fromkeys((a, b) for a, b, _ in at))
-    if len(pairs) < 2:
-        pairs.append(pairs[0])
     number = {pair: i for i, pair in enumerate(pairs)}
+    own = len(pairs) == len(at)
+    if len(pairs) < 2:  # a getter of one item would not return a tuple
+        pairs.append(pairs[0])
     return (
         itemgetter(*(a for a, _ in pairs)),
         itemgetter(*(b for _, b in pairs)),
-        itemgetter(*(number[a, b] for a, b, _ in at)),
+        None if own else itemgetter(*(number[a, b] for a, b, _ in at)),
         itemgetter(*(c for _, _, c in at)),
     )
 
