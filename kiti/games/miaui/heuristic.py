@@ -146,7 +146,7 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     caught = [c for e in events if e["type"] == "catch" for c in e["cards"]]
     seen = Counter(caught + [c for cards in view.lagoon for c in cards if c != "?"])
     get = seen.get
-    pool = [(code, count - get(code, 0)) for code, count in _CODE_COUNTS if count > get(code, 0)]
+    pool = [(code, left) for code, count in _CODE_COUNTS if (left := count - get(code, 0)) > 0]
     unseen = list(itertools.chain.from_iterable(itertools.starmap(repeat, pool)))  # sorted, as the codes
     key = tuple(unseen)
     by_pile = _MEANS.get(key)
@@ -616,7 +616,9 @@ class MiauiHeuristic:
         samples: int | None = None,
     ) -> dict[int, float]:
         """Expected gain of each diver of ``me`` against dive profiles drawn from ``models``."""
-        return self._expected(now, mem, gains, me, mine, _split(models), rng, samples or self.samples)
+        others = _split([*models[:me], *models[me + 1 :]])  # (me's own model is not drawn from)
+        split = [*others[:me], ([], [], 1.0), *others[me:]]
+        return self._expected(now, mem, gains, me, mine, split, rng, samples or self.samples)
 
     def _expected(
         self,
