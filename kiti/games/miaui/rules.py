@@ -580,7 +580,20 @@ class MiauiState(State):
         if self.pending:
             super()._apply_all(pairs)
             return
-        self._dive_all(pairs, self.log)
+        hands = self.hands
+        committed = self.committed
+        for seat, move in pairs:
+            n = move.n  # type: ignore[attr-defined]
+            hands[seat].remove(n)
+            committed[seat] = n
+        acting = self.acting
+        if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
+            self.acting = _ALL[0]
+            self._resolve(self.log)
+            return
+        for seat, _ in pairs:
+            acting = _WITHOUT[acting][seat]
+        self.acting = acting
 
     # ----------------------------------------------------------- the round
     # The round's steps take the log their events go to.  None: a quiet finish (see
@@ -631,23 +644,6 @@ class MiauiState(State):
             if seer >= 0:
                 self.veil[space][len(self.lagoon[space]) - 1] = (seer, len(log))
                 EMIT.peek(self.log, seats(seer), round=rnd, space=space, card=cards[space])
-
-    def _dive_all(self, pairs: list[tuple[int, Move]], log: list[Entry] | None) -> None:
-        """Dives of seats to act (``pairs``: seat order); the reveal once every seat has dived."""
-        hands = self.hands
-        committed = self.committed
-        for seat, move in pairs:
-            n = move.n  # type: ignore[attr-defined]
-            hands[seat].remove(n)
-            committed[seat] = n
-        acting = self.acting
-        if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
-            self.acting = _ALL[0]
-            self._resolve(log)
-            return
-        for seat, _ in pairs:
-            acting = _WITHOUT[acting][seat]
-        self.acting = acting
 
     def _resolve(self, log: list[Entry] | None) -> None:
         """Reveal the dives together, decide each depth, then hand out the catches."""
@@ -774,13 +770,15 @@ class MiauiState(State):
 
     def _random_finish(self, rng: random.Random, left: int) -> None:
         """At most ``left`` uniform random moves with the core's draws (see
-        :meth:`State._random_finish`: a round's dives drawn by :meth:`_draw_dives`, a take by
+        :meth:`State._random_finish`: each dive as :meth:`random_action` draws it, a take as
         :meth:`random_move`), played quietly: the round's own steps given no log.  The state
         then serves ``over`` and ``result()`` only: its events, history and veils stop here.
 
         Miaui never reaches its move limit (``max_moves`` counts every dive and a take for
         each card), so the quiet moves are not counted."""
-        draw_dives = self._draw_dives
+        hands = self.hands
+        draw = rng.random
+        resolve = self._resolve
         while left > 0:
             acting = self.acting
             if not acting:
@@ -790,8 +788,13 @@ class MiauiState(State):
                 self._take_one(self.random_move(seat, rng).card, None)  # type: ignore[attr-defined]
                 left -= 1
             elif len(acting) <= left:  # the rest of the round's choice, lowest seat first
-                self._dive_all(draw_dives(acting, rng, _SEAT_DIVE), None)
+                committed = self.committed
+                for seat in sorted(acting):
+                    hand = hands[seat]
+                    committed[seat] = hand.pop(int(draw() * len(hand)))  # random_action's draw
                 left -= len(acting)
+                self.acting = _ALL[0]
+                resolve(None)
             else:  # the budget ends inside the choice: the core's moves, seat by seat
                 super()._random_finish(rng, left)
                 return
