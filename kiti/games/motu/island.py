@@ -4,7 +4,8 @@ for adding a card (docs/rules/motu.md, "The island model").
 Positions are ``(x, y)`` grid cells, x to the right and y downwards. A card lies at
 ``(rotation, x, y)``: turned ``rotation`` degrees clockwise, its top-left cell on ``(x, y)``.
 Later cards lie on top; a cell shows the topmost card's cell there. Everything here is pure:
-an :class:`Island` is never changed, :func:`lay_card` returns a new one.
+an :class:`Island` is never changed, :func:`lay_card` returns a new one (or the equal one it
+made before from the very same island).
 """
 
 from __future__ import annotations
@@ -200,13 +201,38 @@ def new_island(village: CardLike) -> Island:
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
     """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`).
 
+    The same card laid the same way on the very same island gives the island made then (kept
+    for the last :data:`KEEP_LAID` layings; islands never change), with all it has worked out
+    since: a search lays the same cards on the islands it shares between determinisations."""
+    if isinstance(c, str):
+        c = card(c)
+    if not (type(rotation) is int and type(x) is int and type(y) is int):
+        return _lay(island, c, rotation, x, y)  # kept only for whole numbers: 2.0 == 2
+    key = (id(island), c.id, rotation, x, y)
+    known = _MADE.get(key)
+    if known is not None and known[0] is island and known[1]._laid is not None and known[1]._laid[0] is c:
+        return known[1]
+    new = _lay(island, c, rotation, x, y)
+    if len(_MADE) >= KEEP_LAID:
+        _MADE.clear()
+    _MADE[key] = (island, new)
+    return new
+
+
+#: How many layings :func:`lay_card` keeps (by the parent island's identity, the parent kept
+#: with its child so that the identity stays its own).
+KEEP_LAID = 1024
+_MADE: dict[tuple[int, str, int, int, int], tuple[Island, Island]] = {}
+
+
+def _lay(island: Island, c: IslandCard, rotation: int, x: int, y: int) -> Island:
+    """:func:`lay_card`'s new island.
+
     Only the card's box changes: the visible cells are the parent's with the card's written
     over them; the symbols in the box are dropped and the card's own added after the others
     (the order a cell-by-cell overwrite gives); the coverable and protected symbols are the
     parent's outside the box plus the card's (:func:`_island` works the same out from every
     symbol)."""
-    if isinstance(c, str):
-        c = card(c)
     laid, marks, w, h = _card_cells(c, rotation, len(island.placements))
     x1, y1 = x + w, y + h
     symbols = island.symbols.copy()
