@@ -307,7 +307,7 @@ def _pickers(game: Game, known: int) -> tuple[Row, Row, Row | None, Row]:
     )
 
 
-class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
+class _ByPlace(dict[bytes, tuple[int, ...]]):
     """For one seat count and Kiti's position (seen from seat 0), the others' dive orders ->
     the outcome numbers of each place seat 0's diver can take among them; made when first
     asked (a dict: the orders met before are found in C)."""
@@ -316,7 +316,7 @@ class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
         super().__init__()
         self.players, self.kiti = players, kiti
 
-    def __missing__(self, ranks: tuple[int, ...]) -> tuple[int, ...]:
+    def __missing__(self, ranks: bytes) -> tuple[int, ...]:
         """The order ``ranks`` (each other seat's rank among their distinct dives, lowest 0,
         seats in order): place ``2j + 1`` ties the ``j``-th distinct dive, place ``2j`` lies
         just below it, the last place above them all.  The rule compares dives only, so any
@@ -331,18 +331,18 @@ class _ByPlace(dict[tuple[int, ...], tuple[int, ...]]):
         return found
 
 
-class _Places(dict[frozenset[int], tuple[Callable[[int], int], Row]]):
-    """A set of distinct dives -> (each dive's rank among them, lowest 0: a function of the
-    dive; a getter of each diver 1-12's place among them, as :class:`_ByPlace` numbers
-    places), made when first asked."""
+class _Places(dict[frozenset[int], tuple[bytes, Row]]):
+    """A set of distinct dives -> (each dive's rank among them, lowest 0, as a table for
+    ``bytes.translate``; a getter of each diver 1-12's place among them, as :class:`_ByPlace`
+    numbers places), made when first asked."""
 
-    def __missing__(self, values: frozenset[int]) -> tuple[Callable[[int], int], Row]:
+    def __missing__(self, values: frozenset[int]) -> tuple[bytes, Row]:
         distinct = sorted(values)
-        rank = [0] * (len(DIVERS) + 1)
+        rank = bytearray(256)
         for i, dive in enumerate(distinct):
             rank[dive] = i
         places = itemgetter(*(2 * bisect_left(distinct, d) + (d in values) for d in DIVERS))
-        found = self[values] = (rank.__getitem__, places)
+        found = self[values] = (bytes(rank), places)
         return found
 
 
@@ -390,12 +390,14 @@ def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> lis
 
 def _made_ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Ids]:
     """The :data:`Ids` of each profile, made in C loops: its set of dives, each dive's rank
-    among them, and the tables (:class:`_ByPlace`, :class:`_Places`) for those."""
+    among them (as bytes: ``bytes.translate`` ranks them in one C loop), and the tables
+    (:class:`_ByPlace`, :class:`_Places`) for those."""
     by_place = _BY_PLACE.get((players, kiti))
     if by_place is None:
         by_place = _BY_PLACE[players, kiti] = _ByPlace(players, kiti)
-    found = list(map(_PLACES.__getitem__, map(frozenset, profiles)))
-    ranks = map(tuple, map(map, map(itemgetter(0), found), profiles))
+    dives = list(map(bytes, profiles))
+    found = list(map(_PLACES.__getitem__, map(frozenset, dives)))
+    ranks = map(bytes.translate, dives, map(itemgetter(0), found))
     return list(map(call, map(itemgetter(1), found), map(by_place.__getitem__, ranks)))
 
 
