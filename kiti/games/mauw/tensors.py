@@ -343,7 +343,7 @@ class MauwEncoder(Encoder):
     ) -> None:
         """Every value but the options and the board (written already; ``scores``: each
         seat's points, :meth:`_board`'s), and unless gathered from a :class:`Mirror`
-        (``mirror``), the teams and the draw and discard piles."""
+        (``mirror``), the teams, the points and the draw and discard piles."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -365,8 +365,8 @@ class MauwEncoder(Encoder):
             for s, known in enumerate(state.known):
                 if known:
                     _count(self._known_at + rel[s] * C, known, o)
-        self._scores(scores, rel, mates, o)
         if mirror is None:
+            self._scores(scores, rel, mates, o)
             self._piles(state, o)
         if state.attack is not None:
             self._attack(state, rel, o)
@@ -645,9 +645,10 @@ class Mirror:
     template with that seat's teams segments (partner, opponent: written again only when
     the teams change), then every area's block.  :meth:`update` writes again only the
     blocks of areas whose columns changed (a move changes one or two; the columns compared
-    as lists, cheaper than making their key), and holds in the first template the draw and
-    discard piles (:meth:`MauwEncoder._piles`), counted again only when the discard pile
-    changed (about one move in four).  Observations gathered from it equal the encoder's
+    as lists, cheaper than making their key), and holds in the first template the seats'
+    points (written again when a block changed) and the draw and discard piles
+    (:meth:`MauwEncoder._piles`), counted again only when the discard pile changed (about
+    one move in four).  Observations gathered from it equal the encoder's
     own (a test holds it so over random games); they are gathered into new arrays, so
     nothing handed out shares its memory."""
 
@@ -679,12 +680,15 @@ class Mirror:
         self.scores = [0] * n
         self.mates: list[int | None] | None = None
         #: where each seat's observation is gathered from: its template, the first one's
-        #: piles, the board (after the templates)
+        #: piles and points (those in seat order, turned ego-centric here), the board (after
+        #: the templates)
         piles = [*range(encoder._discard_at, encoder._discard_at + C), encoder._draw_at]
         self.gather = []
         for seat, first in enumerate(encoder._new_gather):
             gather = np.where(first < size, first + seat * size, first + (n - 1) * size)
             gather[piles] = piles
+            for at in (encoder._score_at, encoder._team_score_at):
+                gather[at : at + n] = [at + (r + seat) % n for r in range(n)]
             self.gather.append(gather.astype(np.intp))
         #: where each area's block starts (in bytes) and the columns it was made from
         self._at = [4 * (n * size + AREA * s) for s in range(n)]
@@ -699,9 +703,11 @@ class Mirror:
             self._teams(state)
         made = enc._areas_made
         held = self._held
+        scored = False
         for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
             if held[s] == (tops, nines):  # compared in C, cheaper than a key
                 continue
+            scored = True
             held[s] = (tops.copy(), [column.copy() for column in nines])
             a, b, c, d = tops  # as MauwEncoder._board keys an area's block
             e, f, g, h = nines
@@ -714,6 +720,8 @@ class Mirror:
             at = self._at[s]
             self._bytes[at : at + 4 * AREA] = found[0]
             self.scores[s] = found[1]
+        if scored:
+            self._points()
         if state.discard != self._discard:
             self._discard = state.discard.copy()
             at = 4 * enc._discard_at
@@ -733,6 +741,17 @@ class Mirror:
             self._bytes[4 * seat * size : 4 * (seat + 1) * size] = template
             self.mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
         self._discard = None  # the first template's piles: counted again
+        self._held = [None] * enc.players  # and the points: written again (by update)
+
+    def _points(self) -> None:
+        """Each seat's points and its team's, in seat order (as MauwEncoder._scores)."""
+        v = self._values
+        score_at, team_at = self._enc._score_at, self._enc._team_score_at
+        scores, mates = self.scores, self.mates
+        for s, total in enumerate(scores):
+            mate = None if mates is None else mates[s]
+            v[score_at + s] = total
+            v[team_at + s] = total if mate is None else total + scores[mate]
 
 
 #: An area's block in the board's table: its nines per slot, its tops (one-hot per slot),
