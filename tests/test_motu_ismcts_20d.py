@@ -1,5 +1,5 @@
 """Issue 20: ISMCTS on MOTU lays the same cards the same way on the islands its
-determinisations share, and MOTU keeps those layings (``lay_card`` gives the island it made
+determinisations share (``resample`` marks them), and MOTU keeps those layings (``lay_card`` gives the island it made
 before, with all it has worked out since); the searches must choose exactly as before (a
 digest frozen before the change), and a kept laying must be the island a fresh laying makes."""
 
@@ -45,6 +45,7 @@ def test_a_kept_laying_is_the_island_a_fresh_laying_makes() -> None:
     kept = 0
     for seed in range(12):
         island = grown(seed % 8, seed)
+        I.share(island)  # as a determinisation's islands are
         for _ in range(8):  # several cards and places on the very same island
             name, other = rng.sample(ISLAND_IDS, 2)
             spot = I.uniform_legal_placement(island, name, rng)
@@ -59,4 +60,6 @@ def test_a_kept_laying_is_the_island_a_fresh_laying_makes() -> None:
             assert S.longest_beach(laid) == S.longest_beach(fresh)
     assert kept > 50
     island = grown(3, 3)
+    assert I.lay_card(island, ISLAND_IDS[0], 0, 2, 1) is not I.lay_card(island, ISLAND_IDS[0], 0, 2, 1)
+    I.share(island)  # a game played on keeps nothing; a shared island keeps only whole numbers
     assert I.lay_card(island, ISLAND_IDS[0], 0, 2.0, 1) is not I.lay_card(island, ISLAND_IDS[0], 0, 2, 1)

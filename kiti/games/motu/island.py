@@ -100,6 +100,7 @@ class Island(_Visible):
     _grew: tuple[Island, tuple[IslandCard, int, int, int]] | None = None
     _laid: tuple[IslandCard, int, int, int] | None = None  # the card laid last: (card, rotation, x, y)
     _facts: dict[str, Any] | None = None  # see kept()
+    _shared: bool = False  # see share()
 
     def __reduce__(self) -> tuple[type[Island], tuple[Any, ...]]:
         return Island, tuple(self)
@@ -201,22 +202,31 @@ def new_island(village: CardLike) -> Island:
 def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:
     """The island with the card laid on top, WITHOUT checking any rule (see :func:`place_card`).
 
-    The same card laid the same way on the very same island gives the island made then (kept
-    for the last :data:`KEEP_LAID` layings; islands never change), with all it has worked out
-    since: a search lays the same cards on the islands it shares between determinisations."""
+    On an island shared between a search's determinisations (:func:`share`) and the islands
+    grown from it, the same card laid the same way on the very same island gives the island
+    made then (kept for the last :data:`KEEP_LAID` layings; islands never change), with all it
+    has worked out since: a search lays the same cards again and again there. Elsewhere (a
+    game played on, where each island is laid on once) nothing is kept."""
     if isinstance(c, str):
         c = card(c)
-    if not (type(rotation) is int and type(x) is int and type(y) is int):
+    if not (island._shared and type(rotation) is int and type(x) is int and type(y) is int):
         return _lay(island, c, rotation, x, y)  # kept only for whole numbers: 2.0 == 2
     key = (id(island), c.id, rotation, x, y)
     known = _MADE.get(key)
     if known is not None and known[0] is island and known[1]._laid is not None and known[1]._laid[0] is c:
         return known[1]
     new = _lay(island, c, rotation, x, y)
+    new._shared = True
     if len(_MADE) >= KEEP_LAID:
         _MADE.clear()
     _MADE[key] = (island, new)
     return new
+
+
+def share(island: Island) -> None:
+    """Mark ``island`` as shared between a search's determinisations: :func:`lay_card` keeps
+    the layings on it and on the islands grown from it."""
+    island._shared = True
 
 
 #: How many layings :func:`lay_card` keeps (by the parent island's identity, the parent kept

@@ -58,6 +58,7 @@ from .island import (
     legal_boards,
     legal_placements,
     new_island,
+    share,
     terrain_problem,
     uniform_on_boards,
 )
@@ -1590,6 +1591,8 @@ class MotuState(State):
         new.box = sorted(pool)
         new._redraw_travelers(seat, rng)
         new._redraw_choices(seat, rng)
+        for island in new.islands:
+            share(island)  # every determinisation drawn from here starts from these islands
         return new
 
     def _unseen_cards(self) -> tuple[str, ...]:
