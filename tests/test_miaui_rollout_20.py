@@ -80,3 +80,22 @@ def test_quiet_finish_ends_as_the_plain_one(players: int, options: dict[str, Any
     if options.get("taker_chooses_order"):
         assert seen_pending, "no position with a catch to order"
     assert seen_veiled, "no position with a card a Lantern hid"
+
+
+def test_a_state_holds_only_declared_attributes() -> None:
+    """Miaui copies a state's attributes as its instance dict (``MiauiState._transfer``):
+    the same as the core's copy of the declared attributes only while a state holds no
+    other attribute, in any position (resampled and quietly finished ones included)."""
+    declared = set(MiauiState._attributes)
+    for seed in range(12):
+        state = _position(3 + seed % 4, TABLES[seed % len(TABLES)], seed)
+        guess = state.resample(0, random.Random(seed))
+        done = guess.clone()
+        done._random_finish(random.Random(seed), 120)
+        for s in (state, guess, done):
+            assert set(vars(s)) <= declared, sorted(set(vars(s)) - declared)
+            plain, fast = MiauiState.__new__(MiauiState), MiauiState.__new__(MiauiState)
+            State._transfer(s, plain)
+            s._transfer(fast)
+            assert vars(fast).keys() == vars(plain).keys()
+            assert all(vars(fast)[k] is v for k, v in vars(plain).items())

@@ -789,7 +789,7 @@ class MiauiState(State):
                 left -= 1
             elif len(acting) <= left:  # the rest of the round's choice, lowest seat first
                 committed = self.committed
-                for seat in sorted(acting):
+                for seat in _IN_ORDER[acting]:
                     hand = hands[seat]
                     committed[seat] = hand.pop(int(draw() * len(hand)))  # random_action's draw
                 left -= len(acting)
@@ -925,6 +925,13 @@ class MiauiState(State):
         return self._view(viewer)
 
     # -------------------------------------------------------------- copies
+    def _transfer(self, new: State) -> None:
+        """:meth:`State._transfer` as one copy of the instance dict: every attribute a Miaui
+        state holds is declared (tests/test_miaui_rollout_20.py checks it), so the dict holds
+        exactly the declared attributes that are set.  ``new`` is a bare instance (a copy being
+        made) or a state being taken back (:meth:`State.undo`), which holds the same ones."""
+        new.__dict__ = self.__dict__.copy()
+
     def _copy_parts(self, new: State) -> None:
         assert isinstance(new, MiauiState)
         new.deck = self.deck.copy()
@@ -1014,6 +1021,8 @@ def _subsets(n: int) -> list[frozenset[int]]:
 _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
     sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)
 }
+#: acting set -> its seats, lowest first
+_IN_ORDER: dict[frozenset[int], tuple[int, ...]] = {sub: tuple(sorted(sub)) for sub in _subsets(6)}
 
 
 class _Typed(str):
