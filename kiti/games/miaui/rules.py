@@ -952,14 +952,20 @@ class MiauiState(State):
         assert isinstance(new, MiauiState)
         # Cards this seat has not seen: the deck, the burned card, face-down lagoon cards of
         # others (none once the game is over: the end shows every card in play).
-        slots = sorted(
-            (space, i)
-            for space, veil in enumerate(new.veil)
-            for i, (seer, _) in veil.items()
-            if seer != seat and not new.over
+        slots = (
+            sorted(
+                (space, i)
+                for space, veil in enumerate(new.veil)
+                for i, (seer, _) in veil.items()
+                if seer != seat
+            )
+            if any(new.veil) and not new.over
+            else []
         )
-        # Sorted first, so that the draw depends only on what the seat knows (and on rng).
-        pool = sorted(new.deck + [new.burned] + [new.lagoon[sp][i] for sp, i in slots])
+        pool = [*new.deck, new.burned]
+        if slots:
+            pool += [new.lagoon[sp][i] for sp, i in slots]
+        pool.sort()  # first, so that the draw depends only on what the seat knows (and on rng)
         shuffle(rng, pool)
         k = len(new.deck)
         new.deck = pool[:k]
@@ -978,7 +984,7 @@ class MiauiState(State):
                     log[back] = (stock[0], stock[1], stock[2], (("cards", tuple(cards)),))
                     break
         # Other seats' face-down divers this round: any diver still in their hands.
-        for s in range(new.players):
+        for s in range(new.players) if any(new.committed) else ():
             c = new.committed[s]
             if s != seat and c:
                 hand = new.hands[s]
