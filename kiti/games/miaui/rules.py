@@ -772,7 +772,9 @@ class MiauiState(State):
         """At most ``left`` uniform random moves with the core's draws (see
         :meth:`State._random_finish`: each dive as :meth:`random_action` draws it, a take as
         :meth:`random_move`), played quietly: the round's own steps given no log.  The state
-        then serves ``over`` and ``result()`` only: its events, history and veils stop here.
+        then serves ``over`` and ``result()`` only: its events, history and veils stop here
+        (ISMCTS scores it and draws a fresh determinisation; a rollout cut short is scored by
+        ``result()`` too, Miaui's heuristic having no ``evaluate`` to read the table).
 
         Miaui never reaches its move limit (``max_moves`` counts every dive and a take for
         each card), so the quiet moves are not counted."""
