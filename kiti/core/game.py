@@ -444,7 +444,10 @@ class State(ABC):
 
         A game may play them faster, with the same draws in the same order and the same
         result, skipping what only viewers read (events, history): afterwards the state
-        serves ``over`` and ``result()`` only, never a view, a move or a copy."""
+        serves ``over`` and ``result()`` only, never a view, a move or a copy, and, where a
+        search stops its rollouts early, the game heuristic's ``evaluate``: a game that has
+        one and plays quietly must keep what ``evaluate`` reads (Miaui, which plays quietly,
+        has no ``evaluate``)."""
         random_action = self.random_action
         random_choice = self._random_action_choice
         step = self.step
