@@ -393,7 +393,11 @@ def test_three_survivors_take_over_and_resume_the_orphans_bots(kit4: Kit) -> Non
     assert orphans, f"the premise: the killed instance owned tables under way ({owned})"
     after = Counter(kit4.owner(tid) for tid in humans if tid in live)
     assert victim[0] not in after, after
-    assert len(after) == 3, f"the orphans went to the survivors: {dict(after)}"
+    # every orphan still under way is owned by a survivor (whether every survivor still owns a
+    # live table depends on how fast the games end: not asserted)
+    survivors = {i.address for i in kit4.instances} - {victim[0]}
+    taken = Counter(kit4.owner(tid) for tid in orphans if tid in live)
+    assert set(taken) <= survivors, f"the orphans went to the survivors: {dict(taken)}"
     moved_bots = [
         tid
         for tid in orphans
