@@ -143,7 +143,8 @@ class State(ABC):
     truncated: bool
     limit: int
     resampled: bool
-    _rng: random.Random
+    _rng: random.Random | None  # None until first asked for in a resampled copy (see rng)
+    _rng_seed: int  # what a resampled copy's generator is seeded with when first asked for
     _setup_json: str | None
     _chance_at: int  # len(history) when the generator was last handed out
     _undo_mark: tuple[int, int] | None  # (history, log) lengths before the last checked move
@@ -197,6 +198,7 @@ class State(ABC):
         state.resampled = False
         state.limit = cls.move_limit(players, opts)
         state._rng = seeded(seed)
+        state._rng_seed = 0  # only a resampled copy makes its generator late (see _generator)
         state._chance_at = 0
         state._undo_mark = None
         state._codec = None
@@ -233,7 +235,16 @@ class State(ABC):
         Handing it out marks the current move as having used chance (undo refuses then).
         """
         self._chance_at = len(self.history)
-        return self._rng
+        return self._generator()
+
+    def _generator(self) -> random.Random:
+        """The generator, made now where a resampled copy has not asked for it yet (a search
+        makes a copy an iteration and most never draw from it: seeding costs more than the
+        draws it saves); the same draws as one seeded when the copy was made."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return rng
 
     @property
     def setup(self) -> dict[str, Any] | None:
@@ -623,9 +634,10 @@ class State(ABC):
     def clone(self) -> State:
         """An independent copy, its generator included: it shares nothing mutable."""
         new = self._bare_copy()
-        rng = random.Random()
-        rng.setstate(self._rng.getstate())
-        new._rng = rng
+        if self._rng is not None:  # else the copy makes its own from the same seed
+            rng = random.Random()
+            rng.setstate(self._rng.getstate())
+            new._rng = rng
         return new
 
     def _bare_copy(self) -> State:
@@ -661,7 +673,8 @@ class State(ABC):
     def _resampled_copy(self, rng: random.Random) -> State:
         """A copy for :meth:`resample` to redraw: fresh generator, no seed, no setup."""
         new = self._bare_copy()
-        new._rng = random.Random(rng.getrandbits(64))
+        new._rng = None  # made from this seed when first asked for (see _generator)
+        new._rng_seed = rng.getrandbits(64)
         new.seed = 0
         new._setup_json = None
         new.resampled = True

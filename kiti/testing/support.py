@@ -28,7 +28,7 @@ def snapshot(state: State) -> str:
             "history": [[s, str(m)] for s, m in state.history],
             "acting": sorted(state.acting),
             "over": state.over,
-            "rng": state._rng.getstate(),
+            "rng": state._generator().getstate(),
         },
         sort_keys=True,
         default=str,
