@@ -83,9 +83,9 @@ def test_quiet_finish_ends_as_the_plain_one(players: int, options: dict[str, Any
 
 
 def test_a_state_holds_only_declared_attributes() -> None:
-    """Miaui copies a state's attributes as its instance dict (``MiauiState._transfer``):
-    the same as the core's copy of the declared attributes only while a state holds no
-    other attribute, in any position (resampled and quietly finished ones included)."""
+    """The core copies a state's attributes as its instance dict (``State._transfer``) while
+    the state holds no attribute but declared ones: a Miaui state never does, in any position
+    (resampled and quietly finished ones included), so its copies take that path."""
     declared = set(MiauiState._attributes)
     for seed in range(12):
         state = _position(3 + seed % 4, TABLES[seed % len(TABLES)], seed)

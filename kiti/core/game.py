@@ -154,10 +154,12 @@ class State(ABC):
     #: The declared instance attributes of the class (the core's and the game's), which
     #: :meth:`clone` and :meth:`undo` copy; set for each subclass.
     _attributes: ClassVar[tuple[str, ...]] = ()
+    _attribute_names: ClassVar[frozenset[str]] = frozenset()  # the same, as a set
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._attributes = _declared_attributes(cls)
+        cls._attribute_names = frozenset(cls._attributes)
         if cls.random_move is State.random_move and cls.random_action is State.random_action:
             cls.random_action = State._random_legal_action  # type: ignore[method-assign]
 
@@ -651,7 +653,13 @@ class State(ABC):
         return new
 
     def _transfer(self, new: State) -> None:
-        """Give ``new`` every declared attribute of this state, shallow (values shared)."""
+        """Give ``new`` every declared attribute of this state, shallow (values shared): in
+        one copy of the instance dict where it holds nothing else (the usual case, and the
+        one a search's copies pay for), else one attribute at a time."""
+        values = self.__dict__
+        if values.keys() <= self._attribute_names:
+            new.__dict__.update(values)
+            return
         for name in self._attributes:
             value = getattr(self, name, _UNSET)
             if value is not _UNSET:

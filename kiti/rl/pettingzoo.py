@@ -130,10 +130,7 @@ class Table:
             None if self.encoder is None else (self.encoder.shared if mirror is None else mirror().update)
         )
         self._new = None if self.encoder is None else self.encoder._new
-        self._legal_mask = self.actions.legal_mask
-        #: the encoder's legal_key (see Actions) and the masks found by it, read here at once
-        self._legal_key = self.actions._legal_key
-        self._keyed = self.actions._keyed
+        self._legal_mask = self.actions.legal_mask  # (by the encoder's legal_key where it has one)
 
     def spaces(self) -> tuple[dict[str, spaces.Space[Any]], dict[str, spaces.Space[Any]]]:
         """A separate (observation, action) space object per agent."""
@@ -188,14 +185,9 @@ class Table:
         shared = self._shared
         if shared[0] != version:
             shared = self._shared = (version, self._make_shared(state))  # type: ignore[misc]
-        legal = self._legal
-        if legal[0] != version or legal[1] != seat:
-            key_of = self._legal_key
-            made = None if key_of is None else self._keyed.get(key_of(state, seat))
-            legal = self._legal = (version, seat, made or self._legal_mask(state, seat))
         return {
             "observation": self._new(state, seat, shared[1]),  # type: ignore[misc]
-            "action_mask": legal[2][1].copy(),
+            "action_mask": self.mask(seat),
         }
 
     def _info_state(self, seat: int) -> dict[str, Any]:
@@ -208,7 +200,7 @@ class Table:
         """``seat``'s mask now, a new array each time (its legal actions worked out once per move)."""
         legal = self._legal
         if legal[0] != self.version or legal[1] != seat:
-            legal = self._legal = (self.version, seat, self.actions.legal_mask(self.state, seat))
+            legal = self._legal = (self.version, seat, self._legal_mask(self.state, seat))
         return legal[2][1].copy()
 
     def resolve(self, seat: int, action: Any, mask: np.ndarray) -> int | None:

@@ -580,6 +580,11 @@ class MiauiState(State):
         if self.pending:
             super()._apply_all(pairs)
             return
+        self._dive_all(pairs, self.log)
+
+    def _dive_all(self, pairs: Sequence[tuple[int, Move]], log: list[Entry] | None) -> None:
+        """Dives of seats to act (``pairs``, seat order); the reveal once every seat has dived
+        (``log``: where its events go, None for a quiet finish)."""
         hands = self.hands
         committed = self.committed
         for seat, move in pairs:
@@ -589,7 +594,7 @@ class MiauiState(State):
         acting = self.acting
         if len(pairs) == len(acting):  # every seat to act has dived (legal moves: each once)
             self.acting = _ALL[0]
-            self._resolve(self.log)
+            self._resolve(log)
             return
         for seat, _ in pairs:
             acting = _WITHOUT[acting][seat]
@@ -778,9 +783,6 @@ class MiauiState(State):
 
         Miaui never reaches its move limit (``max_moves`` counts every dive and a take for
         each card), so the quiet moves are not counted."""
-        hands = self.hands
-        draw = rng.random
-        resolve = self._resolve
         while left > 0:
             acting = self.acting
             if not acting:
@@ -790,13 +792,8 @@ class MiauiState(State):
                 self._take_one(self.random_move(seat, rng).card, None)  # type: ignore[attr-defined]
                 left -= 1
             elif len(acting) <= left:  # the rest of the round's choice, lowest seat first
-                committed = self.committed
-                for seat in _IN_ORDER[acting]:
-                    hand = hands[seat]
-                    committed[seat] = hand.pop(int(draw() * len(hand)))  # random_action's draw
                 left -= len(acting)
-                self.acting = _ALL[0]
-                resolve(None)
+                self._dive_all(self._draw_dives(acting, rng, _SEAT_DIVE), None)
             else:  # the budget ends inside the choice: the core's moves, seat by seat
                 super()._random_finish(rng, left)
                 return
@@ -927,13 +924,6 @@ class MiauiState(State):
         return self._view(viewer)
 
     # -------------------------------------------------------------- copies
-    def _transfer(self, new: State) -> None:
-        """:meth:`State._transfer` as one copy of the instance dict: every attribute a Miaui
-        state holds is declared (tests/test_miaui_rollout_20.py checks it), so the dict holds
-        exactly the declared attributes that are set.  ``new`` is a bare instance (a copy being
-        made) or a state being taken back (:meth:`State.undo`), which holds the same ones."""
-        new.__dict__ = self.__dict__.copy()
-
     def _copy_parts(self, new: State) -> None:
         assert isinstance(new, MiauiState)
         new.deck = self.deck.copy()
@@ -1029,8 +1019,6 @@ def _subsets(n: int) -> list[frozenset[int]]:
 _WITHOUT: dict[frozenset[int], tuple[frozenset[int], ...]] = {
     sub: tuple(sub - {s} for s in range(6)) for sub in _subsets(6)
 }
-#: acting set -> its seats, lowest first
-_IN_ORDER: dict[frozenset[int], tuple[int, ...]] = {sub: tuple(sorted(sub)) for sub in _subsets(6)}
 
 
 class _Typed(str):
