@@ -215,7 +215,7 @@ class MauwEncoder(Encoder):
         self._score_at, self._team_score_at = at["score"], at["team_score"]
         #: The board (segments nines, top, column_score, laid end to end) is gathered per
         #: viewer from a table of every area's block (:data:`AREA` values: its nines, tops and
-        #: points, seat order), each block made once per content and kept (:meth:`_board`).
+        #: points, seat order), each block made once per content and kept (:meth:`_area`).
         assert self._top_at == self._nines_at + n * S and self._col_at == self._top_at + n * S * len(TOPS)
         self._board_end = self._col_at + n * S
         self._board_gather = [self._board_list(seat) for seat in range(n)]
@@ -434,21 +434,28 @@ class MauwEncoder(Encoder):
     def _board(self, state: MauwState, first: bytes) -> tuple[np.ndarray, list[int]]:
         """``first``, then every area's block (seat order), as one float32 table; each seat's
         points."""
-        made = self._areas_made
+        area = self._area
         blocks = [first]
         scores = []
         for nines, tops in zip(state.nines, state.tops):
-            a, b, c, d = tops  # the four slots written out (S == 4): the cheapest key to build
-            e, f, g, h = nines
-            key = (a, b, c, d, len(e), len(f), len(g), len(h))
-            found = made.get(key)
-            if found is None:
-                if len(made) > 1 << 15:  # about 12 MB
-                    made.clear()
-                found = made[key] = _area_block(tops, [len(column) for column in nines])
+            found = area(tops, nines)
             blocks.append(found[0])
             scores.append(found[1])
         return np.frombuffer(b"".join(blocks), FLOAT), scores
+
+    def _area(self, tops: list[str | None], nines: list[list[str]]) -> tuple[bytes, int]:
+        """An area's block and points (:func:`_area_block`), kept by its tops and the sizes
+        of its nines' columns (all a block depends on)."""
+        a, b, c, d = tops  # the four slots written out (S == 4): the cheapest key to build
+        e, f, g, h = nines
+        key = (a, b, c, d, len(e), len(f), len(g), len(h))
+        made = self._areas_made
+        found = made.get(key)
+        if found is None:
+            if len(made) > 1 << 15:  # about 12 MB
+                made.clear()
+            found = made[key] = _area_block(tops, [len(column) for column in nines])
+        return found
 
     def _scores(
         self, scores: list[int], rel: tuple[int, ...], mates: list[int | None] | None, o: memoryview[float]
@@ -701,7 +708,6 @@ class Mirror:
         enc = self._enc
         if state.team_of != self._team_of:
             self._teams(state)
-        made = enc._areas_made
         held = self._held
         scored = False
         for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
@@ -709,14 +715,7 @@ class Mirror:
                 continue
             scored = True
             held[s] = (tops.copy(), [column.copy() for column in nines])
-            a, b, c, d = tops  # as MauwEncoder._board keys an area's block
-            e, f, g, h = nines
-            key = (a, b, c, d, len(e), len(f), len(g), len(h))
-            found = made.get(key)
-            if found is None:
-                if len(made) > 1 << 15:  # as _board keeps them
-                    made.clear()
-                found = made[key] = _area_block(tops, [len(column) for column in nines])
+            found = enc._area(tops, nines)
             at = self._at[s]
             self._bytes[at : at + 4 * AREA] = found[0]
             self.scores[s] = found[1]
