@@ -341,7 +341,7 @@ class Mirror:
     """The shared table of :meth:`MiauiEncoder.shared`, kept by one env and brought up to
     date in place for each new state (:meth:`update`): the public values and the hands are
     written again, a pile's block only where the pile differs from the one it holds (a round
-    changes a few), and where cards were only added on top, by adding them to the block.
+    changes a few; the block is the encoder's own, made once per content and kept).
     It equals :meth:`MiauiEncoder.shared` of the state given last (a test holds it so over
     random games); observations are gathered from it into new arrays, so nothing handed out
     shares its memory."""
@@ -396,36 +396,7 @@ class Mirror:
                 continue
             piles[s] = pile.copy()
             at = enc._piles_at + s * PILE_SIZE
-            if old is not None and len(pile) > len(old) and pile[: len(old)] == old:
-                self._add_cards(at, pile, len(old), shown)
-            else:
-                self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
-
-    def _add_cards(self, at: int, pile: list[str], start: int, shown: bool) -> None:
-        """The pile block at ``at`` (in values) of ``pile[:start]``, turned into that of
-        ``pile``: the same cards and more on top (the usual catch)."""
-        v = self._values
-        size = len(pile)
-        seen = shown or size <= 1  # else only its top card shows
-        for card in pile[start:]:
-            code = CODE[card]
-            v[at + _FULL + code] += 1.0
-            if seen:
-                v[at + _SHOWN + code] += 1.0
-        top = CODE[pile[-1]]
-        if start:  # the old top card: no longer on top (nor shown, in a closed pile)
-            below = CODE[pile[start - 1]]
-            v[at + _TOP + below] = 0.0
-            if not seen:
-                v[at + _SHOWN + below] = 0.0
-        v[at + _TOP + top] = 1.0
-        score = float(pile_score(pile))
-        v[at + _SIZE], v[at + _FULL_SCORE] = float(size), score
-        if seen:
-            v[at + _SHOWN_SCORE], v[at + _KNOWN] = score, 1.0
-        else:
-            v[at + _SHOWN + top] = 1.0
-            v[at + _SHOWN_SCORE] = v[at + _KNOWN] = 0.0
+            self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
 
 
 #: A pile's block in the shared table: its cards as every seat sees them (all of them where
