@@ -66,7 +66,7 @@ import json
 import operator
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
@@ -346,6 +346,14 @@ class State(ABC):
     @abstractmethod
     def _illegal_reason(self, seat: int, move: Move) -> str | None:
         """Why a move of this game by a seat that is to act is illegal (None: legal)."""
+
+    def _legal_among(self, seat: int, actions: Iterable[int]) -> list[int]:
+        """Those of ``actions`` (the codec's) that ``seat``, which is to act, may play now, in
+        their order: a search's yes or no, by :meth:`_illegal_reason` here (a game may answer
+        faster, without wording a refusal)."""
+        moves = (self._codec or self.codec()).moves
+        reason = self._illegal_reason
+        return [a for a in actions if reason(seat, moves[a]) is None]
 
     @abstractmethod
     def _apply(self, seat: int, move: Move) -> None:
