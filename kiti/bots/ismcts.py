@@ -569,17 +569,13 @@ class ISMCTSBot:
         ``width * sqrt(visits)`` edges; the node's edges legal here (all of them where not
         ``check``: the searching seat's root, whose moves are legal in every determinisation)."""
         edges = node.edges
-        drawn = -1  # a move just drawn is legal: not asked again
         if len(edges) < math.ceil(self.width * math.sqrt(node.visits + 1)):
-            drawn = state.random_action(seat, rng)
-            edges.setdefault(drawn, [0, 0.0, 0, None])
+            edges.setdefault(state.random_action(seat, rng), [0, 0.0, 0, None])
         if not check:
             return list(edges)
-        moves = self._moves
         # The seat is to act and the moves are the codec's own: of illegal_reason's checks only
-        # the game's rule is left to ask.
-        reason = state._illegal_reason
-        legal = [a for a in edges if a == drawn or reason(seat, moves[a]) is None]
+        # the game's rule is left to ask, as a yes or no (``State._legal_among``).
+        legal = state._legal_among(seat, edges)
         return legal or [state.random_action(seat, rng)]
 
     def _select(self, state: State, seat: int, node: _Node, rng: random.Random) -> tuple[int, list[Any]]:

@@ -997,6 +997,25 @@ class MotuState(State):
         at = (move.y - spots[4]) * spots[5] + dx
         return at >= 0 and bool(spots[2][board] >> at & 1)
 
+    def _legal_among(self, seat: int, actions: Iterable[int]) -> list[int]:
+        """A search's yes or no: placing, each placement one bit test on :meth:`_spots`'s
+        boards, as :meth:`_may_place` (any other move is refused then); else by the core."""
+        if self.phase != "place":
+            return super()._legal_among(seat, actions)
+        codec = self._codec or self.codec()
+        cells = _PLACE_CELLS.get(codec) or _place_cells(codec)
+        _, _, boards, x0, y0, width = self._spots(seat)
+        out = []
+        for a in actions:
+            cell = cells[a]
+            if cell is not None:
+                dx = cell[1] - x0
+                if 0 <= dx < width:
+                    at = (cell[2] - y0) * width + dx
+                    if at >= 0 and boards[cell[0]] >> at & 1:
+                        out.append(a)
+        return out
+
     def _take_problem(self, seat: int, move: Move) -> str | None:
         legal = self._take_moves(seat)
         if move in legal:
@@ -1678,6 +1697,19 @@ def _drawn_actions(codec: ActionCodec) -> dict[tuple[int, int, int] | int, int]:
     }
     _DRAWN_ACTIONS[codec] = actions
     return actions
+
+
+#: By codec, each action's (legal board, x, y) where it is a placement, else None:
+#: :meth:`MotuState._legal_among`.
+_PLACE_CELLS: dict[ActionCodec, list[tuple[int, int, int] | None]] = {}
+
+
+def _place_cells(codec: ActionCodec) -> list[tuple[int, int, int] | None]:
+    """``codec``'s entry of :data:`_PLACE_CELLS`, made on its first use."""
+    cells = _PLACE_CELLS[codec] = [
+        (_ROTATION_INDEX[m.rotation], m.x, m.y) if type(m) is Place else None for m in codec.moves
+    ]
+    return cells
 
 
 def _place(rotation: int, x: int, y: int) -> Place:
