@@ -639,16 +639,20 @@ class MauwState(State):
         phase = self.phase
         if phase == "turn":
             return self._turn_moves(seat)
-        if phase in ("defend", "assist"):
-            return (
-                self._answers(seat, "defend")
-                + ([TU] if tuatura_allowed(phase, self.hands[seat]) else [])
-                + [DECLINE]
-            )
-        if phase == "renew":
-            return [*self._answers(seat, "renew"), STOP]
-        assert self.gain is not None
-        return [_PLACE[slot] for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+        if phase == "place":
+            assert self.gain is not None
+            return [_PLACE[slot] for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+        return list(self._attack_moves(seat))
+
+    def _attack_moves(self, seat: int) -> tuple[Move, ...]:
+        """What ``seat`` (to act) may do against the attack: its answers, Tuatura where
+        allowed, and the word that gives up (``decline`` or ``stop``)."""
+        attack = self.attack
+        assert attack is not None
+        hand, value = self.hands[seat], attack.value
+        key = (self.phase, value, WARRIOR_OF_VALUE[value] in hand, JOKER in hand, TUATURA in hand)
+        moves = _ATTACK_MOVES.get(key)
+        return _attack_moves(*key) if moves is None else moves
 
     def move_steps(self, seat: int, prefix: tuple[str, ...] = ()) -> list[Step]:
         """Each move's steps (:meth:`Play.steps`...); a gain's place is one step, the column's
@@ -658,10 +662,6 @@ class MauwState(State):
         moves = self.legal_moves(seat)
         return [] if prefix else [Step(_where(seat, m.slot), m) for m in moves if isinstance(m, Place)]
 
-    def _answers(self, seat: int, verb: str) -> list[Move]:
-        assert self.attack is not None
-        return [_answer(verb, card, decl) for card, decl in answer_cards(self.hands[seat], self.attack.value)]
-
     def _turn_moves(self, seat: int) -> list[Move]:
         areas, masks = self._turn_masks(seat)
         out: list[Move] = []
@@ -670,28 +670,30 @@ class MauwState(State):
             out.extend(_play(card, s, slot, decl) for card, decl in _options(mask))
         return out + self._animal_moves(seat) + [PASS]
 
-    def _turn_masks(self, seat: int) -> tuple[list[int], list[int]]:
+    def _turn_masks(self, seat: int) -> tuple[Sequence[int], list[int]]:
         """The areas open to ``seat`` on its turn (its own and its opponents': a teammate's is
         off limits) and the plays its hand allows on each of their columns (slots A-D of each
         area in turn), as play bits (:data:`_COLUMN_MASKS`, :func:`_hand_bits`)."""
-        n = self.players
         held = _hand_bits(tuple(self.hands[seat]))
-        if self.team_of is None:
-            areas = list(range(n))
-        else:
-            areas = [s for s in range(n) if s == seat or self.is_opponent(seat, s)]
+        areas = _EVERY_AREA[self.players] if self.team_of is None else self._open_areas(seat)
         theirs, mine = _COLUMN_MASKS[self.options["open_slot_block"]]
+        tops, nines = self.tops, self.nines
         masks: list[int] = []
         for s in areas:
-            by_top, t, k = mine if s == seat else theirs, self.tops[s], self.nines[s]
+            by_top, t, k = mine if s == seat else theirs, tops[s], nines[s]
             # the four slots written out: this is the inner loop of every random playout
+            # (a column's bits by its top, then by whether it is empty of nines)
             masks += (
-                by_top[t[0]][bool(k[0])] & held,
-                by_top[t[1]][bool(k[1])] & held,
-                by_top[t[2]][bool(k[2])] & held,
-                by_top[t[3]][bool(k[3])] & held,
+                by_top[t[0]][not k[0]] & held,
+                by_top[t[1]][not k[1]] & held,
+                by_top[t[2]][not k[2]] & held,
+                by_top[t[3]][not k[3]] & held,
             )
         return areas, masks
+
+    def _open_areas(self, seat: int) -> list[int]:
+        """The areas ``seat`` may play on in team play: its own and its opponents'."""
+        return [s for s in range(self.players) if s == seat or self.is_opponent(seat, s)]
 
     def _animal_moves(self, seat: int) -> list[Move]:
         """The Kiwi and Ninox moves of ``seat`` on its turn (none without those cards)."""
@@ -711,8 +713,11 @@ class MauwState(State):
         """Uniform among :meth:`legal_moves`, and the very draw ``rng.choice(legal_moves)``
         makes (one ``randrange`` over their number, the same index), but on a turn only the
         move drawn is built: a random playout no longer lists every play."""
-        if self.phase != "turn" or seat not in self.acting:
-            return rng.choice(self.legal_moves(seat))
+        phase = self.phase
+        if phase != "turn" or seat not in self.acting:
+            if phase == "place" or seat not in self.acting:
+                return rng.choice(self.legal_moves(seat))
+            return rng.choice(self._attack_moves(seat))
         drawn = self._draw_turn(seat, rng)
         return _PLAYS_AT[drawn] if isinstance(drawn, int) else drawn
 
@@ -739,17 +744,19 @@ class MauwState(State):
 
     def _draw_turn(self, seat: int, rng: random.Random) -> int | Move:
         """A uniform draw among ``seat``'s turn moves: a play, as its place in
-        :data:`_PLAYS_AT`, or another move (a Kiwi or Ninox play, the pass) itself."""
+        :data:`_PLAYS_AT`, or another move (a Kiwi or Ninox play, the pass) itself.  The
+        draw is ``randrange``'s own (``_randbelow``, as ``rng.choice`` draws)."""
         areas, masks = self._turn_masks(seat)
         ends = list(accumulate(map(int.bit_count, masks)))  # where each column's plays end
         hand = self.hands[seat]
-        rest = [*self._animal_moves(seat), PASS] if KIWI in hand or NINOX in hand else [PASS]
-        index = rng.randrange(ends[-1] + len(rest))
+        rest = [*self._animal_moves(seat), PASS] if KIWI in hand or NINOX in hand else _JUST_PASS
+        last = ends[-1]
+        index: int = rng._randbelow(last + len(rest))  # type: ignore[attr-defined]
+        if index >= last:
+            return rest[index - last]
         i = bisect_right(ends, index)
-        if i == len(ends):
-            return rest[index - ends[-1]]
         option = _positions(masks[i])[index - (ends[i - 1] if i else 0)]
-        return (areas[i // len(SLOTS)] * len(SLOTS) + i % len(SLOTS)) * len(_OPTIONS) + option
+        return (areas[i >> 2] * 4 + (i & 3)) * _OPTION_COUNT + option
 
     def _kiwi_moves(self, seat: int) -> list[Move]:
         out: list[Move] = []
@@ -973,7 +980,14 @@ class MauwState(State):
 
     # ------------------------------------------------------------- applying
     def _apply(self, seat: int, move: Move) -> None:
-        if isinstance(move, Play):
+        kind = move.__class__
+        if kind is Play:
+            self._play(seat, move)  # type: ignore[arg-type]
+        elif kind is Word:
+            apply = _APPLY_WORD.get(move.word)  # type: ignore[attr-defined]
+            if apply is not None:
+                apply(self, seat)
+        elif isinstance(move, Play):
             self._play(seat, move)
         elif isinstance(move, Answer):
             self._answer(seat, move)
@@ -983,14 +997,6 @@ class MauwState(State):
             self._kiwi(seat, move)
         elif isinstance(move, NinoxPlay):
             self._ninox(seat, move)
-        elif move == PASS:
-            self._pass(seat)
-        elif move == DECLINE:
-            self._decline(seat)
-        elif move == STOP:
-            self._stop(seat)
-        elif move == TU:
-            self._tuatura(seat)
 
     def _take_from_hand(self, seat: int, card: str) -> None:
         self.hands[seat].remove(card)
@@ -998,22 +1004,19 @@ class MauwState(State):
             self.known[seat].remove(card)
 
     def _play(self, seat: int, move: Play) -> None:
-        self._take_from_hand(seat, move.card)
-        declared = move.decl or move.card
-        top = self.tops[move.seat][move.slot]
-        effect = play_effect(declared, move.seat == seat, len(self.nines[move.seat][move.slot]), top, True)
+        card, ts, slot = move.card, move.seat, move.slot
+        self._take_from_hand(seat, card)
+        declared = move.decl or card
+        effect = _EFFECT[declared][self.tops[ts][slot]][ts == seat][not self.nines[ts][slot]]
         EMIT.play(
-            self.log,
-            EVERYONE,
-            seat=seat,
-            card=move.card,
-            declared=move.decl,
-            target=move.seat,
-            slot=move.slot,
-            effect=effect,
+            self.log, EVERYONE, seat=seat, card=card, declared=move.decl, target=ts, slot=slot, effect=effect
         )
-        self._put(seat, move.card, declared, move.seat, move.slot, str(effect))
-        self._refill_after_effect(seat)
+        self._put(seat, card, declared, ts, slot, str(effect))
+        if not self.over:  # the card's owner draws back to four (see _refill_after_effect)
+            if self.phase == "place":
+                self.refill_after = seat
+            else:
+                self._refill(seat)
         self._next()
 
     def _refill_after_effect(self, seat: int) -> None:
@@ -1241,7 +1244,8 @@ class MauwState(State):
             drawn = pile[: -need - 1 : -1]  # the top ``need`` cards, top first
             del pile[-need:]
             hand += drawn
-            self._log_draw(seat, drawn)
+            EMIT.draw(self.log, EVERYONE, seat=seat, count=need)  # as _log_draw
+            EMIT.drew(self.log, _ALONE[seat], seat=seat, cards=tuple(drawn))
             return
         drawn = []
         while len(self.hands[seat]) < HAND and not self.over:
@@ -1254,7 +1258,7 @@ class MauwState(State):
 
     def _log_draw(self, seat: int, cards: list[str]) -> None:
         EMIT.draw(self.log, EVERYONE, seat=seat, count=len(cards))
-        EMIT.drew(self.log, seats(seat), seat=seat, cards=tuple(cards))
+        EMIT.drew(self.log, _ALONE[seat], seat=seat, cards=tuple(cards))
 
     # ------------------------------------------------------------- turns
     def _next(self) -> None:
@@ -1269,23 +1273,23 @@ class MauwState(State):
             return
         if phase == "defend":
             assert self.attack is not None
-            self.acting = frozenset((self.attack.defender,))
+            self.acting = _ONLY[self.attack.defender]
         elif phase == "assist":
             assert self.attack is not None
             mate = self.teammate(self.attack.defender)
             assert mate is not None
-            self.acting = frozenset((mate,))
+            self.acting = _ONLY[mate]
         elif phase == "renew":
             assert self.attack is not None
-            self.acting = frozenset((self.attack.attacker,))
+            self.acting = _ONLY[self.attack.attacker]
         else:  # place
             assert self.gain is not None
-            self.acting = frozenset((self.gain[0],))
+            self.acting = _ONLY[self.gain[0]]
 
     def _start_turn(self, seat: int) -> None:
         self.turn = seat
         self.phase = "turn"
-        self.acting = frozenset((seat,))
+        self.acting = _ONLY[seat]
         EMIT.turn(self.log, EVERYONE, seat=seat)
 
     def _end(self, reason: str) -> None:
@@ -1516,6 +1520,23 @@ class MauwState(State):
 
 
 _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
+#: By seat: the audience of that seat alone (its private draws), and the seats to act when it
+#: alone acts (shared values: both are immutable).
+_ALONE = tuple(seats(seat) for seat in range(INFO.max_seats))
+_ONLY = tuple(frozenset((seat,)) for seat in range(INFO.max_seats))
+#: What a card (a declared code) does on a column: by the card, the column's top, whether the
+#: column is the player's own, then with nines (at 0) or without (at 1, the index ``not
+#: nines`` gives), as :func:`play_effect` says with open slots allowed (moves are legal here).
+_EFFECT = {
+    card: {
+        top: tuple(
+            (play_effect(card, mine, 1, top, True), play_effect(card, mine, 0, top, True))
+            for mine in (False, True)
+        )
+        for top in (None, *WARRIORS, SPIRIT)
+    }
+    for card in ALL_CODES
+}
 #: The seat and slot fields of each kind of move, in the order their problems are told.
 _NUMBERED: dict[type, tuple[tuple[str, str], ...]] = {
     Play: (("seat", "seat"), ("slot", "slot")),
@@ -1531,6 +1552,26 @@ _FITS: dict[tuple[bool, str | None, bool, bool], tuple[str, ...]] = {}
 
 _ANSWERS: dict[tuple[str, str, str | None], Answer] = {}
 _PLACE = tuple(Place(slot) for slot in range(len(SLOTS)))
+
+
+#: The moves against an attack by (phase, value, whether the hand holds that value's Warrior,
+#: a Joker, a Tuatura): :func:`_attack_moves`, worked out on first use.
+_ATTACK_MOVES: dict[tuple[str, int, bool, bool, bool], tuple[Move, ...]] = {}
+
+
+def _attack_moves(phase: str, value: int, warrior: bool, joker: bool, tuatura: bool) -> tuple[Move, ...]:
+    """The entry of :data:`_ATTACK_MOVES`: :func:`answer_cards` and :func:`tuatura_allowed`
+    read on a hand holding just the cards named, then ``decline`` (or ``stop`` to renew)."""
+    hand = [WARRIOR_OF_VALUE[value]] * warrior + [JOKER] * joker + [TUATURA] * tuatura
+    verb = "renew" if phase == "renew" else "defend"
+    moves: list[Move] = [_answer(verb, card, decl) for card, decl in answer_cards(hand, value)]
+    if phase == "renew":
+        moves.append(STOP)
+    else:
+        moves += [TU] if tuatura_allowed(phase, hand) else []
+        moves.append(DECLINE)
+    found = _ATTACK_MOVES[phase, value, warrior, joker, tuatura] = tuple(moves)
+    return found
 
 
 def _answer(verb: str, card: str, decl: str | None) -> Answer:
@@ -1581,6 +1622,12 @@ def _hand_bits(hand: tuple[str, ...]) -> int:
 def _options(bits: int) -> tuple[tuple[str, str | None], ...]:
     """The (card, Joker's stand-in) plays of ``bits``, in rising bit order."""
     return tuple(option for option in _OPTIONS if _BIT[option] & bits)
+
+
+_OPTION_COUNT = len(_OPTIONS)
+_JUST_PASS: tuple[Move, ...] = (PASS,)  # a turn's moves after its plays, without Kiwi or Ninox
+#: The areas of every seat, by seat count (every area is open outside team play).
+_EVERY_AREA = tuple(tuple(range(n)) for n in range(INFO.max_seats + 1))
 
 
 @cache
@@ -1648,12 +1695,13 @@ def _fits(mine: bool, top: str | None, nines: bool, open_slot_block: bool) -> tu
 
 
 #: Every column's play bits, worked out once (random playouts read them for each column every
-#: turn): by open_slot_block, by own column or not, by its top, by whether it holds nines.
-assert len(SLOTS) == 4, "MauwState._turn_masks writes the four slots out"
+#: turn): by open_slot_block, by own column or not, by its top, then with nines (at 0) or
+#: without (at 1: the index ``not nines`` gives).
+assert len(SLOTS) == 4, "MauwState._turn_masks and _draw_turn write the four slots out"
 _COLUMN_MASKS = {
     opt: tuple(
         {
-            top: (_column_mask(mine, top, False, opt), _column_mask(mine, top, True, opt))
+            top: (_column_mask(mine, top, True, opt), _column_mask(mine, top, False, opt))
             for top in (None, *WARRIORS, SPIRIT)
         }
         for mine in (False, True)
@@ -1729,3 +1777,12 @@ def describe(move: Move) -> str:
         "stop": "stop attacking (your turn ends)",
         TUATURA: "Tuatura: cancel the attack and take the attacking card",
     }.get(str(move), str(move))
+
+
+#: The one-word moves and what applying each does (:meth:`MauwState._apply`).
+_APPLY_WORD = {
+    PASS.word: MauwState._pass,
+    DECLINE.word: MauwState._decline,
+    STOP.word: MauwState._stop,
+    TU.word: MauwState._tuatura,
+}
