@@ -716,6 +716,23 @@ def has_legal_placement(island: Island, c: CardLike) -> bool:
     return False
 
 
+def fits(island: Island, name: str) -> bool:
+    """:func:`has_legal_placement` for the card ``name``, kept with the island by name (a
+    search asks it of the same islands and rows again and again)."""
+    facts = island._facts
+    if facts is None:
+        facts = island._facts = {}
+    known = facts.get("fits")
+    if known is None:
+        known = facts["fits"] = {}
+    else:
+        found = known.get(name)
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    made = known[name] = has_legal_placement(island, name)
+    return made
+
+
 def is_legal_placement(island: Island, c: CardLike, rotation: int, x: int, y: int) -> bool:
     """Whether the card turned ``rotation`` may go at (x, y): :func:`placement_problem` is
     None there, read from the same legal bit boards :func:`legal_placements` lists (made once

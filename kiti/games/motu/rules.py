@@ -52,7 +52,7 @@ from .island import (
     ROTATIONS,
     Island,
     bounds,
-    has_legal_placement,
+    fits,
     kept_problem,
     lay_card,
     legal_boards,
@@ -890,7 +890,7 @@ class MotuState(State):
         island = self.islands[seat]
         offered = self._offered()
         for move in moves:
-            if has_legal_placement(island, offered[_offer_index(move)]):
+            if fits(island, offered[_offer_index(move)]):
                 return move
         return SCRAP
 
@@ -917,13 +917,13 @@ class MotuState(State):
         if cached is not None and cached[0] == len(self.history):
             return cached[1]
         island = self.islands[self.turn]
-        fits = tuple(has_legal_placement(island, c) for c in self._offered())
-        self._fit_cache = (len(self.history), fits)
-        return fits
+        found = tuple([fits(island, c) for c in self._offered()])
+        self._fit_cache = (len(self.history), found)
+        return found
 
     def _take_moves(self, seat: int) -> list[Move]:
-        fits = self._fits()
-        out = [m for m in self._affordable(seat) if fits[_offer_index(m)]]
+        fitting = self._fits()
+        out = [m for m in self._affordable(seat) if fitting[_offer_index(m)]]
         return out or [SCRAP]
 
     def _extras_moves(self, seat: int) -> list[Move]:
