@@ -856,9 +856,12 @@ class MiauiState(State):
         hands: list[list[Any]] = [
             list(h) if (shown_all or s == viewer) else ["?"] * len(h) for s, h in enumerate(self.hands)
         ]
-        # The diver discard piles: each seat's column of the reveals.
-        played = [list(column) for column in zip(*self.reveals)] if self.reveals else [[] for _ in range(n)]
-        discards: list[list[Any]] = [list(d) if (shown_all or open_b) else ["?"] * len(d) for d in played]
+        # The diver discard piles: each seat's column of the reveals (one diver a round).
+        discards: list[list[Any]]
+        if shown_all or open_b:
+            discards = [list(column) for column in zip(*self.reveals)] if self.reveals else [[] for _ in range(n)]
+        else:
+            discards = [["?"] * len(self.reveals) for _ in range(n)]
         committed: list[Any] = [
             (c if (ref or s == viewer) else "?") if c else None for s, c in enumerate(self.committed)
         ]
@@ -867,17 +870,16 @@ class MiauiState(State):
             if not self.pending
             else V.PendingTake(seat=self.pending[0], space=self.pending[1], cards=list(self.pending[2]))
         )
-        fields: dict[str, Any] = dict(
+        kiti = self.kiti
+        return (V.RefereeView if ref else V.MiauiView)(
             game="miaui",
             players=n,
             options=dict(self.options),
             viewer=viewer,
             over=self.over,
             round=self.round,
-            kiti=self.kiti,
-            tie_order=None
-            if self.kiti is None
-            else {"deep": kiti_order(self.kiti, n, 0), "shallow": kiti_order(self.kiti, n, 2)},
+            kiti=kiti,
+            tie_order=None if kiti is None else {"deep": kiti_order(kiti, n, 0), "shallow": kiti_order(kiti, n, 2)},
             lagoon=lagoon,
             piles=piles,
             scores=scores,
@@ -890,10 +892,8 @@ class MiauiState(State):
             deck=list(reversed(self.deck)) if ref else len(self.deck),
             box=list(self.box) if ref else len(self.box),
             **self._rule_facts(viewer),
+            **({"burned": self.burned} if ref else {}),  # the referee's view: the burned card too
         )
-        if ref:
-            return V.RefereeView(**fields, burned=self.burned)
-        return V.MiauiView(**fields)
 
     def _rule_facts(self, viewer: Any) -> dict[str, Any]:
         """The rule facts a front end needs (so that none restates a rule): rounds, what each
