@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from functools import cached_property
 
 from ...core.game import State
@@ -221,13 +221,31 @@ class MotuHeuristic:
         assert isinstance(state, MotuState)
         if state.over:
             return list(state.party_scores())
-        values = [
-            state.interim_total(s) + Judge(self, state, s).island_worth(state.islands[s], state.banks[s])
-            for s in range(state.players)
-        ]
+        cards = placements_per_seat(state.players, state.options["solo_piles"]) + 1
+        rule = state.totem_rule
+        values = [state.interim_total(s) + self._now(state, s, cards, rule) for s in range(state.players)]
         if state.solo:
             values.append(float(state.opponent_score()))
         return values
+
+    def _now(self, state: MotuState, seat: int, cards: int, rule: str) -> float:
+        """What ``Judge(self, state, seat).island_worth(its island, its bank)`` gives, without
+        the Judge (``cards``: the seat's placements plus one; ``rule``: the totem rule)."""
+        island = state.islands[seat]
+        left = _left(state.scored(seat))
+        counts = visible_counts(island, state.extra(seat))
+        volcano = kept(island, "volcano_points", _volcano_points)
+        return _worth(
+            self,
+            left,
+            cards - len(island.placements),
+            rule,
+            state.printed_coconuts(seat),
+            counts,
+            volcano,
+            state.banks[seat],
+            longest_beach(island),
+        )
 
     def rollout(self, state: State, seat: int, rng: random.Random) -> Move:
         """A cheap rule of thumb for search rollouts: the better of a few random placements, the
@@ -283,22 +301,9 @@ class Judge:
     # ------------------------------------------------------------------ islands
     def worth(self, counts: Mapping[str, int], volcano: int, bank: int, beach: int | None = None) -> float:
         """Points from the Sources not scored yet, spare partners, coconuts and (if given) beach."""
-        total = 0.0
-        for leader, (partner, each) in PAIRS.items():
-            if leader in self.left:
-                total += pair_points(counts, leader)
-                spare = counts.get(partner, 0) - counts.get(leader, 0)
-                total += self.s.potential * each * max(0, min(spare, self._left_cards))
-        if "totem" in self.left:
-            total += totem_points(counts, self.totem_rule)
-        if "volcano" in self.left:
-            total += volcano
-        if "coconut" in self.left:
-            total += coconut_points(bank + self.printed)
-        total += self.s.coconut * bank
-        if beach is not None:
-            total += self.s.beach * beach
-        return total
+        return _worth(
+            self.s, self.left, self._left_cards, self.totem_rule, self.printed, counts, volcano, bank, beach
+        )
 
     def cards_left(self) -> int:
         """The cards the seat has still to add to its island (worked out once per decision)."""
@@ -432,6 +437,49 @@ class Judge:
         assert isinstance(move, Score)
         left = self.cards_left()
         return sum(self.state.source_value(self.seat, x) - GROWTH[x] * left for x in move.sources)
+
+
+def _worth(
+    s: MotuHeuristic,
+    left: Container[str],
+    cards_left: int,
+    totem_rule: str,
+    printed: int,
+    counts: Mapping[str, int],
+    volcano: int,
+    bank: int,
+    beach: int | None,
+) -> float:
+    """:meth:`Judge.worth` for a seat whose Sources not yet scored are ``left``, with
+    ``cards_left`` cards still to add and ``printed`` coconuts on its played Traveler."""
+    total = 0.0
+    for leader, (partner, each) in PAIRS.items():
+        if leader in left:
+            total += pair_points(counts, leader)
+            spare = counts.get(partner, 0) - counts.get(leader, 0)
+            total += s.potential * each * max(0, min(spare, cards_left))
+    if "totem" in left:
+        total += totem_points(counts, totem_rule)
+    if "volcano" in left:
+        total += volcano
+    if "coconut" in left:
+        total += coconut_points(bank + printed)
+    total += s.coconut * bank
+    if beach is not None:
+        total += s.beach * beach
+    return total
+
+
+def _left(scored: list[str]) -> frozenset[str]:
+    """The Sources not in ``scored`` (kept by what was scored: a handful of cases)."""
+    key = tuple(scored)
+    found = _LEFT.get(key)
+    if found is None:
+        found = _LEFT[key] = frozenset(x for x in SOURCES if x not in scored)
+    return found
+
+
+_LEFT: dict[tuple[str, ...], frozenset[str]] = {}
 
 
 def _volcano_points(island: Island) -> int:

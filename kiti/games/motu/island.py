@@ -472,6 +472,8 @@ class _Grid(NamedTuple):
     bad: tuple[int, ...]
     reach: dict[tuple[int, int], int]  # (w, h) -> top-left cells reaching a cover and no guard
     legal: dict[tuple[str, int], int]  # (card, rotation) -> its legal top-left cells, once asked for
+    #: card -> what legal_boards gives for it, once asked for
+    boards: dict[str, tuple[tuple[int, ...], int, int, int]]
 
 
 class _Pattern(NamedTuple):
@@ -549,7 +551,7 @@ def _grid(island: Island) -> _Grid:
         if grown is not None:
             return _keep(island, grown)
     if not island.cells:  # nothing yet: a frame with no island, which the first card moves
-        return _Grid(0, 0, WIDTH, 1 << 30, -(1 << 30), 1 << 30, 0, 0, (0,) * len(_BOARD), {}, {})
+        return _Grid(0, 0, WIDTH, 1 << 30, -(1 << 30), 1 << 30, 0, 0, (0,) * len(_BOARD), {}, {}, {})
     x_min, y_min, x_max, _ = bounds(island)
     # MARGIN free cells left and right of the island at least (an edge cell faces at most
     # MARGIN cells right of it), the island centred; SLACK rows more above.
@@ -562,7 +564,7 @@ def _grid(island: Island) -> _Grid:
             bad[i] |= bit
     cover = sum(1 << ((y - y0) * width + x - x0) for x, y in island.coverable)
     guard = sum(1 << ((y - y0) * width + x - x0) for x, y in island.protected)
-    return _keep(island, _Grid(x0, y0, width, x_min, x_max, y_min, cover, guard, tuple(bad), {}, {}))
+    return _keep(island, _Grid(x0, y0, width, x_min, x_max, y_min, cover, guard, tuple(bad), {}, {}, {}))
 
 
 def _laid(
@@ -610,7 +612,7 @@ def _grown(grid: _Grid, laid: tuple[IslandCard, int, int, int]) -> _Grid | None:
     elif move < 0:
         cover, guard, bad = cover >> -move, guard >> -move, tuple(b >> -move for b in bad)
     cover, guard, laid_bad = _laid(cover, guard, bad, p, (y - y0) * width + x - x0, width)
-    return _Grid(x0, y0, width, left, right, top, cover, guard, tuple(laid_bad), {}, {})
+    return _Grid(x0, y0, width, left, right, top, cover, guard, tuple(laid_bad), {}, {}, {})
 
 
 def _reach(board: int, w: int, h: int, width: int) -> int:
@@ -672,7 +674,11 @@ def legal_boards(island: Island, c: CardLike) -> tuple[tuple[int, ...], int, int
     top-left cell may go, with ``(x0, y0, width)`` (for a caller that reads the bits in bulk)."""
     c = as_card(c)
     grid = _grid(island)
-    return tuple(_legal_board(grid, c, r) for r in ROTATIONS), grid.x0, grid.y0, grid.width
+    known = grid.boards.get(c.id)
+    if known is None:
+        boards = tuple([_legal_board(grid, c, r) for r in ROTATIONS])
+        known = grid.boards[c.id] = (boards, grid.x0, grid.y0, grid.width)
+    return known
 
 
 def uniform_legal_placement(island: Island, c: CardLike, rng: random.Random) -> tuple[int, int, int] | None:

@@ -927,12 +927,19 @@ class MotuState(State):
         return out or [SCRAP]
 
     def _extras_moves(self, seat: int) -> list[Move]:
-        out: list[Move] = []
-        if self.use_destinies and not self.bought:
-            out += [BUYS[d] for d in self.table_destinies if DESTINIES[d].price <= self.banks[seat]]
-        if self.use_travelers and not self.played[seat]:
+        out: list[Move] = self._buys(seat)
+        if self._may_travel(seat):
             out.append(TRAVEL)
         return [*out, DONE] if out else out
+
+    def _buys(self, seat: int) -> list[Move]:
+        """The Destinies ``seat`` may buy now (one a turn, if it can pay)."""
+        if self.use_destinies and not self.bought:
+            return [BUYS[d] for d in self.table_destinies if DESTINIES[d].price <= self.banks[seat]]
+        return []
+
+    def _may_travel(self, seat: int) -> bool:
+        return self.use_travelers and not self.played[seat]
 
     def scored(self, seat: int) -> list[str]:
         """The Sources ``seat`` has recorded at earlier interims."""
@@ -1165,7 +1172,7 @@ class MotuState(State):
 
     def _extras(self, seat: int) -> None:
         """The optional steps, asked only when there is something to do; else the turn ends."""
-        if self._extras_moves(seat):
+        if self._may_travel(seat) or self._buys(seat):  # any extras move (none listed)
             self.phase = "extras"
         else:
             self._end_turn()
