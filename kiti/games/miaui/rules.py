@@ -859,7 +859,9 @@ class MiauiState(State):
         # The diver discard piles: each seat's column of the reveals (one diver a round).
         discards: list[list[Any]]
         if shown_all or open_b:
-            discards = [list(column) for column in zip(*self.reveals)] if self.reveals else [[] for _ in range(n)]
+            discards = (
+                [list(column) for column in zip(*self.reveals)] if self.reveals else [[] for _ in range(n)]
+            )
         else:
             discards = [["?"] * len(self.reveals) for _ in range(n)]
         committed: list[Any] = [
@@ -871,6 +873,8 @@ class MiauiState(State):
             else V.PendingTake(seat=self.pending[0], space=self.pending[1], cards=list(self.pending[2]))
         )
         kiti = self.kiti
+        # The referee's view shows the burned card too.
+        burned: dict[str, Any] = {"burned": self.burned} if ref else {}
         return (V.RefereeView if ref else V.MiauiView)(
             game="miaui",
             players=n,
@@ -879,7 +883,9 @@ class MiauiState(State):
             over=self.over,
             round=self.round,
             kiti=kiti,
-            tie_order=None if kiti is None else {"deep": kiti_order(kiti, n, 0), "shallow": kiti_order(kiti, n, 2)},
+            tie_order=None
+            if kiti is None
+            else {"deep": kiti_order(kiti, n, 0), "shallow": kiti_order(kiti, n, 2)},
             lagoon=lagoon,
             piles=piles,
             scores=scores,
@@ -892,7 +898,7 @@ class MiauiState(State):
             deck=list(reversed(self.deck)) if ref else len(self.deck),
             box=list(self.box) if ref else len(self.box),
             **self._rule_facts(viewer),
-            **({"burned": self.burned} if ref else {}),  # the referee's view: the burned card too
+            **burned,
         )
 
     def _rule_facts(self, viewer: Any) -> dict[str, Any]:
