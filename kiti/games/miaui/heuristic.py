@@ -56,7 +56,7 @@ import math
 import random
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat, starmap
 from operator import add, call, itemgetter, truediv
@@ -69,6 +69,7 @@ from ...core.seatview import SeatView
 from .cards import COUNT, VALUE
 from .rules import (
     DIVERS,
+    QUIET,
     Dive,
     Take,
     add_to_pile,
@@ -143,9 +144,29 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
         piles[seat] = list(own)
     hands = [sorted(_ALL_DIVERS.difference(p)) for p in remembered_dives(events, n)]
     hands[seat] = sorted([d for d in view.hands[seat] if d != "?"])
-    caught = [c for e in events if e["type"] == "catch" for c in e["cards"]]
-    seen = Counter(caught + [c for cards in view.lagoon for c in cards if c != "?"])
-    get = seen.get
+    seen = (
+        *[c for e in events if e["type"] == "catch" for c in e["cards"]],
+        *[c for cards in view.lagoon for c in cards if c != "?"],
+    )
+    found = _POOLS.get(seen)
+    if found is None:
+        found = _pool(seen)
+    pool, unseen, jellies, by_pile = found
+    return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile)
+
+
+#: The cards a seat has seen (caught, then in the lagoon, in order) -> what :func:`_pool`
+#: makes of them (the seats of one round have seen the same cards).
+_POOLS: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float]]] = {}
+
+
+def _pool(
+    seen: tuple[str, ...],
+) -> tuple[list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float]]:
+    """The cards not in ``seen``: each distinct card and its count, the cards one by one
+    (sorted), how many are Jellyfish, and :attr:`Memory.by_pile` for them; kept in
+    ``_POOLS`` (shared by the memories made from them: never modified)."""
+    get = Counter(seen).get
     pool = [(code, left) for code, count in _CODE_COUNTS if (left := count - get(code, 0)) > 0]
     unseen = list(itertools.chain.from_iterable(itertools.starmap(repeat, pool)))  # sorted, as the codes
     key = tuple(unseen)
@@ -155,7 +176,10 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
             _MEANS.clear()
         by_pile = _MEANS[key] = {}
     jellies = sum(count for code, count in pool if code[0] == "J")
-    return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile)
+    if len(_POOLS) >= _MEANS_KEPT:
+        _POOLS.clear()
+    found = _POOLS[seen] = (pool, unseen, jellies, by_pile)
+    return found
 
 
 def mean_unknown(mem: Memory, seat: int) -> float:
@@ -174,7 +198,7 @@ def mean_unknown(mem: Memory, seat: int) -> float:
             if gains is None:
                 if len(_ONE_CARD) >= _ONE_CARD_KEPT:
                     _ONE_CARD.clear()
-                gains = _ONE_CARD[pile] = {}
+                gains = _ONE_CARD[pile] = _QUIET_GAINS.copy()
             total = 0.0
             base, before = list(pile), sum(map(_VALUE_OF, pile))
             for card, count in pool:
@@ -189,6 +213,8 @@ def mean_unknown(mem: Memory, seat: int) -> float:
 
 #: pile -> card -> :func:`pile_gain` of that one card (piles recur from decision to decision).
 _ONE_CARD: dict[tuple[str, ...], dict[str, float]] = {}
+#: What a quiet card (:data:`rules.QUIET`: it simply joins the pile) gains on any pile: its value.
+_QUIET_GAINS = {card: float(VALUE[card]) for card in sorted(QUIET)}
 _ONE_CARD_KEPT = 1 << 12  # piles kept (all forgotten at once past this many)
 
 
@@ -365,7 +391,7 @@ def _forget() -> None:
     _IDS_MADE[0] = 0
 
 
-def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> list[Ids]:
+def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> Sequence[Ids]:
     """How seat 0's divers 1-12 fare against each profile of the other seats' dives (seats 1,
     2, ...): the outcome number of each.  Up to five seats they are remembered; at six, where
     one profile in ten recurs, remembering costs more than it saves."""
@@ -374,9 +400,13 @@ def _ids(players: int, kiti: int | None, profiles: list[tuple[int, ...]]) -> lis
     known = _IDS.get((players, kiti))
     if known is None:
         known = _IDS[players, kiti] = {}
+    if len(profiles) > 1:  # (a getter of one item would not return a tuple)
+        try:
+            rows: Sequence[Ids] = itemgetter(*profiles)(known)  # all met before (usually), in one C call
+            return rows
+        except KeyError:
+            pass
     found = list(map(known.get, profiles))
-    if None not in found:
-        return found  # type: ignore[return-value]
     new = list({profile: None for profile, ids in zip(profiles, found) if ids is None})
     known.update(zip(new, _made_ids(players, kiti, new)))
     _IDS_MADE[0] += len(new)
@@ -483,10 +513,10 @@ def _sample(sampler: Sampler, rng: random.Random, k: int) -> list[int]:
     times the total, found by bisection in the same sums), without summing the weights again
     each call."""
     [drawn] = _samples([sampler], rng, k)
-    return drawn
+    return list(drawn)
 
 
-def _samples(samplers: Sequence[Sampler], rng: random.Random, k: int) -> list[list[int]]:
+def _samples(samplers: Sequence[Sampler], rng: random.Random, k: int) -> list[Sequence[int]]:
     """:func:`_sample` from each of ``samplers`` in turn."""
     out = []
     rand = rng.random
@@ -494,7 +524,9 @@ def _samples(samplers: Sequence[Sampler], rng: random.Random, k: int) -> list[li
         drawn: Iterator[float] = starmap(rand, repeat((), k))
         if total != 1.0:  # (x 1.0 changes no number)
             drawn = map(total.__mul__, drawn)
-        out.append(list(map(divers.__getitem__, map(bisect_right, repeat(cum), drawn))))
+        at = map(bisect_right, repeat(cum), drawn)
+        # the divers picked in one C call (a getter of one item would not return a tuple)
+        out.append(itemgetter(*at)(divers) if k > 1 else list(map(divers.__getitem__, at)))
     return out
 
 
@@ -583,20 +615,34 @@ class MiauiHeuristic:
         return out
 
     def _utilities(self, now: MiauiView, mem: Memory, rng: random.Random) -> dict[int, float]:
+        """:meth:`utilities` of the viewer's divers against :meth:`models` (each made once)."""
         me = now.viewer
         assert isinstance(me, int)
         gains = gains_table(now, mem)
-        models = self.models(now, mem, gains, rng)
-        return self.utilities(now, mem, gains, me, mem.hands[me], models, rng)
+        shares = _shares(gains)
+        _, samplers = self._models(now, mem, gains, rng, shares)
+        return self._expected(now, mem, gains, me, mem.hands[me], samplers, rng, self.samples, shares)
 
     def models(
         self, now: MiauiView, mem: Memory, gains: list[list[float]], rng: random.Random
     ) -> list[Model]:
         """Per seat, the mixed strategy we expect it to play: (diver, probability) pairs."""
+        return self._models(now, mem, gains, rng, _shares(gains))[0]
+
+    def _models(
+        self,
+        now: MiauiView,
+        mem: Memory,
+        gains: list[list[float]],
+        rng: random.Random,
+        shares: list[list[float]],
+    ) -> tuple[list[Model], list[Sampler]]:
+        """:meth:`models`, and each split as :func:`_sample` draws from it (a uniform model:
+        its thresholds, which draw alike; ``shares``: :func:`_shares` of ``gains``)."""
         uniform = list(map(_uniform, mem.hands))
         models = [model for model, _ in uniform]
         split = [sampler for _, sampler in uniform]
-        shares = _shares(gains)
+        samplers = split.copy()
         k = max(8, self.samples // 2)
         naive, rest = self.naive, 1 - self.naive
         for s, hand in enumerate(mem.hands):
@@ -604,7 +650,8 @@ class MiauiHeuristic:
                 continue
             smart = self._response(self._expected(now, mem, gains, s, hand, split, rng, k, shares))
             models[s] = [(d, naive * p + rest * smart.get(d, 0.0)) for d, p in models[s]]
-        return models
+            [samplers[s]] = _split([models[s]])
+        return models, samplers
 
     def utilities(
         self,
@@ -649,9 +696,13 @@ class MiauiHeuristic:
         mine_won = gains[me]
         table[0], table[n], table[2 * n] = mine_won[0] - cost, mine_won[1] - cost, mine_won[2] - cost
         ids = _ids(n, _turned(now.kiti, n, me), list(zip(*draws[me:], *draws[:me])))
-        worth = _worth(table, (n, now.kiti is not None)).__getitem__  # after: outcomes met now count
+        worth = _worth(table, (n, now.kiti is not None))  # after: outcomes met now count
         by_diver = list(zip(*ids))  # per diver 1-12, its outcome against each profile
-        sums = map(sum, map(map, repeat(worth), [by_diver[d - 1] for d in mine]))
+        columns = [by_diver[d - 1] for d in mine]
+        if k > 1:  # each diver's gains picked in one C call (a getter of one item gives no tuple)
+            sums: Iterable[float] = [sum(itemgetter(*column)(worth)) for column in columns]
+        else:
+            sums = map(sum, map(map, repeat(worth.__getitem__), columns))
         return dict(zip(mine, map(truediv, sums, repeat(k))))
 
     def weights(self, utils: dict[int, float]) -> list[tuple[int, float]]:
@@ -674,8 +725,8 @@ class MiauiHeuristic:
 
     def draw(self, utils: dict[int, float], rng: random.Random) -> int:
         """A diver drawn from :meth:`weights` (as ``rng.choices`` draws it)."""
-        [pick] = _sample(_split([self.weights(utils)])[0], rng, 1)
-        return pick
+        [(divers, cum, total)] = _split([self.weights(utils)])
+        return divers[bisect_right(cum, rng.random() * total)]  # (_sample's one draw)
 
     def _order(self, legal: list[Move], now: MiauiView, mem: Memory) -> Move:
         """No Fighting, taker chooses: the first card of the best order for our pile."""
