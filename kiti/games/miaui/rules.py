@@ -342,9 +342,14 @@ def remembered_piles(
     for e in events:
         t = e["type"]
         if t == "catch":
-            if not catch_needs_order(e["cards"], taker_chooses):
-                for card in e["cards"]:
-                    add_to_pile(piles[e["seat"]], card)
+            cards = e["cards"]
+            if not taker_chooses or not catch_needs_order(cards, taker_chooses):
+                pile = piles[e["seat"]]
+                for card in cards:
+                    if card in QUIET:  # the usual catch: it joins the pile
+                        pile.append(card)
+                    else:
+                        add_to_pile(pile, card)
         elif t == "take":
             add_to_pile(piles[e["seat"]], e["card"])
     return piles
