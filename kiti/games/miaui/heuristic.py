@@ -648,9 +648,13 @@ class MiauiHeuristic:
         for s, hand in enumerate(mem.hands):
             if s == now.viewer or len(hand) <= 1:
                 continue
-            smart = self._response(self._expected(now, mem, gains, s, hand, split, rng, k, shares))
-            models[s] = [(d, naive * p + rest * smart.get(d, 0.0)) for d, p in models[s]]
-            [samplers[s]] = _split([models[s]])
+            get = self._response(self._expected(now, mem, gains, s, hand, split, rng, k, shares)).get
+            divers = split[s][0]
+            base = naive * models[s][0][1]  # (every diver's uniform share is the same)
+            mixed = [base + rest * get(d, 0.0) for d in divers]
+            models[s] = list(zip(divers, mixed))
+            cum = list(accumulate(mixed))  # split as _split splits it
+            samplers[s] = (divers, cum[:-1], cum[-1] + 0.0)
         return models, samplers
 
     def utilities(
