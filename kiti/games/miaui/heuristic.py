@@ -44,8 +44,8 @@ of outcomes serves every seat.  Up to five seats a profile's outcome numbers are
 others' dives are drawn as ``Random.choices`` draws them, from sums made once per model
 (:func:`_samples`; a uniform model's sums turned into thresholds on ``random()`` itself,
 :func:`_unscaled`).  What a decision learns that does not depend on its draws is kept for
-the next ones: the unseen pool's mean gain per pile, each pile's one-card gains, the
-uniform models by hand.
+the next ones: the unseen pool by the cards seen, its mean gain per pile, each pile's
+one-card gains (a quiet card's is its value), the uniform models by hand.
 """
 
 from __future__ import annotations
