@@ -243,7 +243,7 @@ def _lay(island: Island, c: IslandCard, rotation: int, x: int, y: int) -> Island
     (the order a cell-by-cell overwrite gives); the coverable and protected symbols are the
     parent's outside the box plus the card's (:func:`_island` works the same out from every
     symbol)."""
-    laid, marks, w, h = _card_cells(c, rotation, len(island.placements))
+    laid, marks, w, h, shore = _card_cells(c, rotation, len(island.placements))
     x1, y1 = x + w, y + h
     symbols = island.symbols.copy()
     outside: tuple[list[Pos], list[Pos]] = ([], [])
@@ -273,20 +273,26 @@ def _lay(island: Island, c: IslandCard, rotation: int, x: int, y: int) -> Island
     )
     new._laid = (c, rotation, x, y)
     new._grew = (island, new._laid)  # its bit boards grow from the parent's
+    facts = island._facts
+    if facts is not None and "sand" in facts:  # so does its sand
+        new._facts = {"sand": _grown_sand(facts["sand"], shore, x, y)}
     return new
 
 
 _PLACEMENT = tuple.__new__  # a Placement made from its four fields at once
 
 
-_Laid = tuple[tuple[tuple[Pos, Cell], ...], tuple[tuple[Pos, str], ...], int, int]
+_Laid = tuple[
+    tuple[tuple[Pos, Cell], ...], tuple[tuple[Pos, str], ...], int, int, tuple[tuple[int, int], ...]
+]
 _LAID: dict[tuple[str, int, int], tuple[IslandCard, _Laid]] = {}
 
 
 def _card_cells(c: IslandCard, rotation: int, layer: int) -> _Laid:
     """The cells a card turned ``rotation`` shows as layer ``layer`` by cell of its box, its
-    symbols by cell, and the box's width and height (kept by id, checked to be that very card:
-    the cards' own hash reads every field)."""
+    symbols by cell, the box's width and height, and each cell's :func:`sand` key offset with
+    the layer where it is Beach, else -1 (kept by id, checked to be that very card: the
+    cards' own hash reads every field)."""
     known = _LAID.get((c.id, rotation, layer))
     if known is not None and known[0] is c:
         return known[1]
@@ -295,8 +301,37 @@ def _card_cells(c: IslandCard, rotation: int, layer: int) -> _Laid:
     s = shape(c, rotation)
     cells = tuple((pos, Cell(spec.terrain, spec.symbol, c.id, layer, spec.ways)) for pos, spec in s.cells)
     marks = tuple((pos, spec.symbol) for pos, spec in s.cells if spec.symbol)
-    made = _LAID[c.id, rotation, layer] = (c, (cells, marks, s.width, s.height))
+    shore = tuple((cx * SAND_ROW + cy, layer if spec.terrain == "B" else -1) for (cx, cy), spec in s.cells)
+    made = _LAID[c.id, rotation, layer] = (c, (cells, marks, s.width, s.height, shore))
     return made[1]
+
+
+#: A cell's key in :func:`sand`: ``x * SAND_ROW + y`` (an island's cells lie within
+#: ``SAND_ROW / 2`` of its village in y, far within: :func:`~.rules.placement_bound`).
+SAND_ROW = 1 << 12
+
+
+def sand(island: Island) -> dict[int, int]:
+    """The island's visible Beach cells, by key (:data:`SAND_ROW`) -> their card's layer: kept
+    with the island, and grown by :func:`lay_card` from the parent's where that one has it
+    (callers must not change it). Its neighbours' keys are ``key ± 1`` and ``key ± SAND_ROW``."""
+    return kept(island, "sand", _sand)
+
+
+def _sand(island: Island) -> dict[int, int]:
+    return {x * SAND_ROW + y: cell.layer for (x, y), cell in island.cells.items() if cell.terrain == "B"}
+
+
+def _grown_sand(old: dict[int, int], shore: tuple[tuple[int, int], ...], x: int, y: int) -> dict[int, int]:
+    """A parent's :func:`sand` with a card's cells (``shore``, :func:`_card_cells`) laid at (x, y)."""
+    grown = old.copy()
+    base = x * SAND_ROW + y
+    for off, layer in shore:
+        if layer < 0:
+            grown.pop(base + off, None)
+        else:
+            grown[base + off] = layer
+    return grown
 
 
 def place_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Island:

@@ -37,7 +37,7 @@ from .cards import (
     card,
     connected,
 )
-from .island import Island, kept, star_position
+from .island import SAND_ROW, Island, kept, sand, star_position
 
 SOURCES = ("fisherman", "hunter", "canoe", "coconut", "totem", "volcano")
 SOURCE_NAME = {
@@ -173,16 +173,17 @@ def beach_cards(island: Island) -> int:
 def _beach(island: Island) -> tuple[int, int]:
     """:func:`longest_beach` (:func:`beaches` walked one at a time, each beach's cards
     gathered on the way) and :func:`beach_cards`, from one pass over the visible cells."""
-    left = {p: cell.layer for p, cell in island.cells.items() if cell.terrain == "B"}
+    left = dict(sand(island))  # Beach cell -> layer, by key: the walk takes them out
     cards = len(set(left.values()))
     longest = 0
+    pop = left.pop
     while left:
         start, layer = left.popitem()
         todo, layers = [start], {layer}
         while todo:
-            x, y = todo.pop()
-            for q in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                layer = left.pop(q, -1)
+            k = todo.pop()
+            for q in (k + SAND_ROW, k - SAND_ROW, k + 1, k - 1):
+                layer = pop(q, -1)
                 if layer >= 0:
                     layers.add(layer)
                     todo.append(q)
