@@ -205,8 +205,9 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     On an island shared between a search's determinisations (:func:`share`) and the islands
     grown from it, the same card laid the same way on the very same island gives the island
     made then (kept for the last :data:`KEEP_LAID` layings; islands never change), with all it
-    has worked out since: a search lays the same cards again and again there. Elsewhere (a
-    game played on, where each island is laid on once) nothing is kept."""
+    has worked out since: a search lays the same cards again and again there; each island
+    laid there also grows its :func:`sand` from its parent's. Elsewhere (a game played on,
+    where each island is laid on once) nothing is kept."""
     if isinstance(c, str):
         c = card(c)
     if not (island._shared and type(rotation) is int and type(x) is int and type(y) is int):
@@ -215,6 +216,7 @@ def lay_card(island: Island, c: CardLike, rotation: int, x: int, y: int) -> Isla
     known = _MADE.get(key)
     if known is not None and known[0] is island and known[1]._laid is not None and known[1]._laid[0] is c:
         return known[1]
+    sand(island)  # a search values the beaches of most islands it lays: theirs grow from this
     new = _lay(island, c, rotation, x, y)
     new._shared = True
     if len(_MADE) >= KEEP_LAID:
