@@ -185,9 +185,12 @@ class Table:
         shared = self._shared
         if shared[0] != version:
             shared = self._shared = (version, self._make_shared(state))  # type: ignore[misc]
+        legal = self._legal  # mask(seat), written out: this runs at every step
+        if legal[0] != version or legal[1] != seat:
+            legal = self._legal = (version, seat, self._legal_mask(state, seat))
         return {
             "observation": self._new(state, seat, shared[1]),  # type: ignore[misc]
-            "action_mask": self.mask(seat),
+            "action_mask": legal[2][1].copy(),
         }
 
     def _info_state(self, seat: int) -> dict[str, Any]:
@@ -260,6 +263,9 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self.max_cycles = max_cycles
         self.possible_agents = list(self.table.agents)
         self.observation_spaces, self.action_spaces = self.table.spaces()
+        self._observe = self.table.observe  # (last() runs at every step)
+        self._seat = self.table.seat
+        self._moves = self.table.actions.moves
         self.reset()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -300,9 +306,8 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         """As :meth:`pettingzoo.AECEnv.last` (the agent to act's observation, reward so far,
         terminated, truncated, info), one call shorter: a learner's loop calls it every step."""
         agent = self.agent_selection
-        table = self.table
         return (
-            table.observe(table.seat[agent]) if observe else None,
+            self._observe(self._seat[agent]) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -347,7 +352,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         table = self.table
-        seat = table.seat[agent]
+        seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
         if self.infos[agent]:
             self.infos[agent] = {}
@@ -370,7 +375,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         queue = self._queue
         if queue:
             del queue[0]
-            self._held.append((seat, table.actions.moves[chosen]))
+            self._held.append((seat, self._moves[chosen]))
             if queue:  # the same state: the next seat of the choice
                 if self.max_cycles is None:
                     self.agent_selection = table.agents[queue[0]]

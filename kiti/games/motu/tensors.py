@@ -33,6 +33,7 @@ place in a log whose later entries a tracker may already have read.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -60,7 +61,7 @@ from .cards import (
     IslandCard,
     card,
 )
-from .island import ROTATIONS, Island, Placement, bounds, legal_boards, shape
+from .island import ROTATIONS, Island, Placement, bounds, kept, legal_boards, shape
 from .rules import (
     COCONUTS,
     DIFFICULTIES,
@@ -354,17 +355,18 @@ _CW = 256
 
 
 class _Grid:
-    """What an island puts in the tensors, worked out once per island (islands never change):
-    its entries (above), where its frame puts them (``at``, index into the observation of the
-    seat in row 0), its village's place in the frame (``origin``), its longest beach, and the
-    spots of each card that may be laid on it; by played Traveler, the values that follow
-    the island's entries (:meth:`MotuEncoder._tail`)."""
+    """What an island puts in the tensors, worked out once per island (islands never change)
+    and kept with it (:func:`.island.kept`): its entries (above), where its frame puts them
+    (``at``, index into the observation of the seat in row 0), its village's place in the
+    frame (``origin``), its longest beach, and the spots of each card that may be laid on it;
+    by played Traveler, the values that follow the island's entries (:meth:`MotuEncoder._tail`).
+    It holds no reference to its island, so that both go when the island goes (no cycle
+    left for the garbage collector)."""
 
     __slots__ = (
         "at",
         "beach",
         "entries",
-        "island",
         "layers_at",
         "layers_values",
         "low",
@@ -378,7 +380,6 @@ class _Grid:
     def __init__(
         self, island: Island, entries: np.ndarray, planes: int, low: tuple[int, int], encoder: MotuEncoder
     ) -> None:
-        self.island = island  # held, so that its id() is not reused while cached
         self.entries = entries
         self.planes = planes  # how many entries are the planes' (the first ones)
         self.low = low  # the island's smallest x and y
@@ -416,7 +417,10 @@ class MotuEncoder(Encoder):
         self._at = {s.name: s.offset for s in self.observation_layout}
         self._hat = {s.name: s.offset for s in self.history_layout}
         self._rel = [tuple((s - seat) % n for s in range(n)) for seat in range(n)]
-        self._grids: dict[int, _Grid] = {}
+        #: the name its grids are kept under with their islands: this encoder's own (a grid's
+        #: places and actions are its layout's and its codec's)
+        self._grid_key = f"tensor grid {next(_ENCODERS)}"
+        #: the grids made last, by placements, so that a child island's grows from its parent's
         self._lineage: dict[tuple[Placement, ...], _Grid] = {}
         hw = self.w * self.h
         #: an island entry's offset and seat stride: per plane, and for the layers
@@ -662,22 +666,25 @@ class MotuEncoder(Encoder):
         if known is None:
             extra = state.extra(s)
             rule = state.totem_rule
-            sources = [float(source_points(src, grid.island, extra, 0, rule)) for src in _NOT_COCONUT]
+            island = state.islands[s]
+            sources = [float(source_points(src, island, extra, 0, rule)) for src in _NOT_COCONUT]
             known = grid.tails[name] = [*grid.origin, grid.beach, *sources]
         return known
 
     # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
-        """The island's :class:`_Grid` (kept by island, and by placements: an island is the
-        value of its placements): grown from its parent's where this encoder has that one,
-        else read from its visible cells."""
-        grid = self._grids.get(id(island))
-        if grid is None or grid.island is not island:
-            if len(self._grids) > 4096:
-                self._grids.clear()
-                self._lineage.clear()
-            grid = self._grids[id(island)] = self._grown(island) or self._read(island)
-            self._lineage[island.placements] = grid
+        """The island's :class:`_Grid`, kept with the island (and for a while by placements:
+        an island is the value of its placements): grown from its parent's where this
+        encoder made that one lately, else read from its visible cells (its own caches, the
+        spots and tails, fill as they are asked for)."""
+        return kept(island, self._grid_key, self._new_grid)
+
+    def _new_grid(self, island: Island) -> _Grid:
+        lineage = self._lineage
+        grid = self._grown(island) or self._read(island)
+        if len(lineage) >= _LINEAGE:  # a few games' worth: short-lived (cheap to collect)
+            lineage.clear()
+        lineage[island.placements] = grid
         return grid
 
     def _read(self, island: Island) -> _Grid:
@@ -927,6 +934,10 @@ class MotuEncoder(Encoder):
 
 
 _TAKES = ("take", "pick", "scrap")
+_ENCODERS = itertools.count()
+#: How many grids :meth:`MotuEncoder._new_grid` keeps by placements (the parents of the next
+#: islands: one per seat of each game being played, with room to spare).
+_LINEAGE = 128
 _COCONUT = SOURCE["coconut"]
 _NOT_COCONUT = tuple(src for src in SOURCES if src != "coconut")
 #: By codec: :meth:`MotuEncoder._make_place_actions`.
