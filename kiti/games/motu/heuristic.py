@@ -453,11 +453,15 @@ def _worth(
     """:meth:`Judge.worth` for a seat whose Sources not yet scored are ``left``, with
     ``cards_left`` cards still to add and ``printed`` coconuts on its played Traveler."""
     total = 0.0
+    get = counts.get
+    potential = s.potential
     for leader, (partner, each) in PAIRS.items():
         if leader in left:
             total += pair_points(counts, leader)
-            spare = counts.get(partner, 0) - counts.get(leader, 0)
-            total += s.potential * each * max(0, min(spare, cards_left))
+            spare = get(partner, 0) - get(leader, 0)
+            if spare > cards_left:
+                spare = cards_left
+            total += potential * each * (spare if spare > 0 else 0)  # max(0, min(spare, cards_left))
     if "totem" in left:
         total += totem_points(counts, totem_rule)
     if "volcano" in left:
