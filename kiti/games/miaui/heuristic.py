@@ -127,6 +127,11 @@ class Memory:
 
 
 _CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count, sorted
+#: Each distinct card, its count, and its pairs ``(card, left)`` by ``left`` (made once: a pool
+#: kept in ``_POOLS`` holds these, not pairs of its own).
+_CODE_PAIRS = tuple(
+    (code, count, tuple((code, left) for left in range(count + 1))) for code, count in _CODE_COUNTS
+)
 _ALL_DIVERS = frozenset(DIVERS)
 #: :func:`mean_unknown`'s answers by unseen pool, then by pile (see :attr:`Memory.by_pile`).
 _MEANS: dict[tuple[str, ...], dict[tuple[str, ...], float]] = {}
@@ -167,7 +172,7 @@ def _pool(
     (sorted), how many are Jellyfish, and :attr:`Memory.by_pile` for them; kept in
     ``_POOLS`` (shared by the memories made from them: never modified)."""
     get = Counter(seen).get
-    pool = [(code, left) for code, count in _CODE_COUNTS if (left := count - get(code, 0)) > 0]
+    pool = [pairs[left] for code, count, pairs in _CODE_PAIRS if (left := count - get(code, 0)) > 0]
     unseen = list(itertools.chain.from_iterable(itertools.starmap(repeat, pool)))  # sorted, as the codes
     key = tuple(unseen)
     by_pile = _MEANS.get(key)
