@@ -132,7 +132,7 @@ _CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count,
 _CODE_PAIRS = tuple(
     (code, count, tuple((code, left) for left in range(count + 1))) for code, count in _CODE_COUNTS
 )
-_ALL_DIVERS = frozenset(DIVERS)
+_DIVER_BYTES = bytes(sorted(DIVERS))
 #: :func:`mean_unknown`'s answers by unseen pool, then by pile (see :attr:`Memory.by_pile`).
 _MEANS: dict[tuple[str, ...], dict[tuple[str, ...], float]] = {}
 _MEANS_KEPT = 4096  # pools kept (all forgotten at once past this many)
@@ -147,7 +147,8 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     own = view.piles[seat]
     if "?" not in own:
         piles[seat] = list(own)
-    hands = [sorted(_ALL_DIVERS.difference(p)) for p in remembered_dives(events, n)]
+    # Each seat's divers left: DIVERS (as bytes, in order) less those it played, in one C call.
+    hands = [list(_DIVER_BYTES.translate(None, bytes(p))) for p in remembered_dives(events, n)]
     hands[seat] = sorted([d for d in view.hands[seat] if d != "?"])
     seen = (
         *[c for e in events if e["type"] == "catch" for c in e["cards"]],
