@@ -111,7 +111,8 @@ _VALUE_OF = VALUE.__getitem__
 class Memory:
     """What a seat remembers beyond its typed view (ruling 8: what was revealed may be
     remembered): every fish pile and every seat's divers left, rebuilt from the events it
-    saw, and the cards it has not seen."""
+    saw, and the cards it has not seen (``unseen`` and ``pool`` are shared by the memories
+    of the seats that saw the same cards: read them, never modify them)."""
 
     piles: list[list[str]]
     hands: list[list[int]]
