@@ -462,6 +462,9 @@ Model = list[tuple[int, float]]  # a seat's mixed strategy: (diver, probability)
 
 #: A hand (its divers, sorted) -> the uniform model over it and that model split for :func:`_sample`.
 _UNIFORM: dict[tuple[int, ...], tuple[Model, Sampler]] = {}
+#: A hand's size -> each diver's pair ``(diver, 1 / size)`` in its uniform model (made once).
+_SHARE = [{d: (d, 1.0 / size) for d in DIVERS} for size in range(1, len(DIVERS) + 1)]
+_SHARE.insert(0, {})
 #: A hand's size -> the thresholds of the uniform model's draws over it (see :func:`_unscaled`).
 _LEAST: dict[int, list[float]] = {}
 
@@ -472,7 +475,7 @@ def _uniform(hand: list[int]) -> tuple[Model, Sampler]:
     key = tuple(hand)
     found = _UNIFORM.get(key)
     if found is None:
-        model = [(d, 1.0 / len(hand)) for d in hand] if hand else [(1, 1.0)]
+        model = list(map(_SHARE[len(hand)].__getitem__, hand)) if hand else [(1, 1.0)]
         least = _LEAST.get(len(model))
         if least is None:
             least = _LEAST[len(model)] = _unscaled(_split([model])[0])[1]
