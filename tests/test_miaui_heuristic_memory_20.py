@@ -1,10 +1,11 @@
 """Issue 20, item 7: what a seat remembers is made faster, never different.
 
-``remembered_piles`` lets a quiet card join a pile directly, and the heuristic keeps the
-unseen pool by the cards a seat has seen (the seats of a round share it).  Over random
-games of every seat count and option set, at every point and for every seat, both still
-give what the plain rebuild gives: every caught card through ``add_to_pile``, and the pool
-counted afresh (``ref_remember``, the frozen heuristic memory of test_miaui_speed_20).
+``remembered_piles`` lets a quiet card join a pile directly, ``remembered_dives`` takes the
+reveals' columns, and the heuristic keeps the unseen pool by the cards a seat has seen (the
+seats of a round share it).  Over random games of every seat count and option set, at every
+point and for every seat, they still give what the plain rebuild gives: every caught card
+through ``add_to_pile``, every reveal seat by seat, and the pool counted afresh
+(``ref_remember``, the frozen heuristic memory of test_miaui_speed_20).
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ import pytest
 from test_miaui_speed_20 import OPTION_SETS, ref_remember
 
 from kiti.games.miaui import heuristic as H
-from kiti.games.miaui.rules import MiauiState, add_to_pile, catch_needs_order, remembered_piles
+from kiti.games.miaui.rules import (
+    MiauiState,
+    add_to_pile,
+    catch_needs_order,
+    remembered_dives,
+    remembered_piles,
+)
 
 
 def plain_piles(events: Iterable[Mapping[str, Any]], players: int, taker_chooses: bool) -> list[list[str]]:
@@ -32,6 +39,16 @@ def plain_piles(events: Iterable[Mapping[str, Any]], players: int, taker_chooses
     return piles
 
 
+def plain_dives(events: Iterable[Mapping[str, Any]], players: int) -> list[list[int]]:
+    """Each seat's divers played, reveal by reveal (as before)."""
+    played: list[list[int]] = [[] for _ in range(players)]
+    for e in events:
+        if e["type"] == "reveal":
+            for seat, dive in enumerate(e["dives"]):
+                played[seat].append(dive)
+    return played
+
+
 @pytest.mark.parametrize("players", [3, 4, 6])
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["plain", "no_fighting", "all_rulings"])
 def test_remembered_piles_and_pools_are_the_plain_rebuild(players: int, options: dict[str, Any]) -> None:
@@ -43,6 +60,7 @@ def test_remembered_piles_and_pools_are_the_plain_rebuild(players: int, options:
             for seat in range(players):
                 events = state.events(seat)
                 assert remembered_piles(events, players, taker) == plain_piles(events, players, taker)
+                assert remembered_dives(events, players) == plain_dives(events, players)
                 view = state.view(seat)
                 mem, ref = H.remember(view, events), ref_remember(view, events)
                 assert (mem.piles, mem.hands, mem.unseen) == (ref["piles"], ref["hands"], ref["unseen"])

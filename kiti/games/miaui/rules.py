@@ -360,12 +360,10 @@ def remembered_dives(events: Iterable[Mapping[str, Any]], players: int) -> list[
     reveals it saw (all public).  Ruling 8: nobody sees the diver discard piles; what was
     revealed may be remembered, so this lives in the information state (the events), never
     in the observation."""
-    played: list[list[int]] = [[] for _ in range(players)]
-    for e in events:
-        if e["type"] == "reveal":
-            for seat, dive in enumerate(e["dives"]):
-                played[seat].append(dive)
-    return played
+    reveals = [e["dives"] for e in events if e["type"] == "reveal"]
+    if not reveals:
+        return [[] for _ in range(players)]
+    return [list(column) for column in zip(*reveals)]  # each seat's column, round by round
 
 
 def pile_score(pile: Iterable[str]) -> int:
