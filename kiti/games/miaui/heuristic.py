@@ -59,7 +59,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat, starmap
-from operator import add, call, itemgetter, truediv
+from operator import add, call, itemgetter, mul, truediv
 from typing import Any
 
 from ...core.game import State
@@ -205,23 +205,31 @@ def mean_unknown(mem: Memory, seat: int) -> float:
             if gains is None:
                 if len(_ONE_CARD) >= _ONE_CARD_KEPT:
                     _ONE_CARD.clear()
-                gains = _ONE_CARD[pile] = _QUIET_GAINS.copy()
+                gains = _ONE_CARD[pile] = _one_card_gains(pile)
             total = 0.0
-            base, before = list(pile), sum(map(_VALUE_OF, pile))
-            for card, count in pool:
-                gain = gains.get(card)
-                if gain is None:  # pile_gain(pile, (card,)), the pile's points counted once
-                    gain = gains[card] = _gain_on(base.copy(), before, (card,), 0, False)
-                total += count * gain
+            if pool:
+                cards, counts = zip(*pool)
+                total = sum(map(mul, counts, map(gains.__getitem__, cards)))
             mean = mem.by_pile[pile] = total / len(unseen) if unseen else 0.0
         mem.means[seat] = mean
     return mean
+
+
+def _one_card_gains(pile: tuple[str, ...]) -> dict[str, float]:
+    """:func:`pile_gain` of each card alone on ``pile`` (the pile's points counted once): a
+    quiet card's is its value, the others' are played onto a copy of the pile."""
+    gains = _QUIET_GAINS.copy()
+    base, before = list(pile), sum(map(_VALUE_OF, pile))
+    for card in _LOUD:
+        gains[card] = _gain_on(base.copy(), before, (card,), 0, False)
+    return gains
 
 
 #: pile -> card -> :func:`pile_gain` of that one card (piles recur from decision to decision).
 _ONE_CARD: dict[tuple[str, ...], dict[str, float]] = {}
 #: What a quiet card (:data:`rules.QUIET`: it simply joins the pile) gains on any pile: its value.
 _QUIET_GAINS = {card: float(VALUE[card]) for card in sorted(QUIET)}
+_LOUD = tuple(sorted(card for card in COUNT if card not in QUIET))  # the cards a pile rule may touch
 _ONE_CARD_KEPT = 1 << 12  # piles kept (all forgotten at once past this many)
 
 
