@@ -70,15 +70,19 @@ Algorithm: multi-observer ISMCTS with decoupled simultaneous choices.
   :func:`~kiti.core.turns.play_random_actions`), played quietly where the game can (Miaui:
   no events or history; the state is then only scored).  The choices and statistics
   for a seed are those of the plain version (tests/test_ismcts_speed.py and
-  tests/test_ismcts_rollout_20.py keep it as a reference).
+  tests/test_ismcts_rollout_20.py keep it as a reference).  Python's cyclic garbage
+  collector is paused while a search iterates (:func:`_collector_paused`: a search makes no
+  reference cycles, so reference counting frees all it makes).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any, Protocol
 
@@ -318,12 +322,12 @@ class ISMCTSBot:
         if legal is not None and len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+        edges = self._root_edges(view)
         moves = self._moves
         counts = [
-            (moves[a], edge[0])
-            for a, edge in roots[view.seat].edges.items()
-            if edge[0] > 0 and (legal is None or moves[a] in legal)
+            (moves[a], visits)
+            for a, visits, _ in edges
+            if visits > 0 and (legal is None or moves[a] in legal)
         ]
         if not counts:
             return view.random_move(self.rng)
@@ -338,13 +342,22 @@ class ISMCTSBot:
         saved = self.iters, self.seconds
         self.iters, self.seconds = iterations, None
         try:
-            roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+            edges = self._root_edges(view)
         finally:
             self.iters, self.seconds = saved
         moves = self._moves
-        return {
-            str(moves[a]): (e[0], e[1] / e[0] if e[0] else 0.0) for a, e in roots[view.seat].edges.items()
-        }
+        return {str(moves[a]): (n, total / n if n else 0.0) for a, n, total in edges}
+
+    def _root_edges(self, view: SeatView) -> list[tuple[int, int, float]]:
+        """Search from ``view``; each root move of its seat with its visits and total reward.
+        The cyclic garbage collector is paused meanwhile (:func:`_collector_paused`), and the
+        tree is let go before it runs again (else its first pass would walk the whole tree)."""
+        with _collector_paused():
+            roots = self._search(view, random.Random(self.rng.getrandbits(64)))
+            edges = [(a, e[0], e[1]) for a, e in roots[view.seat].edges.items()]
+            self._root = _Node()  # the tree goes with the last references to it
+            del roots
+        return edges
 
     def _search(self, view: SeatView, rng: random.Random) -> list[_Node]:
         strategy = None
@@ -372,22 +385,25 @@ class ISMCTSBot:
         self._root_actions = None if view.many_moves() else self._actions(view.legal_moves)
         for seat, priors in self._priors(view, rng, strategy).items():
             self._open(roots[seat], priors)
-        done = 0
+        self.last_iterations = self._run(view, roots, rng, policy)
+        return roots
+
+    def _run(self, view: SeatView, roots: list[_Node], rng: random.Random, policy: Any) -> int:
+        """The search's iterations, within its budget; how many ran."""
         if self.seconds is None:
             for _ in range(self.iters or 1):
                 self._iterate(view, roots, rng, policy)
-            done = self.iters or 1
-        else:
-            deadline = time.perf_counter() + self.seconds
-            cap = self.iters if self.iters is not None else 10**12
-            while done < cap:
-                for _ in range(8):
-                    self._iterate(view, roots, rng, policy)
-                done += 8
-                if time.perf_counter() >= deadline:
-                    break
-        self.last_iterations = done
-        return roots
+            return self.iters or 1
+        done = 0
+        deadline = time.perf_counter() + self.seconds
+        cap = self.iters if self.iters is not None else 10**12
+        while done < cap:
+            for _ in range(8):
+                self._iterate(view, roots, rng, policy)
+            done += 8
+            if time.perf_counter() >= deadline:
+                break
+        return done
 
     def _table_guide(self, view: SeatView) -> Guide:
         """The game's shipped policy for ``view``'s table (:func:`kiti.rl.learned.learned_for`:
@@ -682,6 +698,23 @@ class ISMCTSBot:
             for s in party.seats:
                 out[s] = r
         return out
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a search iterates (where it runs), and
+    start it again after. A search makes no reference cycles (tests/test_ismcts_cycles_20.py
+    checks every game): reference counting frees all it makes, and the collector would only
+    walk the objects it keeps a while (a tenth of MOTU's search time). Bots run one search a
+    process (a server's pool: processes); with threads, the first search to pause it starts it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _floored(priors: Mapping[Move, float]) -> dict[Move, float]:
