@@ -125,6 +125,9 @@ class Memory:
     #: :func:`mean_unknown` by pile for this unseen pool, shared by every memory of the same
     #: pool (the seats of one round ask for the same piles).
     by_pile: dict[tuple[str, ...], float] = field(default_factory=dict, compare=False, repr=False)
+    #: :func:`gains_table` by piles, spaces and flags, shared by every memory made from the same
+    #: cards seen (the seats of one round read the same table).
+    tables: dict[Any, list[list[float]]] = field(default_factory=dict, compare=False, repr=False)
 
 
 _CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count, sorted
@@ -158,20 +161,21 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     found = _POOLS.get(seen)
     if found is None:
         found = _pool(seen)
-    pool, unseen, jellies, by_pile = found
-    return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile)
+    pool, unseen, jellies, by_pile, tables = found
+    return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile, tables=tables)
 
 
+_Pool = tuple[
+    list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float], dict[Any, list[list[float]]]
+]
 #: The cards a seat has seen (caught, then in the lagoon, in order) -> what :func:`_pool`
 #: makes of them (the seats of one round have seen the same cards).
-_POOLS: dict[tuple[str, ...], tuple[list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float]]] = {}
+_POOLS: dict[tuple[str, ...], _Pool] = {}
 
 
-def _pool(
-    seen: tuple[str, ...],
-) -> tuple[list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float]]:
+def _pool(seen: tuple[str, ...]) -> _Pool:
     """The cards not in ``seen``: each distinct card and its count, the cards one by one
-    (sorted), how many are Jellyfish, and :attr:`Memory.by_pile` for them; kept in
+    (sorted), how many are Jellyfish, :attr:`Memory.by_pile` and :attr:`Memory.tables`; kept in
     ``_POOLS`` (shared by the memories made from them: never modified)."""
     get = Counter(seen).get
     pool = [pairs[left] for code, count, pairs in _CODE_PAIRS if (left := count - get(code, 0)) > 0]
@@ -185,7 +189,7 @@ def _pool(
     jellies = sum(count for code, count in pool if code[0] == "J")
     if len(_POOLS) >= _MEANS_KEPT:
         _POOLS.clear()
-    found = _POOLS[seen] = (pool, unseen, jellies, by_pile)
+    found = _POOLS[seen] = (pool, unseen, jellies, by_pile, {})
     return found
 
 
@@ -240,11 +244,19 @@ def _gain(pile: tuple[str, ...], cards: tuple[str, ...], jelly_unseen: bool, las
 
 
 def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
-    """:func:`space_gain` of every seat (rows) and space (columns)."""
+    """:func:`space_gain` of every seat (rows) and space (columns); kept in
+    :attr:`Memory.tables` (shared: never modify it)."""
     last = view.round >= view.rounds
     jelly = mem.jelly_unseen > 0
     spaces = [_face_up(cards) for cards in view.lagoon]
-    return [_row_gains(mem, seat, tuple(pile), spaces, jelly, last) for seat, pile in enumerate(mem.piles)]
+    piles = tuple(map(tuple, mem.piles))
+    key = (piles, tuple(spaces), jelly, last)
+    found = mem.tables.get(key)
+    if found is None:
+        found = mem.tables[key] = [
+            _row_gains(mem, seat, pile, spaces, jelly, last) for seat, pile in enumerate(piles)
+        ]
+    return found
 
 
 def space_gain(view: MiauiView, mem: Memory, seat: int, space: int) -> float:
