@@ -127,7 +127,9 @@ class Memory:
     by_pile: dict[tuple[str, ...], float] = field(default_factory=dict, compare=False, repr=False)
     #: :func:`gains_table` by piles, spaces and flags, shared by every memory made from the same
     #: cards seen (the seats of one round read the same table).
-    tables: dict[Any, list[list[float]]] = field(default_factory=dict, compare=False, repr=False)
+    tables: dict[Any, tuple[list[list[float]], list[list[float]]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
 
 _CODE_COUNTS = tuple(sorted(COUNT.items()))  # each distinct card and its count, sorted
@@ -165,9 +167,7 @@ def remember(view: MiauiView, events: Sequence[dict[str, Any]]) -> Memory:
     return Memory(piles, hands, unseen, jellies, pool=pool, by_pile=by_pile, tables=tables)
 
 
-_Pool = tuple[
-    list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float], dict[Any, list[list[float]]]
-]
+_Pool = tuple[list[tuple[str, int]], list[str], int, dict[tuple[str, ...], float], dict[Any, Any]]
 #: The cards a seat has seen (caught, then in the lagoon, in order) -> what :func:`_pool`
 #: makes of them (the seats of one round have seen the same cards).
 _POOLS: dict[tuple[str, ...], _Pool] = {}
@@ -246,6 +246,11 @@ def _gain(pile: tuple[str, ...], cards: tuple[str, ...], jelly_unseen: bool, las
 def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
     """:func:`space_gain` of every seat (rows) and space (columns); kept in
     :attr:`Memory.tables` (shared: never modify it)."""
+    return _gains_and_shares(view, mem)[0]
+
+
+def _gains_and_shares(view: MiauiView, mem: Memory) -> tuple[list[list[float]], list[list[float]]]:
+    """:func:`gains_table` and its :func:`_shares`, kept together in :attr:`Memory.tables`."""
     last = view.round >= view.rounds
     jelly = mem.jelly_unseen > 0
     spaces = [_face_up(cards) for cards in view.lagoon]
@@ -253,9 +258,8 @@ def gains_table(view: MiauiView, mem: Memory) -> list[list[float]]:
     key = (piles, tuple(spaces), jelly, last)
     found = mem.tables.get(key)
     if found is None:
-        found = mem.tables[key] = [
-            _row_gains(mem, seat, pile, spaces, jelly, last) for seat, pile in enumerate(piles)
-        ]
+        gains = [_row_gains(mem, seat, pile, spaces, jelly, last) for seat, pile in enumerate(piles)]
+        found = mem.tables[key] = (gains, _shares(gains))
     return found
 
 
@@ -648,8 +652,7 @@ class MiauiHeuristic:
         """:meth:`utilities` of the viewer's divers against :meth:`models` (each made once)."""
         me = now.viewer
         assert isinstance(me, int)
-        gains = gains_table(now, mem)
-        shares = _shares(gains)
+        gains, shares = _gains_and_shares(now, mem)
         _, samplers = self._models(now, mem, gains, rng, shares)
         return self._expected(now, mem, gains, me, mem.hands[me], samplers, rng, self.samples, shares)
 
