@@ -101,13 +101,15 @@ def aec_rates(
     seconds: float = 4.0,
     rounds: int = 8,
     observation: str = "tensor",
+    timer: Callable[[], float] = time.perf_counter,
 ) -> dict[str, Any]:
     """PettingZoo AEC steps per second (:func:`kiti.rl.pettingzoo.env`, a random masked
     policy through ``last()`` and ``step()``: the loop a learner runs) against the engine's
     random-play moves per second (:func:`kiti.core.turns.play_random_game`), measured in
-    ``rounds`` interleaved rounds of both within about ``seconds``: medians of each round's
-    rates and of their same-round ratio (``ratio``: AEC steps/s over engine moves/s), and
-    every round's ratio (``ratios``, for the spread)."""
+    ``rounds`` interleaved rounds of both within about ``seconds`` of ``timer`` (wall time;
+    ``time.thread_time``: this thread's CPU time, which a loaded machine's other work does
+    not count): medians of each round's rates and of their same-round ratio (``ratio``: AEC
+    steps/s over engine moves/s), and every round's ratio (``ratios``, for the spread)."""
     from ..core.turns import play_random_game
     from .pettingzoo import env as aec_env
 
@@ -119,14 +121,14 @@ def aec_rates(
     engine: list[float] = []
     aec: list[float] = []
     for _ in range(rounds):
-        moves, start = 0, time.perf_counter()
-        while time.perf_counter() - start < slice_s:
+        moves, start = 0, timer()
+        while timer() - start < slice_s:
             moves += len(play_random_game(game.new_state(rng.randrange(1 << 30)), rng).history)
-        engine.append(moves / (time.perf_counter() - start))
-        steps, start = 0, time.perf_counter()
-        while time.perf_counter() - start < slice_s:
+        engine.append(moves / (timer() - start))
+        steps, start = 0, timer()
+        while timer() - start < slice_s:
             steps += _aec_game(env, rng)
-        aec.append(steps / (time.perf_counter() - start))
+        aec.append(steps / (timer() - start))
     return {
         "game": game_id,
         "players": players,

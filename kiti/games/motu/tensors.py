@@ -682,8 +682,8 @@ class MotuEncoder(Encoder):
     def _new_grid(self, island: Island) -> _Grid:
         lineage = self._lineage
         grid = self._grown(island) or self._read(island)
-        if len(lineage) >= _LINEAGE:  # a few games' worth: short-lived (cheap to collect)
-            lineage.clear()
+        if len(lineage) >= _LINEAGE:  # the older half goes (the next islands' parents are newer)
+            self._lineage = lineage = dict(list(lineage.items())[_LINEAGE // 2 :])
         lineage[island.placements] = grid
         return grid
 
@@ -935,9 +935,9 @@ class MotuEncoder(Encoder):
 
 _TAKES = ("take", "pick", "scrap")
 _ENCODERS = itertools.count()
-#: How many grids :meth:`MotuEncoder._new_grid` keeps by placements (the parents of the next
-#: islands: one per seat of each game being played, with room to spare).
-_LINEAGE = 128
+#: How many grids :meth:`MotuEncoder._new_grid` keeps by placements, at most (the parents of
+#: the next islands: one per seat of each game being played, with room to spare).
+_LINEAGE = 256
 _COCONUT = SOURCE["coconut"]
 _NOT_COCONUT = tuple(src for src in SOURCES if src != "coconut")
 #: By codec: :meth:`MotuEncoder._make_place_actions`.
