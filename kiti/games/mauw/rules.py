@@ -374,7 +374,7 @@ def gain_destinations(nines: Sequence[int], tops: Sequence[str | None]) -> list[
     return [slot for slot in range(len(tops)) if takes_nine(nines[slot], tops[slot])]
 
 
-def full_columns(nines: Sequence[int]) -> int:
+def full_columns(nines: Iterable[int]) -> int:
     """Columns holding three nines (whatever is on top): three of them end the game."""
     return sum(1 for k in nines if k >= MAX_NINES)
 
@@ -641,7 +641,7 @@ class MauwState(State):
             return self._turn_moves(seat)
         if phase == "place":
             assert self.gain is not None
-            return [_PLACE[slot] for slot in gain_destinations(self._nine_counts(seat), self.tops[seat])]
+            return [_PLACE[slot] for slot in self._gain_places(seat)]
         return list(self._attack_moves(seat))
 
     def _attack_moves(self, seat: int) -> tuple[Move, ...]:
@@ -717,7 +717,8 @@ class MauwState(State):
         if phase != "turn" or seat not in self.acting:
             if phase == "place" or seat not in self.acting:
                 return rng.choice(self.legal_moves(seat))
-            return rng.choice(self._attack_moves(seat))
+            moves = self._attack_moves(seat)  # never empty: rng.choice's own draw
+            return moves[rng._randbelow(len(moves))]  # type: ignore[attr-defined]
         drawn = self._draw_turn(seat, rng)
         return _PLAYS_AT[drawn] if isinstance(drawn, int) else drawn
 
@@ -1005,13 +1006,15 @@ class MauwState(State):
 
     def _play(self, seat: int, move: Play) -> None:
         card, ts, slot = move.card, move.seat, move.slot
-        self._take_from_hand(seat, card)
+        self.hands[seat].remove(card)  # as _take_from_hand
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
         declared = move.decl or card
         effect = _EFFECT[declared][self.tops[ts][slot]][ts == seat][not self.nines[ts][slot]]
         EMIT.play(
             self.log, EVERYONE, seat=seat, card=card, declared=move.decl, target=ts, slot=slot, effect=effect
         )
-        self._put(seat, card, declared, ts, slot, str(effect))
+        self._put(seat, card, declared, ts, slot, effect)
         if not self.over:  # the card's owner draws back to four (see _refill_after_effect)
             if self.phase == "place":
                 self.refill_after = seat
@@ -1029,8 +1032,9 @@ class MauwState(State):
         else:
             self._refill(seat)
 
-    def _put(self, seat: int, card: str, declared: str, ts: int, slot: int, effect: str) -> None:
-        """A card (from a hand, or fetched by Kiwi) lands on a column: its effect."""
+    def _put(self, seat: int, card: str, declared: str, ts: int, slot: int, effect: str | None) -> None:
+        """A card (from a hand, or fetched by Kiwi) lands on a column: its effect (a legal
+        move's, never None)."""
         if effect in ("place", "strengthen", "block"):
             self.tops[ts][slot] = card
         elif effect == "unblock":
@@ -1067,7 +1071,7 @@ class MauwState(State):
 
     def _gain(self, seat: int, nine_cards: list[str], top: str | None, hidden: bool) -> None:
         """A gain for ``seat``: placed at once if it has one place, asked if several, lost if none."""
-        places = gain_destinations(self._nine_counts(seat), self.tops[seat])
+        places = self._gain_places(seat)
         self.gain = (seat, nine_cards, top if not hidden else None)
         self._gain_hidden = hidden
         if not places:
@@ -1092,7 +1096,7 @@ class MauwState(State):
         if top is not None:
             self.tops[seat][slot] = top
             EMIT.top(self.log, EVERYONE, seat=seat, slot=slot, card=top)
-        if full_columns(self._nine_counts(seat)) >= FULL_COLUMNS_TO_END:
+        if full_columns(map(len, self.nines[seat])) >= FULL_COLUMNS_TO_END:
             self._end("three full columns")
 
     def _place(self, seat: int, slot: int) -> None:
@@ -1129,7 +1133,7 @@ class MauwState(State):
             slot=move.slot,
             effect=effect,
         )
-        self._put(seat, warrior, warrior, move.seat, move.slot, str(effect))
+        self._put(seat, warrior, warrior, move.seat, move.slot, effect)
         self.discard.append(KIWI)
         self._refill_after_effect(seat)
         self._next()
@@ -1177,7 +1181,7 @@ class MauwState(State):
         attack = self.attack
         assert attack is not None
         EMIT.decline(self.log, EVERYONE, seat=seat)
-        if self.phase == "defend" and self.teammate(attack.defender) is not None:
+        if self.phase == "defend" and self.team_of is not None and self.teammate(attack.defender) is not None:
             self.phase = "assist"
         else:
             self._succeed()
@@ -1240,6 +1244,12 @@ class MauwState(State):
         need = HAND - len(hand)
         if need <= 0:
             return
+        if need == 1 and pile and not self.over:  # the usual case: one card
+            card = pile.pop()
+            hand.append(card)
+            EMIT.draw(self.log, EVERYONE, seat=seat, count=1)  # as _log_draw
+            EMIT.drew(self.log, _ALONE[seat], seat=seat, cards=(card,))
+            return
         if need <= len(pile) and not self.over:
             drawn = pile[: -need - 1 : -1]  # the top ``need`` cards, top first
             del pile[-need:]
@@ -1268,8 +1278,10 @@ class MauwState(State):
             return
         phase = self.phase
         if phase == "turn":
-            if self.attack is None and self.gain is None:
-                self._start_turn((self.turn + 1) % self.players)
+            if self.attack is None and self.gain is None:  # the next seat's turn (_start_turn)
+                seat = self.turn = (self.turn + 1) % self.players
+                self.acting = _ONLY[seat]
+                EMIT.turn(self.log, EVERYONE, seat=seat)
             return
         if phase == "defend":
             assert self.attack is not None
@@ -1308,6 +1320,18 @@ class MauwState(State):
         )
 
     # ------------------------------------------------------------- results
+    def _gain_places(self, seat: int) -> list[int]:
+        """:func:`gain_destinations` of ``seat``'s area (:data:`_TAKES_NINE`, slot by slot)."""
+        t, k, takes = self.tops[seat], self.nines[seat], _TAKES_NINE
+        places = [0] if takes[t[0]][len(k[0])] else []
+        if takes[t[1]][len(k[1])]:
+            places.append(1)
+        if takes[t[2]][len(k[2])]:
+            places.append(2)
+        if takes[t[3]][len(k[3])]:
+            places.append(3)
+        return places
+
     def _nine_counts(self, seat: int) -> list[int]:
         return [len(col) for col in self.nines[seat]]
 
@@ -1523,6 +1547,10 @@ _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
 #: By seat: the audience of that seat alone (its private draws), and the seats to act when it
 #: alone acts (shared values: both are immutable).
 _ALONE = tuple(seats(seat) for seat in range(INFO.max_seats))
+#: Whether a column takes a gained nine (:func:`takes_nine`), by its top and its nines.
+_TAKES_NINE = {
+    top: tuple(takes_nine(k, top) for k in range(MAX_NINES + 1)) for top in (None, *WARRIORS, SPIRIT)
+}
 _ONLY = tuple(frozenset((seat,)) for seat in range(INFO.max_seats))
 #: What a card (a declared code) does on a column: by the card, the column's top, whether the
 #: column is the player's own, then with nines (at 0) or without (at 1, the index ``not
