@@ -1259,10 +1259,10 @@ class MauwState(State):
             return
         drawn = []
         while len(self.hands[seat]) < HAND and not self.over:
-            card = self._draw_one()
-            if card is not None:
-                self.hands[seat].append(card)
-                drawn.append(card)
+            one = self._draw_one()
+            if one is not None:
+                self.hands[seat].append(one)
+                drawn.append(one)
         if drawn:
             self._log_draw(seat, drawn)
 
