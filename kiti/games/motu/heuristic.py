@@ -221,16 +221,15 @@ class MotuHeuristic:
         assert isinstance(state, MotuState)
         if state.over:
             return list(state.party_scores())
-        cards = placements_per_seat(state.players, state.options["solo_piles"]) + 1
         rule = state.totem_rule
-        values = [state.interim_total(s) + self._now(state, s, cards, rule) for s in range(state.players)]
+        values = [state.interim_total(s) + self._now(state, s, rule) for s in range(state.players)]
         if state.solo:
             values.append(float(state.opponent_score()))
         return values
 
-    def _now(self, state: MotuState, seat: int, cards: int, rule: str) -> float:
+    def _now(self, state: MotuState, seat: int, rule: str) -> float:
         """What ``Judge(self, state, seat).island_worth(its island, its bank)`` gives, without
-        the Judge (``cards``: the seat's placements plus one; ``rule``: the totem rule)."""
+        the Judge (``rule``: the totem rule)."""
         island = state.islands[seat]
         left = _left(state.scored(seat))
         counts = visible_counts(island, state.extra(seat))
@@ -238,7 +237,7 @@ class MotuHeuristic:
         return _worth(
             self,
             left,
-            cards - len(island.placements),
+            _cards_left(state, island),
             rule,
             state.printed_coconuts(seat),
             counts,
@@ -280,13 +279,10 @@ class Judge:
         self.extra = state.extra(seat)
         self.bank = state.banks[seat]  # counters: what the seat can spend
         self.printed = state.printed_coconuts(seat)  # on its played Traveler: they count, unspent
-        scored = state.scored(seat)
-        self.left = {x for x in SOURCES if x not in scored}
+        self.left = _left(state.scored(seat))
         self._vol: int | None = None
         self.totem_rule = state.totem_rule
-        self._left_cards = (
-            placements_per_seat(state.players, state.options["solo_piles"]) - len(self.island.placements) + 1
-        )
+        self._left_cards = _cards_left(state, self.island)
 
     @cached_property
     def counts(self) -> Counter[str]:
@@ -472,6 +468,11 @@ def _worth(
     if beach is not None:
         total += s.beach * beach
     return total
+
+
+def _cards_left(state: MotuState, island: Island) -> int:
+    """The cards a seat with ``island`` has still to add, counting the one it is placing."""
+    return placements_per_seat(state.players, state.options["solo_piles"]) - len(island.placements) + 1
 
 
 def _left(scored: list[str]) -> frozenset[str]:
