@@ -231,7 +231,7 @@ class MiauiEncoder(Encoder):
         key = tuple(pile)
         block = piles.get(key)
         if block is None:
-            if len(piles) > 1 << 14:  # about 6 MB
+            if len(piles) > 1 << 12:  # about 1.5 MB (a kept table grows most piles in place)
                 piles.clear()
             block = piles[key] = _pile_block(pile, shown)
         return block
@@ -341,7 +341,9 @@ class Mirror:
     """The shared table of :meth:`MiauiEncoder.shared`, kept by one env and brought up to
     date in place for each new state (:meth:`update`): the public values and the hands are
     written again, a pile's block only where the pile differs from the one it holds (a round
-    changes a few; the block is the encoder's own, made once per content and kept).
+    changes a few): where cards were added on top, its values are brought up to date in place
+    (:meth:`_grow_pile`; at the end, :meth:`_show_piles` shows them all); otherwise the block is
+    the encoder's own, made once per content and kept.
     It equals :meth:`MiauiEncoder.shared` of the state given last (a test holds it so over
     random games); observations are gathered from it into new arrays, so nothing handed out
     shares its memory."""
@@ -388,15 +390,57 @@ class Mirror:
         shown = state.over or enc.open_baskets
         piles = self._piles
         if shown != self._shown:  # the blocks of piles of two cards or more change
+            if shown and self._shown is not None:  # (the end): they show all their cards now
+                self._show_piles()
+            else:
+                piles[:] = [None if old is None or len(old) > 1 else old for old in piles]
             self._shown = shown
-            piles[:] = [None if old is None or len(old) > 1 else old for old in piles]
         for s, pile in enumerate(state.piles):
             old = piles[s]
             if pile == old:
                 continue
-            piles[s] = pile.copy()
             at = enc._piles_at + s * PILE_SIZE
-            self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
+            if old is not None and len(pile) > len(old) and pile[: len(old)] == old:
+                self._grow_pile(at, old, pile[len(old) :], len(pile), shown)
+            else:
+                self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
+            piles[s] = pile.copy()
+
+    def _show_piles(self) -> None:
+        """Every kept pile's block as every seat sees it once all piles are shown: its shown
+        cards and points are all of them (the blocks of piles of one card or none are so already)."""
+        table, values = self._bytes, self._values
+        for s, old in enumerate(self._piles):
+            if old is None or len(old) <= 1:
+                continue
+            at = self._enc._piles_at + s * PILE_SIZE
+            table[4 * (at + _SHOWN) : 4 * (at + _SHOWN + C)] = table[4 * (at + _FULL) : 4 * (at + _FULL + C)]
+            values[at + _SHOWN_SCORE], values[at + _KNOWN] = values[at + _FULL_SCORE], 1.0
+
+    def _grow_pile(self, at: int, old: list[str], added: list[str], size: int, shown: bool) -> None:
+        """The block at ``at`` of pile ``old`` turned into that of ``old + added`` in place (a
+        catch adds cards on top; :func:`_pile_block` gives the same values)."""
+        values = self._values
+        gain = 0.0
+        for card in added:
+            values[at + _FULL + CODE[card]] += 1.0
+            gain += VALUE[card]
+        score = values[at + _FULL_SCORE] = values[at + _FULL_SCORE] + gain
+        values[at + _SIZE] = float(size)
+        top = CODE[added[-1]]
+        if old:
+            values[at + _TOP + CODE[old[-1]]] = 0.0
+        values[at + _TOP + top] = 1.0
+        if shown or size == 1:  # every seat sees the whole pile: its shown cards are all of them
+            for card in added:
+                values[at + _SHOWN + CODE[card]] += 1.0
+            values[at + _SHOWN_SCORE], values[at + _KNOWN] = score, 1.0
+            return
+        if len(old) <= 1:  # it showed its one card and its points; now only its top
+            values[at + _SHOWN_SCORE] = values[at + _KNOWN] = 0.0
+        if old:
+            values[at + _SHOWN + CODE[old[-1]]] = 0.0
+        values[at + _SHOWN + top] = 1.0
 
 
 #: A pile's block in the shared table: its cards as every seat sees them (all of them where
