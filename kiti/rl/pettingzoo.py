@@ -291,7 +291,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self._asked = [0] * self.table.players
         self._held: list[tuple[int, Move]] = []  # a simultaneous choice's (seat, move) so far
         self._queue: list[int] = []  # its seats still to choose, lowest first
-        self._skip_agent_selection = None
+        self._skip_agent_selection: str | None = None
         self._select()
 
     def agent_iter(self, max_iter: int = 2**63) -> Iterable[str]:
@@ -345,6 +345,31 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         self._done = True
         self._accumulate_rewards()
         self.agent_selection = self.agents[0]
+
+    def _was_dead_step(self, action: Any) -> None:
+        """:meth:`pettingzoo.AECEnv._was_dead_step` (what ``step(None)`` does for a done
+        agent) for this env's episodes, which end for every agent at once: the agent leaves,
+        the next one left is asked (once none is left, the first to leave, as PettingZoo's
+        does), the rewards are cleared.  The same effects (a test holds them so), without
+        looking for the dead among the agents at each step."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        if agents:
+            if self._skip_agent_selection is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = agents[0]
+        else:
+            if self._skip_agent_selection is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        rewards = self.rewards
+        for other in rewards:
+            rewards[other] = 0
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
