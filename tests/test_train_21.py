@@ -100,6 +100,21 @@ def test_best_response_lineups_freeze_every_other_seat() -> None:
     assert {LEARNER, HEURISTIC, "past2"} <= set(mixed), "self-play meets the heuristic and past selves"
 
 
+def test_in_a_team_game_the_learner_plays_its_whole_team() -> None:
+    """A policy plays every seat of its team, so it trains beside itself: with ``against``,
+    the learner's teammates are the learner and only the other team is the opponent."""
+    rng = np.random.default_rng(0)
+    teams = kiti.load("mauw", players=4, teams=True).new_state(0).teams()
+    assert [len(t) for t in teams] == [2, 2]  # premise: two teams of two
+    for _ in range(20):
+        lineup = lineup_for(4, rng, [], HEURISTIC, (0.3, 0.3), [t for t in teams if len(t) > 1])
+        mine = next(t for t in teams if lineup[t[0]] == LEARNER)
+        assert [lineup[s] for s in mine] == [LEARNER, LEARNER]
+        assert lineup.count(HEURISTIC) == 2, lineup
+    solo = [lineup_for(4, rng, [], HEURISTIC, (0.3, 0.3)).count(LEARNER) for _ in range(20)]
+    assert solo == [1] * 20, "without teams the learner holds one seat"
+
+
 def test_a_best_response_trains_against_a_frozen_policy(tmp_path: Path) -> None:
     train(Config("miaui", seed=1, steps=100, **TINY), tmp_path / "p")
     frozen = weights(tmp_path / "p")

@@ -76,6 +76,8 @@ class Trainer:
         self.out = out
         self.game: Game = load(config.game, players=config.players, **config.options)
         self.players = self.game.players
+        #: the seats of each team of more than one seat (none: every seat plays alone)
+        self.teams = [team for team in self.game.new_state(0).teams() if len(team) > 1]
         self.options = dict(self.game.options)
         encoder = encoder_for(self.game)
         layout = (
@@ -227,7 +229,7 @@ class Trainer:
             against = FROZEN
         keys = sorted(self.pool)
         lineups = [
-            lineup_for(self.players, self.rng, keys, against, (c.heuristic_share, c.past_share))
+            lineup_for(self.players, self.rng, keys, against, (c.heuristic_share, c.past_share), self.teams)
             for _ in range(c.games)
         ]
         seeds = [int(s) for s in self.rng.integers(2**31, size=c.games)]

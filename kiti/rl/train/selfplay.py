@@ -4,6 +4,7 @@ kept with what PPO needs.  NumPy only (the forward pass of :class:`kiti.rl.learn
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,14 +192,24 @@ def _advantages(batch: Batch, steps: list[int], reward: float, gamma: float, lam
 
 
 def lineup_for(
-    players: int, rng: np.random.Generator, pool: list[str], against: str | None, mix: tuple[float, float]
+    players: int,
+    rng: np.random.Generator,
+    pool: list[str],
+    against: str | None,
+    mix: tuple[float, float],
+    teams: Sequence[Sequence[int]] = (),
 ) -> list[str]:
-    """A game's agents: with ``against``, one learner seat and that agent elsewhere; else
-    each other seat the heuristic (``mix[0]``), a past self (``mix[1]``) or the learner."""
+    """A game's agents: with ``against``, one learner party and that agent elsewhere; else
+    each other seat the heuristic (``mix[0]``), a past self (``mix[1]``) or the learner.
+
+    The learner's party is its seat, or in a team game (``teams``: the seats of each team)
+    its whole team: its teammates are the learner too, as when the policy plays (a policy
+    plays every seat of its team), so it learns to play beside itself, not beside another."""
     learner = int(rng.integers(players))
+    mates = next((set(team) for team in teams if learner in team), {learner})
     lineup = []
     for s in range(players):
-        if s == learner:
+        if s in mates:
             lineup.append(LEARNER)
         elif against is not None:
             lineup.append(against)
