@@ -6,6 +6,7 @@ illegal action under ``illegal="penalty"``."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -65,7 +66,7 @@ def _play_to_the_end(env: KitiAEC, seed: int, illegal_at: int | None) -> int:
     ],
 )
 def test_dead_steps_leave_the_env_as_pettingzoos_do(
-    game_id: str, players: int, kwargs: dict[str, object], illegal_at: int | None
+    game_id: str, players: int, kwargs: dict[str, Any], illegal_at: int | None
 ) -> None:
     ours = KitiAEC(game_id, players, **kwargs)
     theirs = PettingZoosDeadStep(game_id, players, **kwargs)

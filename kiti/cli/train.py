@@ -37,7 +37,7 @@ def train_command(
         None,
         "--against",
         metavar="heuristic|POLICY",
-        help="Best response: every other seat plays this, frozen.",
+        help="Best response: every seat outside the learner's (its team's, in a team game) plays this, frozen.",
     ),
     init: str | None = typer.Option(
         None, "--init", metavar="POLICY", help="Start from this policy's weights."
