@@ -36,14 +36,16 @@ from ...core.events import Entry
 from ...core.load import Game
 from ...core.moves import ActionCodec, Move
 from ...core.tensors import FLOAT, Encoder, Layout, Spec
-from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
+from .cards import ALL_CODES, JOKER, KIWI, NINOX, SPIRIT, TUATURA, WARRIOR_OF_VALUE, WARRIORS, deck_counts
 from .rules import (
+    _COLUMN_MASKS,
     HAND,
     INFO,
     MAX_NINES,
     PASS,
     SLOTS,
     MauwState,
+    _hand_bits,
     _turn_play_actions,
     column_score,
     gain_destinations,
@@ -207,12 +209,24 @@ class MauwEncoder(Encoder):
         #: A column's plays as a slice of a mask, (first, end, bytes), by bits << 8 | column.
         self._column_masks: dict[int, tuple[int, int, bytes]] = {}
         self._teams_made: dict[tuple[int, ...], tuple[list[int | None], list[list[int]]]] = {}
+        #: The mask's size (the codec's actions, then NOOP), and per hand's play bits
+        #: (rules._hand_bits) a mask of every play those bits allow on any column, and the pass
+        self._mask_size = game.codec.size + 1
+        self._held_masks: dict[int, np.ndarray] = {}
+        #: The Mirror last brought up to date: write_legal reads a turn's plays from it where
+        #: it holds the board of the state asked about (compared in full first)
+        self._mirrored: Mirror | None = None
         # where _table writes
         self._turn_at, self._phase_at, self._to_act_at = at["turn"], at["phase"], at["to_act"]
         self._hand_at, self._known_at, self._draw_at = at["hand"], at["known"], at["draw"]
         self._discard_at = at["discard"]
         self._nines_at, self._top_at, self._col_at = at["nines"], at["top"], at["column_score"]
         self._score_at, self._team_score_at = at["score"], at["team_score"]
+        self._over_at, self._winners_at = at["over"], at["winners"]
+        #: the attack's segments and the gain's, each a run of values (Mirror writes them anew)
+        lay = self.observation_layout
+        self._attack_span = (at["attack"], lay["attack_value"].stop)
+        self._gain_span = (at["gain_seat"], lay["gain_slots"].stop)
         #: The board (segments nines, top, column_score, laid end to end) is gathered per
         #: viewer from a table of every area's block (:data:`AREA` values: its nines, tops and
         #: points, seat order), each block made once per content and kept (:meth:`_area`).
@@ -260,14 +274,66 @@ class MauwEncoder(Encoder):
             plays += [_action_of(codec, m) for m in state._animal_moves(seat)]
         return tuple(plays)
 
+    def legal_key(self, state: MauwState, seat: int) -> tuple[Any, ...] | None:
+        """What decides the legal actions of ``seat`` (to act) outside a turn, for
+        :class:`~kiti.rl.spaces.Actions` to look its mask up by: against an attack, the key
+        the rules read its moves by (``_attack_moves``: the phase, the value to match, and
+        whether the hand holds that value's Warrior, a Joker, a Tuatura); placing a gain,
+        the slots that can take it.  None on a turn (write_legal writes it) and for a seat
+        not to act."""
+        phase = state.phase
+        if phase == "turn" or seat not in state.acting:
+            return None
+        if phase == "place":
+            return tuple(state._gain_places(seat))
+        hand, value = state.hands[seat], state.attack.value  # type: ignore[union-attr]
+        return (phase, value, WARRIOR_OF_VALUE[value] in hand, JOKER in hand, TUATURA in hand)
+
     def write_legal(self, state: MauwState, seat: int, out: memoryview) -> None:
         """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
-        is to act); on a turn, the plays of each column as one slice (its run of actions)."""
+        is to act).  On a turn, where the last :class:`Mirror` brought up to date holds this
+        state's board and teams, its plays that the columns allow for ``seat`` and'ed with
+        those the hand allows (:meth:`_held_mask`), in one numpy call; otherwise the plays of
+        each column as one slice (its run of actions).  Then the Kiwi and Ninox moves."""
         runs = self._runs
         if state.phase != "turn" or runs is None:
             for a in self.legal_actions(state, seat):
                 out[a] = 1
             return
+        hand = state.hands[seat]
+        mirror = self._mirrored
+        if (
+            mirror is not None
+            and state.tops == mirror._tops
+            and state.nines == mirror._nines
+            and state.team_of == mirror._team_of
+        ):
+            held = _hand_bits(tuple(hand))
+            allowed = self._held_masks.get(held)
+            if allowed is None:
+                allowed = self._held_mask(held)
+            np.bitwise_and(mirror.plays[seat], allowed, out=np.frombuffer(out, np.int8))
+        else:
+            self._write_plays(state, seat, out)
+        if KIWI in hand or NINOX in hand:
+            codec = state._codec or state.codec()
+            for move in state._animal_moves(seat):
+                out[_action_of(codec, move)] = 1
+
+    def _held_mask(self, held: int) -> np.ndarray:
+        """A mask of every play that the hand bits ``held`` allow on any column, and the
+        pass (kept: a few hundred hands' bits at most)."""
+        n = self.players
+        mask = np.zeros(self._mask_size, np.int8)
+        mask[_turn_play_actions(n, list(range(n)), [held] * (n * S))] = 1
+        mask[self._pass] = 1
+        if len(self._held_masks) > 1 << 12:  # never seen: 2**9 Warrior and Spirit sets, Joker or not
+            self._held_masks.clear()
+        self._held_masks[held] = mask
+        return mask
+
+    def _write_plays(self, state: MauwState, seat: int, out: memoryview) -> None:
+        """A turn's plays and the pass, written column by column from the rules' play bits."""
         areas, masks = state._turn_masks(seat)
         made = self._column_masks
         every = len(areas) == state.players  # every area: mask i is column i
@@ -279,11 +345,6 @@ class MauwEncoder(Encoder):
                     found = self._column_mask(state.players, key)
                 out[found[0] : found[1]] = found[2]
         out[self._pass] = 1
-        hand = state.hands[seat]
-        if KIWI in hand or NINOX in hand:
-            codec = state._codec or state.codec()
-            for move in state._animal_moves(seat):
-                out[_action_of(codec, move)] = 1
 
     def _column_mask(self, players: int, key: int) -> tuple[int, int, bytes]:
         """The slice of a mask that the plays of ``key`` (bits << 8 | column) make: within the
@@ -321,29 +382,20 @@ class MauwEncoder(Encoder):
         o[self._nines_at : self._board_end] = board.take(self._board_gather[seat]).data
         self._table(state, seat, o, scores)
 
-    def _new(self, state: MauwState, seat: int, shared: Any = None) -> np.ndarray:
-        """The template and the board in one gather, then :meth:`_observe`'s other values
-        (``shared``: an env's :meth:`Mirror.update` of this state, or None)."""
-        if shared is None:
-            table, scores = self._board(state, self._template)
-            gather = self._new_gather[seat]
-        else:
-            table, scores, gather = shared.array, shared.scores, shared.gather[seat]
-        out: np.ndarray = table.take(gather, mode="wrap")  # in range: the cheaper mode
-        self._table(state, seat, cast("memoryview[float]", out.data), scores, shared)
+    def _new(self, state: MauwState, seat: int, shared: Mirror | None = None) -> np.ndarray:
+        """``shared``: an env's :meth:`Mirror.update` of this state, which holds every value:
+        the whole observation in one gather.  Without: the template and the board in one
+        gather, then :meth:`_observe`'s other values."""
+        if shared is not None:
+            return shared.array.take(shared.gather[seat], mode="wrap")  # in range: the cheaper mode
+        table, scores = self._board(state, self._template)
+        out: np.ndarray = table.take(self._new_gather[seat], mode="wrap")
+        self._table(state, seat, cast("memoryview[float]", out.data), scores)
         return out
 
-    def _table(
-        self,
-        state: MauwState,
-        seat: int,
-        o: memoryview[float],
-        scores: list[int],
-        mirror: Mirror | None = None,
-    ) -> None:
+    def _table(self, state: MauwState, seat: int, o: memoryview[float], scores: list[int]) -> None:
         """Every value but the options and the board (written already; ``scores``: each
-        seat's points, :meth:`_board`'s), and unless gathered from a :class:`Mirror`
-        (``mirror``), the teams, the points and the draw and discard piles."""
+        seat's points, :meth:`_board`'s)."""
         at = self._at
         rel = self._rel[seat]
         o[self._turn_at + rel[state.turn]] = 1.0
@@ -356,7 +408,7 @@ class MauwEncoder(Encoder):
         base = self._to_act_at
         for s in state.acting:
             o[base + rel[s]] = 1.0
-        mates = self._teams(state, seat, o) if mirror is None else mirror.mates
+        mates = self._teams(state, seat, o)
         hands = state.hands
         _count(self._hand_at, hands[seat], o)
         for i, hand in zip(self._hand_size_at[seat], hands):
@@ -365,9 +417,8 @@ class MauwEncoder(Encoder):
             for s, known in enumerate(state.known):
                 if known:
                     _count(self._known_at + rel[s] * C, known, o)
-        if mirror is None:
-            self._scores(scores, rel, mates, o)
-            self._piles(state, o)
+        self._scores(scores, rel, mates, o)
+        self._piles(state, o)
         if state.attack is not None:
             self._attack(state, rel, o)
         if state.gain is not None:
@@ -648,109 +699,338 @@ def _column_runs(players: int) -> list[tuple[int, int]] | None:
 
 
 class Mirror:
-    """The table :meth:`MauwEncoder._new` gathers from, kept by one env: per seat the
-    template with that seat's teams segments (partner, opponent: written again only when
-    the teams change), then every area's block.  :meth:`update` writes again only the
-    blocks of areas whose columns changed (a move changes one or two; the columns compared
-    as lists, cheaper than making their key), and holds in the first template the seats'
-    points (written again when a block changed) and the draw and discard piles
-    (:meth:`MauwEncoder._piles`), counted again only when the discard pile changed (about
-    one move in four).  Observations gathered from it equal the encoder's
-    own (a test holds it so over random games); they are gathered into new arrays, so
-    nothing handed out shares its memory."""
+    """The table :meth:`MauwEncoder._new` gathers a whole observation from, kept by one env
+    and brought up to date in place (:meth:`update`): per seat a template (the options and
+    that seat's teams segments, written again only when the teams change), of which the
+    first also holds every other value in seat order (turn, phase, the seats to act, hand
+    sizes, known cards, points, piles, the attack, the gain, the winners), then every seat's
+    hand counted by code, then every area's block (nines, tops, points per column).  Each
+    seat's gather (:attr:`gather`) reads its own template and hand, and the rows of every
+    seat turned ego-centric.  :meth:`update` compares each part with what it wrote last
+    (lists compared in C) and writes again only what changed: a move changes a hand or
+    two, a column or two, the turn or the phase.  Observations gathered from it equal the
+    encoder's own (tests hold it so over random games and jumps between states); they are
+    gathered into new arrays, so nothing handed out shares its memory.
+
+    It also keeps, per seat, the plays that the columns allow it on a turn (:attr:`plays`,
+    a column written again only when its top or its emptiness changed), which
+    :meth:`MauwEncoder.write_legal` reads where the mirror holds the board and the teams of
+    the state asked about."""
 
     __slots__ = (
-        "_at",
+        "_acting",
+        "_attack",
         "_bytes",
         "_discard",
         "_enc",
-        "_held",
+        "_gain",
+        "_hands",
+        "_known",
+        "_mates",
+        "_nines",
+        "_open",
+        "_phase_i",
+        "_plays",
+        "_size",
         "_team_of",
+        "_tops",
+        "_turn_i",
         "_values",
+        "_winners",
         "array",
+        "columns_at",
         "gather",
-        "mates",
+        "hands_at",
+        "plays",
         "scores",
     )
 
     def __init__(self, encoder: MauwEncoder) -> None:
         self._enc = encoder
         n = encoder.players
-        template = encoder._template
-        size = len(template) // 4
-        table = bytearray(template * n) + bytes(4 * AREA * n)
+        self._size = size = encoder.observation_layout.size
+        #: where the hands (n * C values) and the columns (n * S blocks of :data:`COLUMN`
+        #: values, seat by seat) start; one last value (never gathered) takes the writes
+        #: that clear a one-hot not written yet
+        self.hands_at = n * size
+        self.columns_at = self.hands_at + n * C
+        table = bytearray(4 * (self.columns_at + n * S * COLUMN + 1))
         self._bytes = memoryview(table)
         self._values = self._bytes.cast("f")
-        #: the table (a numpy view of its bytes, never handed out), each seat's points and
-        #: teammate (None without teams)
+        #: the table (a numpy view of its bytes, never handed out) and each seat's points
         self.array: np.ndarray = np.frombuffer(table, FLOAT)
         self.scores = [0] * n
-        self.mates: list[int | None] | None = None
-        #: where each seat's observation is gathered from: its template, the first one's
-        #: piles and points (those in seat order, turned ego-centric here), the board (after
-        #: the templates)
-        piles = [*range(encoder._discard_at, encoder._discard_at + C), encoder._draw_at]
-        self.gather = []
-        for seat, first in enumerate(encoder._new_gather):
-            gather = np.where(first < size, first + seat * size, first + (n - 1) * size)
-            gather[piles] = piles
-            for at in (encoder._score_at, encoder._team_score_at):
-                gather[at : at + n] = [at + (r + seat) % n for r in range(n)]
-            self.gather.append(gather.astype(np.intp))
-        #: where each area's block starts (in bytes) and the columns it was made from
-        self._at = [4 * (n * size + AREA * s) for s in range(n)]
-        self._held: list[tuple[list[str | None], list[list[str]]] | None] = [None] * n
-        self._discard: list[str] | None = None  # the discard pile counted in the table
+        self.gather = [self._gather(seat) for seat in range(n)]
+        #: per seat, a mask of the plays that every column's top and nines allow it on its
+        #: turn (a teammate's columns none), whatever its hand, and the pass (write_legal
+        #: and's it with the hand's); its bytes; the areas open to each seat
+        size = encoder._mask_size
+        plays = bytearray(n * size)
+        self._plays = memoryview(plays)
+        self.plays: np.ndarray = np.frombuffer(plays, np.int8).reshape(n, size)
+        self._open: list[list[bool]] = [[True] * n for _ in range(n)]
         self._team_of: list[int] | bool | None = False  # the teams written (False: none yet)
+        self._mates: list[int | None] | None = None  # each seat's teammate (None: no teams)
+        self._forget()
+
+    def _gather(self, seat: int) -> np.ndarray:
+        """Where each value of ``seat``'s observation lies in the table."""
+        enc = self._enc
+        n, size = enc.players, self._size
+        layout = enc.observation_layout
+        gather = np.arange(size)
+        for name in ("options", "partner", "opponent"):  # the seat's own template
+            seg = layout[name]
+            gather[seg.offset : seg.stop] += seat * size
+        for name in _SEAT_ROWS:  # rows in seat order, turned ego-centric
+            seg = layout[name]
+            width = seg.size // n
+            for r in range(n):
+                src = seg.offset + (r + seat) % n * width
+                gather[seg.offset + r * width : seg.offset + (r + 1) * width] = range(src, src + width)
+        hand = enc._hand_at
+        gather[hand : hand + C] = range(self.hands_at + seat * C, self.hands_at + (seat + 1) * C)
+        tops_n = len(TOPS)
+        for r in range(n):
+            for slot in range(S):
+                column = self.columns_at + ((r + seat) % n * S + slot) * COLUMN
+                gather[enc._nines_at + r * S + slot] = column
+                at = enc._top_at + (r * S + slot) * tops_n
+                gather[at : at + tops_n] = range(column + 1, column + 1 + tops_n)
+                gather[enc._col_at + r * S + slot] = column + 1 + tops_n
+        return gather.astype(np.intp)
+
+    def _forget(self) -> None:
+        """Zeros everywhere but the templates' options, and nothing held: the next
+        :meth:`update` writes every value that is not zero."""
+        enc = self._enc
+        n, size = enc.players, self._size
+        self._bytes[:] = bytes(len(self._bytes))
+        for seat in range(n):
+            self._bytes[4 * seat * size : 4 * (seat + 1) * size] = enc._template
+        self._turn_i = self._phase_i = len(self._values) - 1  # the last value: never gathered
+        self._acting: frozenset[int] = frozenset()
+        self._winners: list[int] = []
+        self._hands: list[list[str]] = [[] for _ in range(n)]
+        self._known: list[list[str]] = [[] for _ in range(n)]
+        #: the tops and nines the areas' blocks were written from (empty columns: zeros)
+        self._tops: list[list[str | None]] = [[None] * S for _ in range(n)]
+        self._nines: list[list[list[str]]] = [[[] for _ in range(S)] for _ in range(n)]
+        self.scores = [0] * n
+        self._discard: list[str] | None = None  # the discard pile counted in the table
+        self._attack: tuple[Any, ...] | None = None
+        self._gain: tuple[Any, ...] | None = None
 
     def update(self, state: MauwState) -> Mirror:
-        """This mirror, brought up to date for ``state`` (its table, scores and mates)."""
+        """This mirror, brought up to date for ``state`` (its table, scores and plays)."""
         enc = self._enc
+        enc._mirrored = self
         if state.team_of != self._team_of:
             self._teams(state)
-        held = self._held
-        scored = False
-        for s, (nines, tops) in enumerate(zip(state.nines, state.tops)):
-            if held[s] == (tops, nines):  # compared in C, cheaper than a key
-                continue
-            scored = True
-            held[s] = (tops.copy(), [column.copy() for column in nines])
-            found = enc._area(tops, nines)
-            at = self._at[s]
-            self._bytes[at : at + 4 * AREA] = found[0]
-            self.scores[s] = found[1]
-        if scored:
-            self._points()
+        v = self._values
+        i = enc._turn_at + state.turn
+        if i != self._turn_i:
+            v[self._turn_i] = 0.0
+            v[i] = 1.0
+            self._turn_i = i
+        i = enc._over_at if state.over else enc._phase_at + PHASE[state.phase]
+        if i != self._phase_i:
+            v[self._phase_i] = 0.0
+            v[i] = 1.0
+            self._phase_i = i
+        if state.acting != self._acting:
+            self._to_act(state.acting)
+        if state.hands != self._hands:
+            self._hands_of(state.hands)
+        if state.known != self._known:
+            self._known_of(state.known)
+        if state.nines != self._nines or state.tops != self._tops:
+            self._board(state)
         if state.discard != self._discard:
             self._discard = state.discard.copy()
             at = 4 * enc._discard_at
             self._bytes[at : at + 4 * C] = bytes(4 * C)
-            enc._piles(state, self._values)
+            enc._piles(state, v)
         else:
-            self._values[enc._draw_at] = len(state.draw)
+            v[enc._draw_at] = len(state.draw)
+        if state.attack is not None or self._attack is not None:
+            self._attack_of(state)
+        if state.gain is not None or self._gain is not None:
+            self._gain_of(state)
+        if state.over or self._winners:
+            self._winners_of(state)
         return self
 
     def _teams(self, state: MauwState) -> None:
-        """Each seat's template with its teams segments, for the teams of ``state``."""
+        """Each seat's template with its teams segments, for the teams of ``state``; every
+        other value written again (by update)."""
         enc = self._enc
-        template = enc._template
-        size = len(template) // 4
+        self._forget()
         self._team_of = None if state.team_of is None else state.team_of.copy()
-        for seat in range(enc.players):
-            self._bytes[4 * seat * size : 4 * (seat + 1) * size] = template
-            self.mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
-        self._discard = None  # the first template's piles: counted again
-        self._held = [None] * enc.players  # and the points: written again (by update)
+        size = self._size
+        n = enc.players
+        for seat in range(n):
+            self._mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
+        self._open = [[s == seat or state.is_opponent(seat, s) for s in range(n)] for seat in range(n)]
+        self._plays[:] = bytes(len(self._plays))
+        for s in range(n):
+            for slot in range(S):
+                self._column_plays(s, slot, None, True)
+        for seat in range(n):
+            self._plays[seat * enc._mask_size + enc._pass] = 1
 
-    def _points(self) -> None:
-        """Each seat's points and its team's, in seat order (as MauwEncoder._scores)."""
-        v = self._values
-        score_at, team_at = self._enc._score_at, self._enc._team_score_at
-        scores, mates = self.scores, self.mates
-        for s, total in enumerate(scores):
-            mate = None if mates is None else mates[s]
-            v[score_at + s] = total
-            v[team_at + s] = total if mate is None else total + scores[mate]
+    def _column_plays(self, s: int, slot: int, top: str | None, empty: bool) -> None:
+        """The plays that column ``slot`` of seat ``s`` allows each seat (by its top and
+        whether it is empty of nines, as the rules' _turn_masks reads them), in :attr:`plays`."""
+        enc = self._enc
+        by_mine = _COLUMN_MASKS[enc.options["open_slot_block"]]
+        column = s * S + slot
+        made = enc._column_masks
+        size = enc._mask_size
+        for seat, open_to in enumerate(self._open):
+            key = (by_mine[seat == s][top][empty] if open_to[s] else 0) << 8 | column
+            found = made.get(key)
+            if found is None:
+                found = enc._column_mask(enc.players, key)
+            first, end, block = found
+            self._plays[seat * size + first : seat * size + end] = block
+
+    def _to_act(self, acting: frozenset[int]) -> None:
+        v, at = self._values, self._enc._to_act_at
+        for s in self._acting:
+            v[at + s] = 0.0
+        for s in acting:
+            v[at + s] = 1.0
+        self._acting = acting
+
+    def _hands_of(self, hands: list[list[str]]) -> None:
+        """Every hand that changed counted again, and its size."""
+        v, held = self._values, self._hands
+        sizes = self._enc._hand_size_at[0]  # seat order
+        for s, hand in enumerate(hands):
+            if hand != held[s]:
+                held[s] = hand.copy()
+                at = self.hands_at + s * C
+                self._bytes[4 * at : 4 * (at + C)] = bytes(4 * C)
+                _count(at, hand, v)
+                v[sizes[s]] = len(hand)
+
+    def _known_of(self, known: list[list[str]]) -> None:
+        """The cards known in each hand, counted again."""
+        at = self._enc._known_at
+        n = len(known)
+        self._bytes[4 * at : 4 * (at + n * C)] = bytes(4 * n * C)
+        for s, cards in enumerate(known):
+            _count(at + s * C, cards, self._values)
+        self._known = [cards.copy() for cards in known]
+
+    def _board(self, state: MauwState) -> None:
+        """The columns that changed written again (:data:`_COLUMN_BLOCK`), and the points of
+        their seat and of its team."""
+        held_tops, held_nines, scores = self._tops, self._nines, self.scores
+        for s, (tops, nines) in enumerate(zip(state.tops, state.nines)):
+            was_tops, was_nines = held_tops[s], held_nines[s]
+            if tops == was_tops and nines == was_nines:
+                continue
+            at = 4 * (self.columns_at + s * S * COLUMN)
+            total = scores[s]
+            for slot in range(S):
+                top, k, was_k = tops[slot], len(nines[slot]), len(was_nines[slot])
+                if top != was_tops[slot] or k != was_k:
+                    if top != was_tops[slot] or (k == 0) != (was_k == 0):
+                        self._column_plays(s, slot, top, not k)
+                    block, points = _COLUMN_BLOCK[k, top]
+                    self._bytes[at + slot * 4 * COLUMN : at + (slot + 1) * 4 * COLUMN] = block
+                    total += points - _SCORE[was_k, was_tops[slot]]
+            held_tops[s] = tops.copy()
+            held_nines[s] = [column.copy() for column in nines]
+            if total != scores[s]:
+                scores[s] = total
+                self._points(s)
+
+    def _points(self, s: int) -> None:
+        """Seat ``s``'s points and its team's (its teammate's too), in seat order."""
+        v, enc = self._values, self._enc
+        total = self.scores[s]
+        v[enc._score_at + s] = total
+        mate = None if self._mates is None else self._mates[s]
+        if mate is None:
+            v[enc._team_score_at + s] = total
+        else:
+            v[enc._team_score_at + s] = v[enc._team_score_at + mate] = total + self.scores[mate]
+
+    def _attack_of(self, state: MauwState) -> None:
+        """The attack's segments written again where it changed (zeros without one)."""
+        a = state.attack
+        key = None if a is None else (a.attacker, a.defender, a.slot, a.target, a.card, a.decl, a.value)
+        if key == self._attack:
+            return
+        self._attack = key
+        enc = self._enc
+        first, end = enc._attack_span
+        self._bytes[4 * first : 4 * end] = bytes(4 * (end - first))
+        if a is not None:
+            enc._attack(state, tuple(range(enc.players)), self._values)
+
+    def _gain_of(self, state: MauwState) -> None:
+        """The gain's segments written again where it changed (zeros without one)."""
+        g = state.gain
+        key = None
+        if g is not None:
+            owner, cards, top = g
+            key = (
+                owner,
+                tuple(cards),
+                top,
+                state._gain_hidden,
+                tuple(state.tops[owner]),
+                tuple(len(column) for column in state.nines[owner]),
+            )
+        if key == self._gain:
+            return
+        self._gain = key
+        enc = self._enc
+        first, end = enc._gain_span
+        self._bytes[4 * first : 4 * end] = bytes(4 * (end - first))
+        if g is not None:
+            enc._gain(state, tuple(range(enc.players)), self._values)
+
+    def _winners_of(self, state: MauwState) -> None:
+        """The winners' flags (none before the end)."""
+        v, at = self._values, self._enc._winners_at
+        winners = state.winners() if state.over else []
+        if winners != self._winners:
+            for s in self._winners:
+                v[at + s] = 0.0
+            for s in winners:
+                v[at + s] = 1.0
+            self._winners = winners
+
+
+#: A column's values in a :class:`Mirror`'s table: its nines, its top (one-hot), its points.
+COLUMN = 1 + len(TOPS) + 1
+#: A column's block of :data:`COLUMN` float32 values (bytes) and its points, by (nines, top).
+_COLUMN_BLOCK = {
+    (k, top): (
+        np.array([k, *(float(top == t) for t in TOPS), points], FLOAT).tobytes(),
+        points,
+    )
+    for (k, top), points in _SCORE.items()
+}
+
+#: The observation's segments with a row per seat: the table holds them in seat order.
+_SEAT_ROWS = (
+    "turn",
+    "to_act",
+    "hand_size",
+    "known",
+    "score",
+    "team_score",
+    "winners",
+    "attacker",
+    "defender",
+    "gain_seat",
+)
 
 
 #: An area's block in the board's table: its nines per slot, its tops (one-hot per slot),
