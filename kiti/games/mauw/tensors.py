@@ -732,6 +732,7 @@ class Mirror:
         "_phase_i",
         "_plays",
         "_size",
+        "_slices",
         "_team_of",
         "_tops",
         "_turn_i",
@@ -769,6 +770,8 @@ class Mirror:
         self._plays = memoryview(plays)
         self.plays: np.ndarray = np.frombuffer(plays, np.int8).reshape(n, size)
         self._open: list[list[bool]] = [[True] * n for _ in range(n)]
+        #: :meth:`_column_slices` by (column, top, empty), for the teams of :attr:`_open`
+        self._slices: dict[tuple[int, str | None, bool], list[tuple[int, int, bytes]]] = {}
         self._team_of: list[int] | bool | None = False  # the teams written (False: none yet)
         self._mates: list[int | None] | None = None  # each seat's teammate (None: no teams)
         self._forget()
@@ -872,6 +875,7 @@ class Mirror:
         for seat in range(n):
             self._mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
         self._open = [[s == seat or state.is_opponent(seat, s) for s in range(n)] for seat in range(n)]
+        self._slices = {}
         self._plays[:] = bytes(len(self._plays))
         for s in range(n):
             for slot in range(S):
@@ -881,19 +885,35 @@ class Mirror:
 
     def _column_plays(self, s: int, slot: int, top: str | None, empty: bool) -> None:
         """The plays that column ``slot`` of seat ``s`` allows each seat (by its top and
-        whether it is empty of nines, as the rules' _turn_masks reads them), in :attr:`plays`."""
+        whether it is empty of nines), in :attr:`plays`: its slices, kept by column and
+        content (:meth:`_column_slices`) while the teams do not change."""
+        key = (s * S + slot, top, empty)
+        slices = self._slices.get(key)
+        if slices is None:
+            slices = self._column_slices(*key)
+        plays = self._plays
+        for first, end, block in slices:
+            plays[first:end] = block
+
+    def _column_slices(self, column: int, top: str | None, empty: bool) -> list[tuple[int, int, bytes]]:
+        """Where in :attr:`plays`' bytes each seat's plays on ``column`` go, and their bytes:
+        the rules' column bits (as _turn_masks reads them: by whether the column is the
+        seat's own, its top, whether it is empty of nines; none on a teammate's column)."""
         enc = self._enc
         by_mine = _COLUMN_MASKS[enc.options["open_slot_block"]]
-        column = s * S + slot
+        s = column // S
         made = enc._column_masks
         size = enc._mask_size
+        slices = []
         for seat, open_to in enumerate(self._open):
             key = (by_mine[seat == s][top][empty] if open_to[s] else 0) << 8 | column
             found = made.get(key)
             if found is None:
                 found = enc._column_mask(enc.players, key)
             first, end, block = found
-            self._plays[seat * size + first : seat * size + end] = block
+            slices.append((seat * size + first, seat * size + end, block))
+        self._slices[column, top, empty] = slices
+        return slices
 
     def _to_act(self, acting: frozenset[int]) -> None:
         v, at = self._values, self._enc._to_act_at
@@ -910,9 +930,12 @@ class Mirror:
         for s, hand in enumerate(hands):
             if hand != held[s]:
                 held[s] = hand.copy()
-                at = self.hands_at + s * C
-                self._bytes[4 * at : 4 * (at + C)] = bytes(4 * C)
-                _count(at, hand, v)
+                key = tuple(hand)
+                block = _HAND_BLOCKS.get(key)
+                if block is None:
+                    block = _hand_block(key)
+                at = 4 * (self.hands_at + s * C)
+                self._bytes[at : at + 4 * C] = block
                 v[sizes[s]] = len(hand)
 
     def _known_of(self, known: list[list[str]]) -> None:
@@ -1017,6 +1040,22 @@ _COLUMN_BLOCK = {
     )
     for (k, top), points in _SCORE.items()
 }
+
+#: A hand counted by code (C float32 values, bytes), by its cards in their order.
+_HAND_BLOCKS: dict[tuple[str, ...], bytes] = {}
+
+
+def _hand_block(hand: tuple[str, ...]) -> bytes:
+    """The entry of :data:`_HAND_BLOCKS` for ``hand``, made and kept (hands of four cards
+    of 13 codes: about 28k orders at most)."""
+    counts = np.zeros(C, FLOAT)
+    for card in hand:
+        counts[CODE[card]] += 1
+    if len(_HAND_BLOCKS) > 1 << 16:  # never seen
+        _HAND_BLOCKS.clear()
+    block = _HAND_BLOCKS[hand] = counts.tobytes()
+    return block
+
 
 #: The observation's segments with a row per seat: the table holds them in seat order.
 _SEAT_ROWS = (
