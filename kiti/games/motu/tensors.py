@@ -73,13 +73,24 @@ from .rules import (
     SOLO_DISCARD,
     MotuState,
     Place,
+    _offer_index,
     pile_sizes,
     placement_bound,
     placements_per_seat,
     solo_take_price,
     take_cost,
 )
-from .sources import SOURCES, coconut_points, longest_beach, row_count, source_points
+from .sources import (
+    SOURCES,
+    coconut_points,
+    longest_beach,
+    pair_points,
+    row_count,
+    source_points,
+    totem_points,
+    visible_counts,
+    volcano_points,
+)
 
 K = len(ISLAND_IDS)
 CARD = {c: i for i, c in enumerate(ISLAND_IDS)}
@@ -478,6 +489,24 @@ class MotuEncoder(Encoder):
         for a in self._spots(state)[1]:
             out[a] = 1
 
+    def legal_key(self, state: MotuState, seat: int) -> tuple[Any, ...] | None:
+        """A key that decides ``seat``'s legal actions (:class:`.spaces.Actions` keeps a mask
+        by it): taking, whether each offered card fits (the rules' own answers, kept with the
+        state) and which of them the seat can afford; choosing Sources, the pile and the
+        Sources scored before; solo, the other card's fate.  None for a seat not to act and
+        in the other phases.  Tests hold equal keys to equal legal actions over random games."""
+        if seat not in state.acting:
+            return None
+        phase = state.phase
+        if phase == "take":
+            offers = tuple([_offer_index(m) for m in state._affordable(seat)])
+            return phase, state._fits(), offers
+        if phase == "interim":
+            return phase, state.pile, tuple(state.scored(seat))
+        if phase == "other":
+            return (phase,)
+        return None
+
     # ------------------------------------------------------------- the observation
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
         at = self._at
@@ -664,12 +693,26 @@ class MotuEncoder(Encoder):
         name = state.travelers[s] if state.played[s] else None
         known = grid.tails.get(name)
         if known is None:
-            extra = state.extra(s)
-            rule = state.totem_rule
-            island = state.islands[s]
-            sources = [float(source_points(src, island, extra, 0, rule)) for src in _NOT_COCONUT]
-            known = grid.tails[name] = [*grid.origin, grid.beach, *sources]
+            known = grid.tails[name] = [*grid.origin, grid.beach, *self._source_values(state, s)]
         return known
+
+    @staticmethod
+    def _source_values(state: MotuState, s: int) -> list[float]:
+        """Seat ``s``'s Source values but the Coconut's, in :data:`_NOT_COCONUT` order: what
+        :func:`.sources.source_points` gives, its symbol counts read once for them all."""
+        island = state.islands[s]
+        counts = visible_counts(island, state.extra(s))
+        out: list[float] = []
+        for src in _NOT_COCONUT:
+            if src in PAIRS:
+                out.append(float(pair_points(counts, src)))
+            elif src == "totem":
+                out.append(float(totem_points(counts, state.totem_rule)))
+            elif src == "volcano":
+                out.append(float(volcano_points(island)))
+            else:
+                out.append(float(source_points(src, island, state.extra(s), 0, state.totem_rule)))
+        return out
 
     # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
