@@ -147,7 +147,22 @@ def source_points(
         return coconut_points(coconuts)
     if source == "volcano":
         return volcano_points(island)
+    return _scored(source, island, visible_counts(island, extra), totems)
+
+
+def source_values(
+    sources: Iterable[str], island: Island, extra: Mapping[str, int] | None = None, totems: str = "once"
+) -> list[int]:
+    """:func:`source_points` of each of ``sources`` (the Coconut's aside, which the bank
+    decides), the island's symbols counted once for them all."""
     counts = visible_counts(island, extra)
+    return [_scored(source, island, counts, totems) for source in sources]
+
+
+def _scored(source: str, island: Island, counts: Mapping[str, int], totems: str) -> int:
+    """A Source but the Coconut from the island and its symbol ``counts``."""
+    if source == "volcano":
+        return volcano_points(island)
     if source == "totem":
         return totem_points(counts, totems)
     if source in PAIRS:

@@ -80,17 +80,7 @@ from .rules import (
     solo_take_price,
     take_cost,
 )
-from .sources import (
-    SOURCES,
-    coconut_points,
-    longest_beach,
-    pair_points,
-    row_count,
-    source_points,
-    totem_points,
-    visible_counts,
-    volcano_points,
-)
+from .sources import SOURCES, coconut_points, longest_beach, row_count, source_values
 
 K = len(ISLAND_IDS)
 CARD = {c: i for i, c in enumerate(ISLAND_IDS)}
@@ -698,21 +688,11 @@ class MotuEncoder(Encoder):
 
     @staticmethod
     def _source_values(state: MotuState, s: int) -> list[float]:
-        """Seat ``s``'s Source values but the Coconut's, in :data:`_NOT_COCONUT` order: what
-        :func:`.sources.source_points` gives, its symbol counts read once for them all."""
-        island = state.islands[s]
-        counts = visible_counts(island, state.extra(s))
-        out: list[float] = []
-        for src in _NOT_COCONUT:
-            if src in PAIRS:
-                out.append(float(pair_points(counts, src)))
-            elif src == "totem":
-                out.append(float(totem_points(counts, state.totem_rule)))
-            elif src == "volcano":
-                out.append(float(volcano_points(island)))
-            else:
-                out.append(float(source_points(src, island, state.extra(s), 0, state.totem_rule)))
-        return out
+        """Seat ``s``'s Source values but the Coconut's, in :data:`_NOT_COCONUT` order
+        (:func:`.sources.source_values`: :func:`.sources.source_points`' values, its symbols
+        counted once for them all)."""
+        values = source_values(_NOT_COCONUT, state.islands[s], state.extra(s), state.totem_rule)
+        return [float(v) for v in values]
 
     # ------------------------------------------------------------- islands
     def _grid(self, island: Island) -> _Grid:
