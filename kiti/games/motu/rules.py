@@ -840,6 +840,20 @@ class MotuState(State):
             return [GIVE, DISCARD]
         return [SCORES[c] for c in interim_choices(self.scored(seat), PICKS[self.pile])]
 
+    def moves_key(self, seat: int) -> tuple[Any, ...] | None:
+        """What decides the legal moves of ``seat`` (to act) where it is cheaper than listing
+        them (equal keys, equal :meth:`legal_moves`; None: no key in this phase): taking,
+        whether each offered card fits and which offers the seat can afford; choosing Sources,
+        the pile and the Sources scored before; solo, the other card's fate (always the same)."""
+        phase = self.phase
+        if phase == "take":
+            return phase, self._fits(), tuple([_offer_index(m) for m in self._affordable(seat)])
+        if phase == "interim":
+            return phase, self.pile, tuple(self.scored(seat))
+        if phase == "other":
+            return (phase,)
+        return None
+
     def secret_choice(self, seat: int) -> bool:
         """Source choices at an interim are secret and simultaneous, the last one included."""
         return self.phase == "interim" and seat in self.acting

@@ -73,7 +73,6 @@ from .rules import (
     SOLO_DISCARD,
     MotuState,
     Place,
-    _offer_index,
     pile_sizes,
     placement_bound,
     placements_per_seat,
@@ -481,21 +480,12 @@ class MotuEncoder(Encoder):
 
     def legal_key(self, state: MotuState, seat: int) -> tuple[Any, ...] | None:
         """A key that decides ``seat``'s legal actions (:class:`.spaces.Actions` keeps a mask
-        by it): taking, whether each offered card fits (the rules' own answers, kept with the
-        state) and which of them the seat can afford; choosing Sources, the pile and the
-        Sources scored before; solo, the other card's fate.  None for a seat not to act and
-        in the other phases.  Tests hold equal keys to equal legal actions over random games."""
+        by it): the rules' own (:meth:`.rules.MotuState.moves_key`: taking, choosing Sources,
+        solo's other card).  None for a seat not to act and in the other phases.  Tests hold
+        equal keys to equal legal actions over random games."""
         if seat not in state.acting:
             return None
-        phase = state.phase
-        if phase == "take":
-            offers = tuple([_offer_index(m) for m in state._affordable(seat)])
-            return phase, state._fits(), offers
-        if phase == "interim":
-            return phase, state.pile, tuple(state.scored(seat))
-        if phase == "other":
-            return (phase,)
-        return None
+        return state.moves_key(seat)
 
     # ------------------------------------------------------------- the observation
     def _observe(self, state: MotuState, seat: int, out: np.ndarray) -> None:
