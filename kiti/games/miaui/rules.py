@@ -524,6 +524,13 @@ class MiauiState(State):
         hand = self.hands[seat]
         return _ACTION_OF[hand[int(rng.random() * len(hand))]]  # a subscript: cheaper than "- 1"
 
+    def moves_key(self, seat: int) -> tuple[int, ...] | None:
+        """What decides the legal moves of ``seat`` (equal keys, equal :meth:`legal_moves`):
+        a diving seat's divers left (it may dive any of them); None otherwise."""
+        if seat in self.acting and not self.pending:
+            return tuple(self.hands[seat])
+        return None
+
     def secret_choice(self, seat: int) -> bool:
         """Every dive is a secret choice, the round's last one included (the others' dives
         lie face down); ordering a catch is not."""

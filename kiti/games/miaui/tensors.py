@@ -147,12 +147,11 @@ class MiauiEncoder(Encoder):
         self._lagoon_at = [at["lagoon"] + space * self.slots * SLOT for space in range(3)]
 
     def legal_key(self, state: MiauiState, seat: int) -> tuple[int, ...] | None:
-        """What decides a diving seat's legal actions: its divers left (None otherwise), so
-        the env looks its mask up (:class:`kiti.rl.spaces.Actions`; the rules list the
-        actions the first time)."""
-        if seat in state.acting and not state.pending:
-            return tuple(state.hands[seat])
-        return None
+        """What decides a diving seat's legal actions, the rules' own key
+        (:meth:`.rules.MiauiState.moves_key`: its divers left; None otherwise), so the env
+        looks its mask up (:class:`kiti.rl.spaces.Actions`; the rules list the actions the
+        first time)."""
+        return state.moves_key(seat)
 
     def _gather_list(self, seat: int) -> np.ndarray:
         """Where each value of ``seat``'s observation is read in the shared table."""
