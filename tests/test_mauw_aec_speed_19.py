@@ -168,3 +168,31 @@ def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(
                 env.step(None)
                 continue
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_a_mirror_brought_up_to_date_in_another_thread_is_not_read() -> None:
+    """write_legal reads the turn's plays from the mirror this thread last brought up to
+    date: an env stepped in another thread (the encoder is shared) cannot change which."""
+    import threading
+
+    game = kiti.load("mauw", players=4)
+    encoder = cast(MauwEncoder, encoder_for(game))
+    turns = [s for s in _order(game, 3, 4) if s.phase == "turn" and not s.over]
+    mine, theirs = turns[5], next(s for s in turns[6:] if s.tops != turns[5].tops)
+    seat = min(mine.acting)
+    encoder.mirror().update(mine)
+    other = threading.Thread(target=lambda: encoder.mirror().update(theirs))
+    other.start()
+    other.join()
+
+    def refuse(*_args: Any) -> None:
+        raise AssertionError("this thread's own mirror holds the board: no column-by-column writing")
+
+    encoder._write_plays = refuse  # type: ignore[method-assign]
+    try:
+        actions = Actions(game, None, encoder.write_legal)
+        out = np.zeros(actions.size, np.int8)
+        encoder.write_legal(mine, seat, out.data.cast("B"))
+        assert bytes(out.tobytes()) == _rules_mask(actions, mine, seat)
+    finally:
+        del encoder._write_plays

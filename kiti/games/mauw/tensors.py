@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
 from itertools import pairwise
+from threading import get_ident
 from typing import Any, cast
 
 import numpy as np
@@ -213,9 +214,10 @@ class MauwEncoder(Encoder):
         #: (rules._hand_bits) a mask of every play those bits allow on any column, and the pass
         self._mask_size = game.codec.size + 1
         self._held_masks: dict[int, np.ndarray] = {}
-        #: The Mirror last brought up to date: write_legal reads a turn's plays from it where
-        #: it holds the board of the state asked about (compared in full first)
-        self._mirrored: Mirror | None = None
+        #: By thread, the Mirror it last brought up to date: write_legal reads a turn's plays
+        #: from it where it holds the board of the state asked about (compared in full first;
+        #: by thread, so that envs stepped in other threads cannot change it in between)
+        self._mirrored: dict[int, Mirror] = {}
         # where _table writes
         self._turn_at, self._phase_at, self._to_act_at = at["turn"], at["phase"], at["to_act"]
         self._hand_at, self._known_at, self._draw_at = at["hand"], at["known"], at["draw"]
@@ -291,17 +293,18 @@ class MauwEncoder(Encoder):
 
     def write_legal(self, state: MauwState, seat: int, out: memoryview) -> None:
         """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
-        is to act).  On a turn, where the last :class:`Mirror` brought up to date holds this
-        state's board and teams, its plays that the columns allow for ``seat`` and'ed with
-        those the hand allows (:meth:`_held_mask`), in one numpy call; otherwise the plays of
-        each column as one slice (its run of actions).  Then the Kiwi and Ninox moves."""
+        is to act).  On a turn, where the last :class:`Mirror` this thread brought up to date
+        holds this state's board and teams, its plays that the columns allow for ``seat``
+        and'ed with those the hand allows (:meth:`_held_mask`), in one numpy call; otherwise
+        the plays of each column as one slice (its run of actions).  Then the Kiwi and Ninox
+        moves."""
         runs = self._runs
         if state.phase != "turn" or runs is None:
             for a in self.legal_actions(state, seat):
                 out[a] = 1
             return
         hand = state.hands[seat]
-        mirror = self._mirrored
+        mirror = self._mirrored.get(get_ident())
         if (
             mirror is not None
             and state.tops == mirror._tops
@@ -827,7 +830,7 @@ class Mirror:
     def update(self, state: MauwState) -> Mirror:
         """This mirror, brought up to date for ``state`` (its table, scores and plays)."""
         enc = self._enc
-        enc._mirrored = self
+        enc._mirrored[get_ident()] = self
         if state.team_of != self._team_of:
             self._teams(state)
         v = self._values
