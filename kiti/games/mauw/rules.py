@@ -649,10 +649,26 @@ class MauwState(State):
         allowed, and the word that gives up (``decline`` or ``stop``)."""
         attack = self.attack
         assert attack is not None
-        hand, value = self.hands[seat], attack.value
-        key = (self.phase, value, WARRIOR_OF_VALUE[value] in hand, JOKER in hand, TUATURA in hand)
+        key = self._attack_key(seat, attack.value)
         moves = _ATTACK_MOVES.get(key)
         return _attack_moves(*key) if moves is None else moves
+
+    def _attack_key(self, seat: int, value: int) -> tuple[str, int, bool, bool, bool]:
+        """What decides ``seat``'s moves against an attack of ``value``: the phase, the value,
+        and whether the hand holds that value's Warrior, a Joker, a Tuatura."""
+        hand = self.hands[seat]
+        return (self.phase, value, WARRIOR_OF_VALUE[value] in hand, JOKER in hand, TUATURA in hand)
+
+    def moves_key(self, seat: int) -> tuple[Any, ...] | None:
+        """What decides the legal moves of ``seat`` (to act) outside a turn (equal keys, equal
+        :meth:`legal_moves`): against an attack, :meth:`_attack_key`; placing a gain, the slots
+        that can take it.  None on a turn and for a seat not to act."""
+        phase = self.phase
+        if phase == "turn" or seat not in self.acting:
+            return None
+        if phase == "place":
+            return tuple(self._gain_places(seat))
+        return self._attack_key(seat, self.attack.value)  # type: ignore[union-attr]
 
     def move_steps(self, seat: int, prefix: tuple[str, ...] = ()) -> list[Step]:
         """Each move's steps (:meth:`Play.steps`...); a gain's place is one step, the column's

@@ -37,7 +37,7 @@ from ...core.events import Entry
 from ...core.load import Game
 from ...core.moves import ActionCodec, Move
 from ...core.tensors import FLOAT, Encoder, Layout, Spec
-from .cards import ALL_CODES, JOKER, KIWI, NINOX, SPIRIT, TUATURA, WARRIOR_OF_VALUE, WARRIORS, deck_counts
+from .cards import ALL_CODES, KIWI, NINOX, SPIRIT, TUATURA, WARRIORS, deck_counts
 from .rules import (
     _COLUMN_MASKS,
     HAND,
@@ -278,18 +278,11 @@ class MauwEncoder(Encoder):
 
     def legal_key(self, state: MauwState, seat: int) -> tuple[Any, ...] | None:
         """What decides the legal actions of ``seat`` (to act) outside a turn, for
-        :class:`~kiti.rl.spaces.Actions` to look its mask up by: against an attack, the key
-        the rules read its moves by (``_attack_moves``: the phase, the value to match, and
-        whether the hand holds that value's Warrior, a Joker, a Tuatura); placing a gain,
-        the slots that can take it.  None on a turn (write_legal writes it) and for a seat
-        not to act."""
-        phase = state.phase
-        if phase == "turn" or seat not in state.acting:
-            return None
-        if phase == "place":
-            return tuple(state._gain_places(seat))
-        hand, value = state.hands[seat], state.attack.value  # type: ignore[union-attr]
-        return (phase, value, WARRIOR_OF_VALUE[value] in hand, JOKER in hand, TUATURA in hand)
+        :class:`~kiti.rl.spaces.Actions` to look its mask up by: the rules' own key
+        (:meth:`.rules.MauwState.moves_key`: against an attack, the phase, the value to match
+        and which answers the hand holds; placing a gain, the slots that can take it).  None
+        on a turn (write_legal writes it) and for a seat not to act."""
+        return state.moves_key(seat)
 
     def write_legal(self, state: MauwState, seat: int, out: memoryview) -> None:
         """Write 1 at each of :meth:`legal_actions` into ``out`` (a zeroed mask's bytes; ``seat``
