@@ -18,7 +18,6 @@ pytest.importorskip("pettingzoo", reason="the PettingZoo env needs pettingzoo")
 import kiti  # noqa: E402
 from kiti.games.mauw.rules import _COLUMN_MASKS, SLOTS, _turn_play_actions  # noqa: E402
 from kiti.games.mauw.tensors import MauwEncoder  # noqa: E402
-from kiti.rl.pettingzoo import env as aec_env  # noqa: E402
 from kiti.rl.spaces import Actions  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
 
@@ -147,27 +146,6 @@ def test_a_legal_key_decides_the_legal_actions(players: int, options: dict[str, 
             legal = frozenset(state.legal_actions(seat))
             assert decided.setdefault(key, legal) == legal, key
     assert len(decided) > 10  # the premise: attacks and gains were met
-
-
-@pytest.mark.parametrize(("players", "options"), TABLES)
-def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(
-    players: int, options: dict[str, Any]
-) -> None:
-    env = aec_env("mauw", players, options)
-    encoder, actions = cast(MauwEncoder, env.table.encoder), env.table.actions
-    rng = random.Random(players + 30)
-    for game in range(4):
-        env.reset(seed=game)
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            seat = env.table.seat[agent]
-            state = env.state
-            assert obs["observation"].tobytes() == encoder.observation(state, seat).tobytes()
-            assert obs["action_mask"].tobytes() == _rules_mask(actions, state, seat)
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
 def test_a_mirror_brought_up_to_date_in_another_thread_is_not_read() -> None:

@@ -17,6 +17,12 @@ from kiti.rl.pettingzoo import env as aec_env  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
 
 MAUW = [(2, {}), (4, {"teams": True}), (5, {"kiwi": 4, "ninox": 4})]
+#: More Mauw tables the env is played at (its kept tables and turn masks at every seat count)
+MAUW_MORE = [
+    (3, {"kiwi": 4, "ninox": 4, "tuatura": 4}),
+    (4, {}),
+    (6, {"teams": True, "ninox": 4, "tuatura": 4}),
+]
 MIAUI = [
     (3, {}),
     (4, {}),
@@ -72,7 +78,8 @@ def test_mauw_observations_from_the_mirror_equal_those_made_anew(players: int, o
 
 
 @pytest.mark.parametrize(
-    ("game_id", "players", "options"), [("miaui", p, o) for p, o in MIAUI] + [("mauw", p, o) for p, o in MAUW]
+    ("game_id", "players", "options"),
+    [("miaui", p, o) for p, o in MIAUI] + [("mauw", p, o) for p, o in [*MAUW, *MAUW_MORE]],
 )
 def test_the_env_hands_out_the_encoder_observation_and_the_rules_mask(
     game_id: str, players: int, options: dict
