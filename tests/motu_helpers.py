@@ -8,6 +8,7 @@ from typing import Any
 
 from kiti_asserts import assert_rejected  # noqa: F401  (the tests use it from here)
 
+from kiti.core.load import load
 from kiti.games import get_game
 from kiti.games.motu.cards import ISLAND_IDS
 from kiti.games.motu.rules import PILES, MotuState, pile_sizes
@@ -70,3 +71,26 @@ def play_until(state: MotuState, done: Callable[[MotuState], bool], seed: int = 
         seat = min(state.to_act())
         state.apply(seat, state.random_move(seat, rng))
     return state
+
+
+def random_games(players: int, count: int, seed: int) -> list[list[MotuState]]:
+    """Every state of ``count`` random games of ``players`` seats, as copies, game by game."""
+    game = load("motu", players=players)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        state = game.new_state(rng.randrange(1 << 30))
+        states = [_copy(state)]
+        while not state.over:
+            seat = min(state.acting)
+            state.apply(seat, state.random_move(seat, rng))
+            states.append(_copy(state))
+        out.append(states)
+    return out
+
+
+def _copy(state: object) -> MotuState:
+    assert isinstance(state, MotuState)
+    copy = state.clone()
+    assert isinstance(copy, MotuState)
+    return copy

@@ -2,41 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
 import pytest
+from motu_helpers import random_games
 
 from kiti.core.load import load
-from kiti.games.motu.rules import MotuState
 from kiti.games.motu.sources import source_points
 from kiti.games.motu.tensors import _NOT_COCONUT, MotuEncoder
 from kiti.rl.spaces import Actions
 from kiti.rl.tensors import encoder_for
-
-
-def _games(players: int, count: int, seed: int) -> list[list[MotuState]]:
-    """Every state of ``count`` random games, as copies, game by game."""
-    game = load("motu", players=players)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        state = game.new_state(rng.randrange(1 << 30))
-        assert isinstance(state, MotuState)
-        states = [_copy(state)]
-        while not state.over:
-            seat = min(state.acting)
-            state.apply(seat, state.random_move(seat, rng))
-            states.append(_copy(state))
-        out.append(states)
-    return out
-
-
-def _copy(state: MotuState) -> MotuState:
-    copy = state.clone()
-    assert isinstance(copy, MotuState)
-    return copy
 
 
 def _encoder(players: int) -> MotuEncoder:
@@ -52,7 +28,7 @@ def test_source_values_are_source_points_over_random_games(players: int) -> None
     games (Travelers played, the solo totem rule)."""
     encoder = _encoder(players)
     played = 0
-    for states in _games(players, 4, seed=19 + players):
+    for states in random_games(players, 4, seed=19 + players):
         for state in states:
             for s in range(players):
                 want = [
@@ -73,7 +49,7 @@ def test_equal_legal_keys_mean_equal_legal_actions(players: int) -> None:
     actions = Actions(encoder.game, *hooks)
     by_key: dict[object, tuple[int, ...]] = {}
     keyed = 0
-    for states in _games(players, 12, seed=7 + players):
+    for states in random_games(players, 12, seed=7 + players):
         for state in states:
             for seat in range(players):
                 key = encoder.legal_key(state, seat)

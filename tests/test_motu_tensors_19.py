@@ -5,33 +5,16 @@ read in bulk from the rules' bit boards, are the rules' own legal placements."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 np = pytest.importorskip("numpy", reason="kiti.rl needs numpy (pip install -e '.[rl]')")
 
+from motu_helpers import random_games  # noqa: E402
+
 from kiti.core.load import load  # noqa: E402
 from kiti.games.motu.island import ROTATIONS  # noqa: E402
-from kiti.games.motu.rules import MotuState  # noqa: E402
 from kiti.games.motu.tensors import GROWTH, MotuEncoder, _Grid  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
-
-
-def _games(players: int, count: int, seed: int) -> list[list[MotuState]]:
-    """Every state of ``count`` random games, as copies, game by game."""
-    game = load("motu", players=players)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        state = game.new_state(rng.randrange(1 << 30))
-        states = [state.clone()]
-        while not state.over:
-            seat = min(state.acting)
-            state.apply(seat, state.random_move(seat, rng))
-            states.append(state.clone())
-        out.append(states)
-    return out
 
 
 def _written(grid: _Grid) -> list[tuple[int, int]]:
@@ -43,7 +26,7 @@ def test_grown_island_grids_equal_grids_read_from_the_cells(players: int, count:
     encoder = encoder_for(load("motu", players=players))
     assert isinstance(encoder, MotuEncoder)
     grown = 0
-    for states in _games(players, count, seed=players):
+    for states in random_games(players, count, seed=players):
         for state in states:
             for island in state.islands:
                 encoder._grid(island)  # kept, so that the island's children grow from it
@@ -65,7 +48,7 @@ def test_spots_and_actions_are_the_rules_legal_placements(players: int) -> None:
     assert isinstance(encoder, MotuEncoder)
     hw = encoder.w * encoder.h
     placing = 0
-    for states in _games(players, 2, seed=10 + players):
+    for states in random_games(players, 2, seed=10 + players):
         for state in states:
             if state.phase != "place":
                 continue
