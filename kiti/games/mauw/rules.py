@@ -691,7 +691,7 @@ class MauwState(State):
         off limits) and the plays its hand allows on each of their columns (slots A-D of each
         area in turn), as play bits (:data:`_COLUMN_MASKS`, :func:`_hand_bits`)."""
         held = _hand_bits(tuple(self.hands[seat]))
-        areas = _EVERY_AREA[self.players] if self.team_of is None else self._open_areas(seat)
+        areas = self.open_areas(seat)
         theirs, mine = _COLUMN_MASKS[self.options["open_slot_block"]]
         tops, nines = self.tops, self.nines
         masks: list[int] = []
@@ -707,8 +707,11 @@ class MauwState(State):
             )
         return areas, masks
 
-    def _open_areas(self, seat: int) -> list[int]:
-        """The areas ``seat`` may play on in team play: its own and its opponents'."""
+    def open_areas(self, seat: int) -> Sequence[int]:
+        """The areas ``seat`` may play on on its turn: every one, or in team play its own and
+        its opponents' (a teammate's is off limits)."""
+        if self.team_of is None:
+            return _EVERY_AREA[self.players]
         return [s for s in range(self.players) if s == seat or self.is_opponent(seat, s)]
 
     def _animal_moves(self, seat: int) -> list[Move]:

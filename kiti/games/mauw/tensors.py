@@ -870,7 +870,7 @@ class Mirror:
         n = enc.players
         for seat in range(n):
             self._mates = enc._teams(state, seat, self._values[seat * size : (seat + 1) * size])
-        self._open = [[s == seat or state.is_opponent(seat, s) for s in range(n)] for seat in range(n)]
+        self._open = [[s in state.open_areas(seat) for s in range(n)] for seat in range(n)]
         self._slices = {}
         self._plays[:] = bytes(len(self._plays))
         for s in range(n):
