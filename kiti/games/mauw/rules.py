@@ -371,7 +371,7 @@ def tuatura_allowed(phase: str, hand: Iterable[str]) -> bool:
 
 def gain_destinations(nines: Sequence[int], tops: Sequence[str | None]) -> list[int]:
     """The slots of an area that can take a gained nine (with or without a Warrior on top)."""
-    return [slot for slot in range(len(tops)) if takes_nine(nines[slot], tops[slot])]
+    return [slot for slot in range(len(tops)) if _TAKES_NINE[tops[slot]][nines[slot]]]
 
 
 def full_columns(nines: Iterable[int]) -> int:
@@ -1025,9 +1025,7 @@ class MauwState(State):
 
     def _play(self, seat: int, move: Play) -> None:
         card, ts, slot = move.card, move.seat, move.slot
-        self.hands[seat].remove(card)  # as _take_from_hand
-        if card in self.known[seat]:
-            self.known[seat].remove(card)
+        self._take_from_hand(seat, card)
         declared = move.decl or card
         effect = _EFFECT[declared][self.tops[ts][slot]][ts == seat][not self.nines[ts][slot]]
         EMIT.play(
@@ -1263,12 +1261,6 @@ class MauwState(State):
         need = HAND - len(hand)
         if need <= 0:
             return
-        if need == 1 and pile and not self.over:  # the usual case: one card
-            card = pile.pop()
-            hand.append(card)
-            EMIT.draw(self.log, EVERYONE, seat=seat, count=1)  # as _log_draw
-            EMIT.drew(self.log, _ALONE[seat], seat=seat, cards=(card,))
-            return
         if need <= len(pile) and not self.over:
             drawn = pile[: -need - 1 : -1]  # the top ``need`` cards, top first
             del pile[-need:]
@@ -1297,10 +1289,8 @@ class MauwState(State):
             return
         phase = self.phase
         if phase == "turn":
-            if self.attack is None and self.gain is None:  # the next seat's turn (_start_turn)
-                seat = self.turn = (self.turn + 1) % self.players
-                self.acting = _ONLY[seat]
-                EMIT.turn(self.log, EVERYONE, seat=seat)
+            if self.attack is None and self.gain is None:
+                self._start_turn((self.turn + 1) % self.players)
             return
         if phase == "defend":
             assert self.attack is not None
@@ -1340,16 +1330,8 @@ class MauwState(State):
 
     # ------------------------------------------------------------- results
     def _gain_places(self, seat: int) -> list[int]:
-        """:func:`gain_destinations` of ``seat``'s area (:data:`_TAKES_NINE`, slot by slot)."""
-        t, k, takes = self.tops[seat], self.nines[seat], _TAKES_NINE
-        places = [0] if takes[t[0]][len(k[0])] else []
-        if takes[t[1]][len(k[1])]:
-            places.append(1)
-        if takes[t[2]][len(k[2])]:
-            places.append(2)
-        if takes[t[3]][len(k[3])]:
-            places.append(3)
-        return places
+        """:func:`gain_destinations` of ``seat``'s area."""
+        return gain_destinations(self._nine_counts(seat), self.tops[seat])
 
     def _nine_counts(self, seat: int) -> list[int]:
         return [len(col) for col in self.nines[seat]]
@@ -1566,7 +1548,8 @@ _PLAYABLE = frozenset((*WARRIORS, SPIRIT))
 #: By seat: the audience of that seat alone (its private draws), and the seats to act when it
 #: alone acts (shared values: both are immutable).
 _ALONE = tuple(seats(seat) for seat in range(INFO.max_seats))
-#: Whether a column takes a gained nine (:func:`takes_nine`), by its top and its nines.
+#: Whether a column takes a gained nine (:func:`takes_nine`), by its top and its nines
+#: (what :func:`gain_destinations` reads).
 _TAKES_NINE = {
     top: tuple(takes_nine(k, top) for k in range(MAX_NINES + 1)) for top in (None, *WARRIORS, SPIRIT)
 }
