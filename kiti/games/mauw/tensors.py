@@ -947,6 +947,7 @@ class Mirror:
         """The columns that changed written again (:data:`_COLUMN_BLOCK`), and the points of
         their seat and of its team."""
         held_tops, held_nines, scores = self._tops, self._nines, self.scores
+        changed = False
         for s, (tops, nines) in enumerate(zip(state.tops, state.nines)):
             was_tops, was_nines = held_tops[s], held_nines[s]
             if tops == was_tops and nines == was_nines:
@@ -965,18 +966,17 @@ class Mirror:
             held_nines[s] = [column.copy() for column in nines]
             if total != scores[s]:
                 scores[s] = total
-                self._points(s)
+                changed = True
+        if changed:
+            self._points()
 
-    def _points(self, s: int) -> None:
-        """Seat ``s``'s points and its team's (its teammate's too), in seat order."""
-        v, enc = self._values, self._enc
-        total = self.scores[s]
-        v[enc._score_at + s] = total
-        mate = None if self._mates is None else self._mates[s]
-        if mate is None:
-            v[enc._team_score_at + s] = total
-        else:
-            v[enc._team_score_at + s] = v[enc._team_score_at + mate] = total + self.scores[mate]
+    def _points(self) -> None:
+        """Every seat's points and its team's, in seat order (the encoder's :meth:`_scores`)."""
+        enc = self._enc
+        n = enc.players
+        for at in (enc._score_at, enc._team_score_at):
+            self._bytes[4 * at : 4 * (at + n)] = bytes(4 * n)
+        enc._scores(self.scores, tuple(range(n)), self._mates, self._values)
 
     def _attack_of(self, state: MauwState) -> None:
         """The attack's segments written again where it changed (zeros without one)."""
