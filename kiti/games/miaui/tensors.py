@@ -400,7 +400,7 @@ class Mirror:
                 continue
             at = enc._piles_at + s * PILE_SIZE
             if old is not None and len(pile) > len(old) and pile[: len(old)] == old:
-                self._grow_pile(at, old, pile[len(old) :], len(pile), shown)
+                self._grow_pile(at, old, pile, shown)
             else:
                 self._bytes[4 * at : 4 * (at + PILE_SIZE)] = enc._pile_block(pile, shown)
             piles[s] = pile.copy()
@@ -416,15 +416,15 @@ class Mirror:
             table[4 * (at + _SHOWN) : 4 * (at + _SHOWN + C)] = table[4 * (at + _FULL) : 4 * (at + _FULL + C)]
             values[at + _SHOWN_SCORE], values[at + _KNOWN] = values[at + _FULL_SCORE], 1.0
 
-    def _grow_pile(self, at: int, old: list[str], added: list[str], size: int, shown: bool) -> None:
-        """The block at ``at`` of pile ``old`` turned into that of ``old + added`` in place (a
-        catch adds cards on top; :func:`_pile_block` gives the same values)."""
+    def _grow_pile(self, at: int, old: list[str], pile: list[str], shown: bool) -> None:
+        """The block at ``at`` of pile ``old`` turned into that of ``pile`` (``old`` with cards
+        added on top, as a catch adds them) in place: :func:`_pile_block` gives the same values."""
         values = self._values
-        gain = 0.0
+        added = pile[len(old) :]
         for card in added:
             values[at + _FULL + CODE[card]] += 1.0
-            gain += VALUE[card]
-        score = values[at + _FULL_SCORE] = values[at + _FULL_SCORE] + gain
+        size = len(pile)
+        score = values[at + _FULL_SCORE] = float(pile_score(pile))
         values[at + _SIZE] = float(size)
         top = CODE[added[-1]]
         if old:
