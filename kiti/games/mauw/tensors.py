@@ -982,14 +982,9 @@ class Mirror:
         """The attack's segments written again where it changed (zeros without one)."""
         a = state.attack
         key = None if a is None else (a.attacker, a.defender, a.slot, a.target, a.card, a.decl, a.value)
-        if key == self._attack:
-            return
-        self._attack = key
-        enc = self._enc
-        first, end = enc._attack_span
-        self._bytes[4 * first : 4 * end] = bytes(4 * (end - first))
-        if a is not None:
-            enc._attack(state, tuple(range(enc.players)), self._values)
+        if key != self._attack:
+            self._attack = key
+            self._rewrite(state, self._enc._attack_span, None if a is None else self._enc._attack)
 
     def _gain_of(self, state: MauwState) -> None:
         """The gain's segments written again where it changed (zeros without one)."""
@@ -1005,14 +1000,17 @@ class Mirror:
                 tuple(state.tops[owner]),
                 tuple(len(column) for column in state.nines[owner]),
             )
-        if key == self._gain:
-            return
-        self._gain = key
-        enc = self._enc
-        first, end = enc._gain_span
+        if key != self._gain:
+            self._gain = key
+            self._rewrite(state, self._enc._gain_span, None if g is None else self._enc._gain)
+
+    def _rewrite(self, state: MauwState, span: tuple[int, int], write: Callable[..., None] | None) -> None:
+        """The segments from ``span[0]`` to ``span[1]`` zeroed, then written by ``write`` (the
+        encoder's writer, rows in seat order; None: left zero)."""
+        first, end = span
         self._bytes[4 * first : 4 * end] = bytes(4 * (end - first))
-        if g is not None:
-            enc._gain(state, tuple(range(enc.players)), self._values)
+        if write is not None:
+            write(state, tuple(range(self._enc.players)), self._values)
 
     def _winners_of(self, state: MauwState) -> None:
         """The winners' flags (none before the end)."""
