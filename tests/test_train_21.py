@@ -273,3 +273,37 @@ def test_a_margin_run_trains_on_another_reward_and_resumes_only_with_it(tmp_path
         train(Config("mauw", seed=3, steps=300, **TINY), tmp_path / "margin", resume=True)
     with pytest.raises(TrainError, match="--margin must be 0 to 10"):
         Trainer(Config("mauw", margin=-1.0, **TINY), tmp_path / "bad")
+
+
+def test_a_run_takes_its_network_shape_from_the_policy_it_starts_from(tmp_path: Path) -> None:
+    """``--init`` weights fit only a network of their shape: a run that does not say its
+    width or tensor takes the starting policy's (a resumed run, its checkpoint's), and one
+    that says another is refused with the shapes named, before anything is written."""
+    unsized = {k: v for k, v in TINY.items() if k != "hidden"}
+    train(Config("miaui", seed=1, steps=40, observation="tensor", hidden=12, **unsized), tmp_path / "p")
+    run = train(Config("miaui", seed=2, steps=40, init=str(tmp_path / "p"), **unsized), tmp_path / "from")
+    assert (run.hidden, run.observation) == (12, "tensor")
+    meta = json.loads((tmp_path / "from" / "policy.json").read_text())
+    assert (meta["hidden"], meta["observation"]) == (12, "tensor")
+    again = train(Config("miaui", seed=2, steps=80, **unsized), tmp_path / "from", resume=True)
+    assert (again.hidden, again.observation, again.steps >= 80) == (12, "tensor", True)
+    with pytest.raises(TrainError, match=r"--init .* w1 is \(\d+, 12\), not \(\d+, 16\)"):
+        train(Config("miaui", steps=40, init=str(tmp_path / "p"), hidden=16, **unsized), tmp_path / "bad")
+    assert not (tmp_path / "bad").exists()
+    result = CliRunner().invoke(
+        app,
+        [
+            "train",
+            "miaui",
+            "--out",
+            str(tmp_path / "cli"),
+            "--steps",
+            "5",
+            "--init",
+            str(tmp_path / "p"),
+            "--hidden",
+            "16",
+        ],
+    )
+    assert result.exit_code == 2 and "w1 is" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "cli").exists()

@@ -59,9 +59,17 @@ def train_command(
         help="Reward the share plus W x the score margin (-1..1): a denser signal.",
     ),
     games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
-    hidden: int = typer.Option(64, "--hidden", metavar="N", help="Width of the network's hidden layers."),
-    observation: str = typer.Option(
-        "info_state", "--observation", metavar="info_state|tensor", help="The tensor the network reads."
+    hidden: int | None = typer.Option(
+        None,
+        "--hidden",
+        metavar="N",
+        help="Width of the network's hidden layers (default: the --init policy's, else 64).",
+    ),
+    observation: str | None = typer.Option(
+        None,
+        "--observation",
+        metavar="info_state|tensor",
+        help="The tensor the network reads (default: the --init policy's, else info_state).",
     ),
     checkpoint: float = typer.Option(
         60.0, "--checkpoint-every", metavar="SECONDS", help="Seconds between checkpoints."
@@ -77,7 +85,7 @@ def train_command(
         fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
     if steps is None and minutes is None:
         fail("say how long to train: --steps N or --minutes M")
-    if observation not in ("info_state", "tensor"):
+    if observation not in (None, "info_state", "tensor"):
         fail(f"--observation must be info_state or tensor, not {observation!r}")
     from ..rl.train import Config, train
 

@@ -65,7 +65,16 @@ class PolicyValueNet(nn.Module):
         """The weights as float32 NumPy arrays (what :class:`kiti.rl.learned.Network` reads)."""
         return {k: v.detach().cpu().numpy().astype(np.float32).copy() for k, v in self.p.items()}
 
-    def load(self, weights: Mapping[str, np.ndarray]) -> None:
+    def load(self, weights: Mapping[str, np.ndarray], what: str = "the weights") -> None:
+        """Copy ``weights`` (as :meth:`export` gives them) in; a ValueError naming ``what``
+        where they are another network's shape, before anything is copied."""
+        for k, v in self.p.items():
+            shape = tuple(np.shape(weights[k])) if k in weights else None
+            if shape != tuple(v.shape):
+                raise ValueError(
+                    f"{what} do not fit this network: its {k} is {shape or 'missing'}, "
+                    f"not {tuple(v.shape)} (another width, tensor or game)"
+                )
         with torch.no_grad():
             for k, v in self.p.items():
                 v.copy_(torch.as_tensor(np.asarray(weights[k], np.float32)))

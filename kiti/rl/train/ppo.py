@@ -12,7 +12,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +45,8 @@ class Config:
     seed: int = 0
     steps: int | None = None  # stop once this many trained decisions are gathered
     minutes: float | None = None  # or once this much training time has passed
-    observation: str = "info_state"
-    hidden: int = 64
+    observation: str | None = None  # None: the --init policy's, else "info_state"
+    hidden: int | None = None  # None: the --init policy's width, else 64
     games: int = 16  # games an iteration
     epochs: int = 4
     minibatch: int = 256
@@ -72,27 +72,33 @@ class Config:
 class Trainer:
     def __init__(self, config: Config, out: Path, device: str | None = None) -> None:
         _check(config)
-        self.config = config
-        self.out = out
         self.game: Game = load(config.game, players=config.players, **config.options)
+        observation, hidden = _network_of(config, self.game)
+        self.config = config = replace(config, observation=observation, hidden=hidden)
+        #: what the network reads (``info_state`` or ``tensor``) and its width, settled
+        self.observation, self.hidden = observation, hidden
+        self.out = out
         self.players = self.game.players
         #: the seats of each team of more than one seat (none: every seat plays alone)
         self.teams = [team for team in self.game.new_state(0).teams() if len(team) > 1]
         self.options = dict(self.game.options)
         encoder = encoder_for(self.game)
         layout = (
-            encoder.info_state_layout if config.observation == "info_state" else encoder.observation_layout
+            encoder.info_state_layout if observation == "info_state" else encoder.observation_layout
         )
         self.layout = layout
         self.features = Features(layout)
         self.heads = list(ActionHeads(self.game).sizes)
-        self.rollouts = Rollouts(self.game, config.observation, self.features)
+        self.rollouts = Rollouts(self.game, observation, self.features)
         self.device = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
         torch.manual_seed(config.seed)
-        self.net = PolicyValueNet(self.features.size, config.hidden, self.heads).to(self.device)
+        self.net = PolicyValueNet(self.features.size, hidden, self.heads).to(self.device)
         self.frozen = self._frozen()
         if config.init:
-            self.net.load(_policy_weights(config.init, self.game))
+            try:
+                self.net.load(_policy_weights(config.init, self.game), f"the weights of --init {quoted(config.init)}")
+            except ValueError as exc:
+                raise TrainError(f"{exc}: give --hidden and --observation as it was trained") from None
         self.opt = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.imitation_opt = torch.optim.Adam(self.net.parameters(), lr=config.imitate_lr)
         self.imitated = 0  # imitation epochs done
@@ -253,7 +259,7 @@ class Trainer:
         c = self.config
         dev = self.device
         if self.demos is None:
-            self.demos = record(self.game, c.observation, self.features, c.imitate_games, c.seed)
+            self.demos = record(self.game, self.observation, self.features, c.imitate_games, c.seed)
             self._demo_tensors = (
                 torch.as_tensor(self.demos.x, device=dev),
                 torch.as_tensor(self.demos.share, device=dev),
@@ -387,10 +393,34 @@ def _check(c: Config) -> None:
         raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(c.imitate)}")
     if c.imitate and min(c.imitate_games, c.imitate_epochs) < 1:
         raise TrainError("imitation needs at least one game and one epoch")
+    if c.hidden is not None and not 1 <= c.hidden <= 4096:
+        raise TrainError(f"--hidden must be 1 to 4096 units, not {quoted(c.hidden)}")
+    if c.observation not in (None, "info_state", "tensor"):
+        raise TrainError(f"--observation must be info_state or tensor, not {quoted(c.observation)}")
     if not 0 <= c.margin <= 10:
         raise TrainError(f"--margin must be 0 to 10, not {quoted(c.margin)}")
     if not c.lr > 0 or not c.imitate_lr > 0:
         raise TrainError(f"the learning rate must be above 0, not {min(c.lr, c.imitate_lr)}")
+
+
+def _as_saved(c: Config, out: Path) -> Config:
+    """``c`` with the network's input and width the checkpoint's in ``out`` where ``c`` does
+    not say them (a resumed run keeps its network)."""
+    path = out / CHECKPOINT
+    if not path.is_file() or (c.hidden is not None and c.observation is not None):
+        return c  # (restore says what is missing or differs)
+    saved = torch.load(path, weights_only=False)["config"]
+    return replace(c, hidden=c.hidden or saved["hidden"], observation=c.observation or saved["observation"])
+
+
+def _network_of(c: Config, game: Game) -> tuple[str, int]:
+    """What the network reads and its width: ``c``'s, else those of the ``--init`` policy
+    where the run starts from one (its weights fit only a network of its shape), else the
+    information state and 64 units."""
+    start = learned.resolve(c.init, game) if c.init and (c.hidden is None or c.observation is None) else None
+    observation = c.observation or (start.observation if start else "info_state")
+    hidden = c.hidden or (int(start.net.w["w1"].shape[1]) if start else 64)
+    return observation, hidden
 
 
 def _algorithm(c: Config) -> str:
@@ -422,6 +452,8 @@ def train(
     if config.steps is None and config.minutes is None:
         raise TrainError("say how long to train: steps or minutes")
     torch.set_num_threads(1)
+    if resume:
+        config = _as_saved(config, Path(out))
     trainer = Trainer(config, Path(out), device)
     if resume:
         trainer.restore()
