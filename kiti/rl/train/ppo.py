@@ -83,9 +83,7 @@ class Trainer:
         self.teams = [team for team in self.game.new_state(0).teams() if len(team) > 1]
         self.options = dict(self.game.options)
         encoder = encoder_for(self.game)
-        layout = (
-            encoder.info_state_layout if observation == "info_state" else encoder.observation_layout
-        )
+        layout = encoder.info_state_layout if observation == "info_state" else encoder.observation_layout
         self.layout = layout
         self.features = Features(layout)
         self.heads = list(ActionHeads(self.game).sizes)
@@ -96,7 +94,9 @@ class Trainer:
         self.frozen = self._frozen()
         if config.init:
             try:
-                self.net.load(_policy_weights(config.init, self.game), f"the weights of --init {quoted(config.init)}")
+                self.net.load(
+                    _policy_weights(config.init, self.game), f"the weights of --init {quoted(config.init)}"
+                )
             except ValueError as exc:
                 raise TrainError(f"{exc}: give --hidden and --observation as it was trained") from None
         self.opt = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
