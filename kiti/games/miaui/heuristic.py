@@ -73,6 +73,7 @@ from .rules import (
     Dive,
     Take,
     add_to_pile,
+    pile_score,
     remembered_dives,
     remembered_piles,
     resolve_depths,
@@ -231,8 +232,9 @@ def _one_card_gains(pile: tuple[str, ...]) -> dict[str, float]:
 
 #: pile -> card -> :func:`pile_gain` of that one card (piles recur from decision to decision).
 _ONE_CARD: dict[tuple[str, ...], dict[str, float]] = {}
-#: What a quiet card (:data:`rules.QUIET`: it simply joins the pile) gains on any pile: its value.
-_QUIET_GAINS = {card: float(VALUE[card]) for card in sorted(QUIET)}
+#: What a quiet card (:data:`rules.QUIET`: it simply joins the pile) gains on any pile: the
+#: points it adds to the pile's (:func:`rules.pile_score`, a sum over the pile's cards).
+_QUIET_GAINS = {card: float(pile_score((card,))) for card in sorted(QUIET)}
 _LOUD = tuple(sorted(card for card in COUNT if card not in QUIET))  # the cards a pile rule may touch
 _ONE_CARD_KEPT = 1 << 12  # piles kept (all forgotten at once past this many)
 
