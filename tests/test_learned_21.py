@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -158,6 +159,43 @@ def test_the_server_seats_a_shipped_policy_only_at_its_table(monkeypatch: pytest
         new_table({"game": "miaui", "seats": ["human", "policy:miaui", "random", "random", "random"]}, 30.0)
     with pytest.raises(ProtocolError, match="KITI_POLICIES"):
         new_table({"game": "miaui", "seats": ["human", "policy:./runs/x", "random"]}, 30.0)
+
+
+def test_a_bot_whose_policy_does_not_play_the_table_is_refused_before_the_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A learned policy, or a search it guides, is refused at a table it was not trained
+    for when the table is set up (kiti play, tournaments, the server), never mid-game."""
+    from typer.testing import CliRunner
+
+    from kiti.bots.registry import check_table
+    from kiti.cli.main import app
+    from kiti.sim.tournament import TournamentConfig, TournamentError, plan_tournament
+
+    mauw, miaui = get_game("mauw"), get_game("miaui")
+    check_table("policy:mauw.two", mauw, 2, {})  # premise: its own table is fine
+    check_table("ismcts:iters=5,policy=miaui", miaui, 3, {})
+    with pytest.raises(BotSpecError, match=r"policy:mauw\.two cannot play this table: .*players=2\), not"):
+        check_table("policy:mauw.two", mauw, 4, {})
+    with pytest.raises(BotSpecError, match=r"no learned policy plays kiti\.load\('miaui', players=5\)"):
+        check_table("ismcts:iters=5,policy=miaui", miaui, 5, {})
+    monkeypatch.setenv("HOME", str(tmp_path))  # no crash report lands in the user's folders
+    result = CliRunner().invoke(app, ["play", "mauw", "--seats", "policy:mauw.two,human,heuristic,heuristic"])
+    assert result.exit_code == 2 and "cannot play this table" in result.output, result.output
+    assert "unexpected error" not in result.output
+    with pytest.raises(TournamentError, match="cannot play this table"):
+        plan_tournament(
+            TournamentConfig(game="mauw", players=4, bots=["policy:mauw.two"] + ["heuristic"] * 3)
+        )
+    pytest.importorskip("starlette", reason="the server needs the [server] extra")
+    from kiti.server.newtable import new_table
+    from kiti.server.protocol import ProtocolError
+
+    monkeypatch.delenv("KITI_POLICIES", raising=False)
+    row, *_ = new_table({"game": "mauw", "seats": ["human", "policy:mauw.two"]}, 30.0)  # a shipped name
+    assert [s.kind for s in row.seats] == ["human", "policy:mauw.two"]
+    with pytest.raises(ProtocolError, match="cannot play this table"):
+        new_table({"game": "miaui", "seats": ["human"] + ["ismcts:iters=5,policy=miaui"] * 4}, 30.0)
 
 
 def test_gymnasium_and_pettingzoo_faces() -> None:

@@ -301,6 +301,7 @@ class ISMCTSBot:
         self.guide: Guide | None = load_guide(game, policy) if isinstance(policy, str) else policy
         # policy=GAME: the shipped policy that plays each table (its seats and options)
         self._per_table = isinstance(policy, str) and "." not in policy
+        self._policy_game = policy.partition(".")[0] if isinstance(policy, str) else None
         self._tables: dict[tuple[Any, ...], Guide] = {}
         self.value = float(value)
         self.last_iterations = 0
@@ -404,6 +405,25 @@ class ISMCTSBot:
             if time.perf_counter() >= deadline:
                 break
         return done
+
+    def check_table(self, players: int, options: dict[str, Any]) -> None:
+        """Refuse (a KitiError) a table that the learned policy guiding the search does not
+        play, before its game starts; a search without one plays any table."""
+        if self.guide is None and not self._per_table:
+            return
+        from ..core.load import load
+        from ..rl.learned import learned_for
+
+        game_id = self._policy_game or getattr(getattr(self.guide, "game", None), "id", None)
+        if game_id is None:
+            return  # a guide given as an object that does not say its game
+        game = load(game_id, players, **options)
+        if self._per_table:
+            learned_for(game)
+        else:
+            fits = getattr(self.guide, "fits", None)
+            if fits is not None and not fits(game):
+                raise KitiError(f"its policy plays {getattr(self.guide, 'game', '?')!r}, not {game!r}")
 
     def _table_guide(self, view: SeatView) -> Guide:
         """The game's shipped policy for ``view``'s table (:func:`kiti.rl.learned.learned_for`:

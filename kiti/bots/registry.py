@@ -14,7 +14,7 @@ seat) or a server request.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.errors import KitiError, OptionError, quoted
@@ -226,6 +226,20 @@ def make_bot(spec: str, game: type[State], seed: int | None = None) -> Bot:
         return factory(game, seed, params)
     except KitiError as exc:
         raise BotSpecError(f"bot {name} cannot play {game.info.name}: {exc}") from None
+
+
+def check_table(spec: str, game: type[State], players: int, options: Mapping[str, Any]) -> None:
+    """Check that the bot ``spec`` names can play a table of ``players`` seats with
+    ``options`` (a bot may declare ``check_table(players, options)``: a learned policy plays
+    only the tables it was trained for), before the game starts; BotSpecError naming the bot."""
+    bot = make_bot(spec, game, 0)
+    hook = getattr(bot, "check_table", None)
+    if hook is None:
+        return
+    try:
+        hook(players, dict(options))
+    except KitiError as exc:
+        raise BotSpecError(f"bot {spec.strip()} cannot play this table: {exc}") from None
 
 
 def check_lineup(specs: list[str], game: type[State]) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from ..bots.registry import BOTS, BotSpecError, make_bot, split_bot_specs
+from ..bots.registry import BOTS, BotSpecError, check_table, split_bot_specs
 from ..core.errors import KitiError, RecordError
 from ..core.game import State
 from ..core.options import parse_option_args
@@ -55,8 +55,10 @@ class Plan:
         return Plan(state, self.lineup, settings)
 
 
-def seat_specs(specs: list[str], n: int, watch: bool, cls: type[State]) -> list[str]:
-    """One spec per seat: those given, then bots; by default one human at seat 0."""
+def seat_specs(specs: list[str], watch: bool, state: State) -> list[str]:
+    """One spec per seat: those given, then bots; by default one human at seat 0. Every bot
+    is checked against ``state``'s table (seats and options) before the game starts."""
+    n = state.players
     if len(specs) > n:
         fail(f"--seats names {len(specs)} seats but the game has {n} players")
     if not specs and not watch:
@@ -66,7 +68,7 @@ def seat_specs(specs: list[str], n: int, watch: bool, cls: type[State]) -> list[
         fail("--watch is for bots only: leave human out of --seats")
     for spec in specs:
         if spec != HUMAN:
-            make_bot(spec, cls, 0)  # check the spec before the game starts
+            check_table(spec, type(state), n, state.options)  # before the game starts
     return specs
 
 
@@ -134,7 +136,7 @@ def plan_game(
             given_specs = saved.specs  # resume with the same people and bots
         else:
             given_specs = split_bot_specs(seats, "--seats") if seats is not None else []
-        specs = seat_specs(given_specs, n, settings.watch, cls)
+        specs = seat_specs(given_specs, settings.watch, state)
         given = names_of(names, n) if names is not None or saved is None else list(saved.names)
     except (KitiError, BotSpecError, ValueError) as exc:
         fail(str(exc))

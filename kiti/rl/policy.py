@@ -169,9 +169,17 @@ class LearnedBot:
 
     def policy(self, view: SeatView) -> Any:
         """The learned policy that plays this view's table (checked once per table)."""
+        return self._for(load(view.game.info.id, players=view.players, **view.options))
+
+    def check_table(self, players: int, options: dict[str, Any]) -> None:
+        """Refuse (a KitiError naming the tables there are policies for) a table that no
+        policy this bot names plays, before its game starts."""
+        game_id = self._fixed.game.id if self._fixed is not None else self.target.partition(".")[0]
+        self._for(load(game_id, players=players, **options))
+
+    def _for(self, game: Game) -> Any:
         from .learned import resolve
 
-        game = load(view.game.info.id, players=view.players, **view.options)
         found = self._policies.get(game)
         if found is None:
             found = self._policies[game] = resolve(self.target, game) if self._fixed is None else self._fixed

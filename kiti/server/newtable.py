@@ -11,7 +11,7 @@ import secrets
 import time
 from typing import Any
 
-from ..bots.registry import MAX_SPEC, make_bot, parse_bot_spec, shipped_policies
+from ..bots.registry import MAX_SPEC, check_table, make_bot, parse_bot_spec, shipped_policies
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
@@ -56,7 +56,7 @@ def new_table(
     if body.get("players", len(kinds)) != len(kinds):
         raise bad(f"players is {quoted(body.get('players'))} but seats lists {len(kinds)} seats")
     state = fresh_state(cls, len(kinds), body.get("options"), seed)
-    learned_seats_fit(kinds, state)
+    bots_fit(kinds, state)
     names = seat_names(body.get("names"), kinds)
     opens = open_seats(body.get("open"), kinds, body.get("names"))
     tokens = {i: new_token() for i, k in enumerate(kinds) if k == "human"}
@@ -116,6 +116,7 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
         name == "policy"
         and params.get("target") not in allowed_policies()
         and spec not in shipped_policies(cls)
+        and not _shipped_variant(str(params.get("target", "")), cls)
     ):
         raise bad(
             f"bot {quoted(spec)}: this server runs only the policies its operator lists in KITI_POLICIES "
@@ -130,17 +131,28 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     return spec
 
 
-def learned_seats_fit(kinds: list[str], state: State) -> None:
-    """A shipped learned policy plays only the tables it was trained for (seats, options)."""
-    learned = [k for k in kinds if k in shipped_policies(type(state))]
-    if learned:
-        from ..core.load import load
-        from ..rl.learned import learned_for
+def bots_fit(kinds: list[str], state: State) -> None:
+    """Every bot seat can play this table (a learned policy plays only the tables it was
+    trained for, seats and options; so does a search it guides), before the table is made."""
+    for kind in kinds:
+        if kind != "human":
+            try:
+                check_table(kind, type(state), state.players, state.options)
+            except KitiError as exc:
+                raise bad(str(exc)) from None
 
-        try:
-            learned_for(load(state.info.id, players=state.players, **state.options))
-        except KitiError as exc:
-            raise bad(f"bot {learned[0]}: {exc}") from None
+
+def _shipped_variant(target: str, cls: type[State]) -> bool:
+    """Whether ``target`` names one of the game's shipped policies by name (``mauw.two``):
+    data in the game's package, not code, so any table may ask for it."""
+    game_id, _, name = target.partition(".")
+    if game_id != cls.info.id or not name:
+        return False
+    try:
+        from ..rl.learned import shipped
+    except ImportError:  # no [rl] extra: no learned policy plays here
+        return False
+    return name in shipped(game_id)
 
 
 def allowed_policies() -> set[str]:

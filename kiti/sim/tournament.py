@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots.registry import BotSpecError, make_bot, parse_bot_spec
+from ..bots.registry import BotSpecError, check_table, make_bot, parse_bot_spec
 from ..core.chance import derive_seed
 from ..core.errors import KitiError, quoted
 from ..core.game import State
@@ -299,6 +299,11 @@ def plan_tournament(config: TournamentConfig) -> Plan:
         raise TournamentError(
             f"{len(specs)} bot(s) given for {len(teams)} {what}s: give exactly one bot per {what}"
         )
+    for spec in specs:  # a learned policy plays only the tables it was trained for
+        try:
+            check_table(spec, cls, players, config.options)
+        except KitiError as exc:
+            raise TournamentError(str(exc)) from None
     rots = lineups(len(teams), config.rotation, [repr(parse_bot_spec(s)) for s in specs])
     deals = max(1, math.ceil(config.games / len(rots)))
     plan = Plan(config, players, teams, contestant_labels(specs), rots, deals, cls.info.version)
