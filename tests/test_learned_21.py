@@ -198,6 +198,16 @@ def test_a_bot_whose_policy_does_not_play_the_table_is_refused_before_the_game(
         new_table({"game": "miaui", "seats": ["human"] + ["ismcts:iters=5,policy=miaui"] * 4}, 30.0)
 
 
+def test_a_policy_given_another_tables_tensor_says_so() -> None:
+    import kiti.rl.gym
+
+    env = kiti.rl.gym.make("miaui", players=3, opponents="heuristic", observation="info_state")
+    obs, _info = env.reset(seed=2)
+    assert load_learned("miaui", "three")(obs["observation"], obs["action_mask"]) >= 0  # premise: its own
+    with pytest.raises(LearnedPolicyError, match=r"players=4\) from its info_state tensor of \d+ values"):
+        load_learned("miaui")(obs["observation"], obs["action_mask"])  # the 4-seat one
+
+
 def test_gymnasium_and_pettingzoo_faces() -> None:
     import kiti.rl.gym
     import kiti.rl.pettingzoo

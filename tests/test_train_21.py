@@ -307,3 +307,31 @@ def test_a_run_takes_its_network_shape_from_the_policy_it_starts_from(tmp_path: 
     )
     assert result.exit_code == 2 and "w1 is" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "cli").exists()
+
+
+def test_bad_settings_and_damaged_checkpoints_are_refused_before_anything_is_written(tmp_path: Path) -> None:
+    refusals = {
+        "--games must be at least 1": {"games": 0},
+        "--steps must be 0 or more": {"steps": -5},
+        "--minutes must be above 0": {"steps": None, "minutes": 0.0},
+    }
+    for message, bad in refusals.items():
+        with pytest.raises(TrainError, match=message):
+            train(Config("miaui", **{"steps": 10, **TINY, **bad}), tmp_path / "bad")
+    for device, message in (("foo", "must be cpu or cuda"), ("cuda", "no CUDA GPU")):
+        if device == "cuda" and torch.cuda.is_available():
+            continue
+        with pytest.raises(TrainError, match=message):
+            train(Config("miaui", steps=10, **TINY), tmp_path / "bad", device=device)
+    assert not (tmp_path / "bad").exists()
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "checkpoint.pt").write_bytes(b"not a checkpoint")
+    with pytest.raises(TrainError, match="cannot be read"):
+        train(Config("miaui", steps=10, **TINY), tmp_path / "junk", resume=True)
+    train(Config("miaui", steps=10, **TINY), tmp_path / "run")  # 3 seats, the default table
+    with pytest.raises(TrainError, match="trained with players=3, not 4"):
+        train(Config("miaui", players=4, steps=20, **TINY), tmp_path / "run", resume=True)
+    br = train(  # a policy named as its bot spec is named
+        Config("miaui", seed=2, steps=10, against="policy:" + str(tmp_path / "run"), **TINY), tmp_path / "br"
+    )
+    assert br.frozen is not None

@@ -195,6 +195,7 @@ class LearnedPolicy:
                 f"{self.where} was trained on other tensors than {self.game!r} has now: train it again"
             )
         self.features = Features(layout, int(meta.get("pool_cap", POOL_CAP)))
+        self._inputs = layout.size  # the tensor's values
         self.heads = ActionHeads(self.game)
         actions = "flat" if self.heads.fac is None else "factored"
         if list(self.heads.sizes) != list(meta.get("heads", [])) or meta.get("actions") != actions:
@@ -258,10 +259,17 @@ class LearnedPolicy:
         observation: whichever :attr:`observation` says) and its mask over the flat actions
         with NOOP, as the PettingZoo, Gymnasium and vector envs give them (NOOP where the
         mask allows nothing else): a policy for those faces and for ``policy:`` bots."""
-        legal = np.flatnonzero(np.asarray(mask)[: self.game.codec.size])
+        tensor, mask = np.asarray(tensor, FLOAT).reshape(-1), np.asarray(mask).reshape(-1)
+        if len(tensor) != self._inputs or len(mask) not in (self.game.codec.size, self.game.codec.size + 1):
+            raise LearnedPolicyError(
+                f"{self.where} plays {self.game!r} from its {self.observation} tensor of "
+                f"{self._inputs} values and a mask of {self.game.codec.size + 1}, not "
+                f"{len(tensor)} and {len(mask)}: another table's, or the other tensor?"
+            )
+        legal = np.flatnonzero(mask[: self.game.codec.size])
         if not len(legal):
             return self.game.codec.size  # NOOP
-        h = self.net.trunk(self.features(np.asarray(tensor, FLOAT)[None, :]))[0]
+        h = self.net.trunk(self.features(tensor[None, :]))[0]
         if self.heads.fac is None:
             return int(legal[int(np.argmax(self.net.logits(h, 0, (), legal)))])
         paths = {int(a): self.heads.fac.tokens(int(a)) for a in legal}

@@ -143,8 +143,10 @@ class Trainer:
         path = self.out / CHECKPOINT
         if not path.is_file():
             raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(self.out))}")
-        data = torch.load(path, weights_only=False)
+        data = _read_checkpoint(path)
         saved = Config(**data["config"])
+        if saved.players is None:  # the game's default seat count
+            saved.players = load(saved.game, **saved.options).players
         names = (
             "game",
             "players",
@@ -393,6 +395,12 @@ def _check(c: Config) -> None:
         raise TrainError(f"--imitate takes {', '.join(TEACHERS)}, not {quoted(c.imitate)}")
     if c.imitate and min(c.imitate_games, c.imitate_epochs) < 1:
         raise TrainError("imitation needs at least one game and one epoch")
+    if c.games < 1:
+        raise TrainError(f"--games must be at least 1 an iteration, not {quoted(c.games)}")
+    if c.steps is not None and c.steps < 0:
+        raise TrainError(f"--steps must be 0 or more, not {quoted(c.steps)}")
+    if c.minutes is not None and not c.minutes > 0:
+        raise TrainError(f"--minutes must be above 0, not {quoted(c.minutes)}")
     if c.hidden is not None and not 1 <= c.hidden <= 4096:
         raise TrainError(f"--hidden must be 1 to 4096 units, not {quoted(c.hidden)}")
     if c.observation not in (None, "info_state", "tensor"):
@@ -409,15 +417,33 @@ def _as_saved(c: Config, out: Path) -> Config:
     path = out / CHECKPOINT
     if not path.is_file() or (c.hidden is not None and c.observation is not None):
         return c  # (restore says what is missing or differs)
-    saved = torch.load(path, weights_only=False)["config"]
+    saved = _read_checkpoint(path)["config"]
     return replace(c, hidden=c.hidden or saved["hidden"], observation=c.observation or saved["observation"])
+
+
+def _read_checkpoint(path: Path) -> dict[str, Any]:
+    """A run's checkpoint as written; TrainError where it cannot be read back."""
+    try:
+        data = torch.load(path, weights_only=False)
+        if not isinstance(data, dict) or "config" not in data:
+            raise ValueError("not a kiti train checkpoint")
+    except Exception as exc:  # a damaged or foreign file: pickle, zip and torch all raise their own
+        raise TrainError(
+            f"the checkpoint {quoted(str(path))} cannot be read ({type(exc).__name__}): "
+            "resume from another folder or start a new run"
+        ) from None
+    return data
 
 
 def _network_of(c: Config, game: Game) -> tuple[str, int]:
     """What the network reads and its width: ``c``'s, else those of the ``--init`` policy
     where the run starts from one (its weights fit only a network of its shape), else the
     information state and 64 units."""
-    start = learned.resolve(c.init, game) if c.init and (c.hidden is None or c.observation is None) else None
+    start = (
+        learned.resolve(_unprefixed(c.init), game)
+        if c.init and (c.hidden is None or c.observation is None)
+        else None
+    )
     observation = c.observation or (start.observation if start else "info_state")
     hidden = c.hidden or (int(start.net.w["w1"].shape[1]) if start else 64)
     return observation, hidden
@@ -435,9 +461,14 @@ def _algorithm(c: Config) -> str:
     return f"{start}masked PPO, self-play against a pool of past selves and the heuristic{reward}"
 
 
+def _unprefixed(spec: str) -> str:
+    """A policy as ``--against``/``--init`` name it, also written as its bot spec (``policy:miaui``)."""
+    return spec.strip().removeprefix("policy:")
+
+
 def _policy_weights(spec: str, game: Game) -> dict[str, np.ndarray]:
     """The float32 weights of a policy (a saved file, or a shipped name) that plays ``game``."""
-    policy = learned.resolve(spec, game)
+    policy = learned.resolve(_unprefixed(spec), game)
     return {k: v.astype(np.float32) for k, v in policy.net.w.items()}
 
 
@@ -452,6 +483,10 @@ def train(
     if config.steps is None and config.minutes is None:
         raise TrainError("say how long to train: steps or minutes")
     torch.set_num_threads(1)
+    if device is not None and device.partition(":")[0] not in ("cpu", "cuda"):
+        raise TrainError(f"--device must be cpu or cuda (cuda:N), not {quoted(device)}")
+    if device is not None and device.startswith("cuda") and not torch.cuda.is_available():
+        raise TrainError(f"--device {quoted(device)}: this PyTorch sees no CUDA GPU (use --device cpu)")
     if resume:
         config = _as_saved(config, Path(out))
     trainer = Trainer(config, Path(out), device)
