@@ -191,6 +191,7 @@ def test_heuristic_refuses_a_game_without_strategy() -> None:
         ("ismcts:reward=points", "reward must be one of win, margin"),
         ("ismcts:c=-0.5", "parameter c must be at least 0"),
         ("ismcts:iters", "must be written key=value"),
+        ("polcy:miaui", "unknown bot 'polcy'"),  # a misspelled bot, not a parameter
         ("heuristic:samples=0", "samples must be at least 1"),
         ("heuristic:depth=3", "no parameter 'depth'"),
     ],

@@ -168,6 +168,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
             if not part.strip():
                 continue
             if "=" not in part:
+                if name not in BOTS:  # a misspelled bot, not a parameter written wrong
+                    raise BotSpecError(f"unknown bot {quoted(name)} (known bots: {', '.join(sorted(BOTS))})")
                 raise BotSpecError(
                     f"bot parameter {quoted(part.strip())} in {quoted(spec)} must be written key=value"
                 )
