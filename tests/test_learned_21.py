@@ -208,6 +208,20 @@ def test_a_policy_given_another_tables_tensor_says_so() -> None:
         load_learned("miaui")(obs["observation"], obs["action_mask"])  # the 4-seat one
 
 
+def test_a_file_that_is_no_policy_is_named_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # short paths: a message quotes at most a readable piece of one
+    tmp_path = Path(".")
+    (tmp_path / "p.npz").write_bytes(b"junk")
+    (tmp_path / "p.json").write_text("{}")
+    (tmp_path / "notes.md").write_text("# notes")
+    with pytest.raises(LearnedPolicyError, match=r"p' cannot be read \(ValueError\): is it a policy"):
+        learned.read(tmp_path / "p")
+    with pytest.raises(LearnedPolicyError, match=r"notes\.md' is no learned policy"):
+        learned.read(tmp_path / "notes.md")
+    with pytest.raises(LearnedPolicyError, match=r"nothing' does not exist"):
+        learned.read(tmp_path / "nothing")
+
+
 def test_gymnasium_and_pettingzoo_faces() -> None:
     import kiti.rl.gym
     import kiti.rl.pettingzoo

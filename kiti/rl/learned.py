@@ -309,21 +309,31 @@ def _draw(probs: np.ndarray, rng: random.Random) -> int:
 # -- files -----------------------------------------------------------------------------------
 
 
-def read(path: str | Path) -> LearnedPolicy:
-    """The policy saved at ``path`` (``NAME.npz`` with ``NAME.json`` beside it, or either name)."""
-    base = Path(path)
-    if base.suffix in (".npz", ".json"):
-        base = base.with_suffix("")
+def read(path: str | Path, where: str = "") -> LearnedPolicy:
+    """The policy saved at ``path`` (``NAME.npz`` with ``NAME.json`` beside it, or either
+    name); ``where``: how errors name it (by default, its path)."""
+    given = Path(path)
+    base = given.with_suffix("") if given.suffix in (".npz", ".json") else given
     npz, meta_path = base.with_suffix(".npz"), base.with_suffix(".json")
     if not npz.is_file() or not meta_path.is_file():
-        raise LearnedPolicyError(f"there is no learned policy at {quoted(str(base))} (.npz and .json)")
+        what = (
+            "is no learned policy (a NAME.npz with NAME.json beside it)"
+            if given.is_file()
+            else "does not exist"
+        )
+        raise LearnedPolicyError(f"{quoted(str(path))} {what}")
     try:
         meta = json.loads(meta_path.read_text())
-        with np.load(npz) as data:
+        with np.load(npz, allow_pickle=False) as data:
             weights = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as exc:
-        raise LearnedPolicyError(f"the policy at {quoted(str(base))} cannot be read: {exc}") from None
-    return LearnedPolicy(meta, weights, where=f"policy {base.name} of {meta.get('game')}")
+        if not isinstance(meta, dict):
+            raise ValueError("its .json holds no object")
+    except (OSError, ValueError, EOFError) as exc:  # numpy's own words: not for a player
+        raise LearnedPolicyError(
+            f"the policy at {quoted(str(path))} cannot be read ({type(exc).__name__}): is it a policy "
+            "kiti train wrote?"
+        ) from None
+    return LearnedPolicy(meta, weights, where=where or f"policy {quoted(str(path))}")
 
 
 def write(path: str | Path, meta: Mapping[str, Any], weights: Mapping[str, np.ndarray]) -> Path:
@@ -385,7 +395,7 @@ def load_learned(game_id: str, name: str | None = None) -> LearnedPolicy:
         )
     key = (game_id, name)
     if key not in _CACHE:
-        _CACHE[key] = read(shipped_dir(game_id) / name)
+        _CACHE[key] = read(shipped_dir(game_id) / name, where=f"policy {game_id}.{name}")
     return _CACHE[key]
 
 
