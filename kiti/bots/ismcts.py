@@ -301,7 +301,7 @@ class ISMCTSBot:
         self.guide: Guide | None = load_guide(game, policy) if isinstance(policy, str) else policy
         # policy=GAME: the shipped policy that plays each table (its seats and options)
         self._per_table = isinstance(policy, str) and "." not in policy
-        self._policy_game = policy.partition(".")[0] if isinstance(policy, str) else None
+        self._policy_game = policy.partition(".")[0] if isinstance(policy, str) else ""  # its game
         self._tables: dict[tuple[Any, ...], Guide] = {}
         self.value = float(value)
         self.last_iterations = 0
@@ -409,32 +409,34 @@ class ISMCTSBot:
     def check_table(self, players: int, options: dict[str, Any]) -> None:
         """Refuse (a KitiError) a table that the learned policy guiding the search does not
         play, before its game starts; a search without one plays any table."""
-        if self.guide is None and not self._per_table:
-            return
-        from ..core.load import load
-        from ..rl.learned import learned_for
-
-        game_id = self._policy_game or getattr(getattr(self.guide, "game", None), "id", None)
-        if game_id is None:
-            return  # a guide given as an object that does not say its game
-        game = load(game_id, players, **options)
         if self._per_table:
-            learned_for(game)
-        else:
-            fits = getattr(self.guide, "fits", None)
-            if fits is not None and not fits(game):
-                raise KitiError(f"its policy plays {getattr(self.guide, 'game', '?')!r}, not {game!r}")
+            self._guide_for(players, options)
+            return
+        fits = getattr(self.guide, "fits", None)
+        game_id = getattr(getattr(self.guide, "game", None), "id", None)
+        if fits is None or game_id is None:
+            return  # no guide, or one given as an object that does not say its game
+        from ..core.load import load
+
+        game = load(game_id, players, **options)
+        if not fits(game):
+            raise KitiError(f"its policy plays {getattr(self.guide, 'game', '?')!r}, not {game!r}")
 
     def _table_guide(self, view: SeatView) -> Guide:
-        """The game's shipped policy for ``view``'s table (:func:`kiti.rl.learned.learned_for`:
-        an error naming the tables its policies play where none fits)."""
-        key = (view.players, tuple(sorted(view.options.items())))
+        """The game's shipped policy for ``view``'s table (see :meth:`_guide_for`)."""
+        return self._guide_for(view.players, view.options)
+
+    def _guide_for(self, players: int, options: Mapping[str, Any]) -> Guide:
+        """The game's shipped policy for a table of ``players`` seats with ``options``
+        (:func:`kiti.rl.learned.learned_for`: an error naming the tables its policies play
+        where none fits), kept per table."""
+        key = (players, tuple(sorted(options.items())))
         guide = self._tables.get(key)
         if guide is None:
             from ..core.load import load
             from ..rl.learned import learned_for
 
-            guide = self._tables[key] = learned_for(load(view.game.info.id, view.players, **view.options))
+            guide = self._tables[key] = learned_for(load(self._policy_game, players, **options))
         return guide
 
     def _priors(self, view: SeatView, rng: random.Random, strategy: Any) -> dict[int, dict[Move, float]]:

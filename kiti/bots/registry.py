@@ -142,14 +142,27 @@ def offered_online(game: type[State]) -> list[str]:
 def shipped_policies(game: type[State]) -> list[str]:
     """``["policy:GAME"]`` where the game's package ships learned policies (its ``policy/``
     folder, kiti.rl.learned) and numpy is installed to play them; else nothing."""
+    return [f"policy:{game.info.id}"] if _shipped_names(game) else []
+
+
+def is_shipped_policy(target: str, game: type[State]) -> bool:
+    """Whether a ``policy:`` bot's ``target`` names policies ``game`` ships (``GAME``, or
+    ``GAME.NAME`` for one of them by name): data in its package, not code."""
+    game_id, _, name = target.partition(".")
+    names = _shipped_names(game)
+    return game_id == game.info.id and bool(names) and (not name or name in names)
+
+
+def _shipped_names(game: type[State]) -> list[str]:
+    """The names of the learned policies in the game's package (none without numpy to play them)."""
     import sys
     from pathlib import Path
 
     package = sys.modules.get(game.__module__.rpartition(".")[0])
     where = Path(getattr(package, "__file__", None) or ".").parent / "policy"
-    if not installed("policy") or not any(where.glob("*.npz")):
+    if not installed("policy"):
         return []
-    return [f"policy:{game.info.id}"]
+    return sorted(p.stem for p in where.glob("*.npz"))
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -11,7 +11,7 @@ import secrets
 import time
 from typing import Any
 
-from ..bots.registry import MAX_SPEC, check_table, make_bot, parse_bot_spec, shipped_policies
+from ..bots.registry import MAX_SPEC, check_table, is_shipped_policy, make_bot, parse_bot_spec
 from ..core.errors import KitiError, quoted
 from ..core.game import MAX_SEED, State
 from ..core.registry import get_game, has_part
@@ -115,8 +115,7 @@ def bot_spec(spec: str, cls: type[State], time_limit: float) -> str:
     if (
         name == "policy"
         and params.get("target") not in allowed_policies()
-        and spec not in shipped_policies(cls)
-        and not _shipped_variant(str(params.get("target", "")), cls)
+        and not is_shipped_policy(str(params.get("target", "")), cls)
     ):
         raise bad(
             f"bot {quoted(spec)}: this server runs only the policies its operator lists in KITI_POLICIES "
@@ -140,19 +139,6 @@ def bots_fit(kinds: list[str], state: State) -> None:
                 check_table(kind, type(state), state.players, state.options)
             except KitiError as exc:
                 raise bad(str(exc)) from None
-
-
-def _shipped_variant(target: str, cls: type[State]) -> bool:
-    """Whether ``target`` names one of the game's shipped policies by name (``mauw.two``):
-    data in the game's package, not code, so any table may ask for it."""
-    game_id, _, name = target.partition(".")
-    if game_id != cls.info.id or not name:
-        return False
-    try:
-        from ..rl.learned import shipped
-    except ImportError:  # no [rl] extra: no learned policy plays here
-        return False
-    return name in shipped(game_id)
 
 
 def allowed_policies() -> set[str]:
