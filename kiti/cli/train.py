@@ -85,8 +85,6 @@ def train_command(
         fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
     if steps is None and minutes is None:
         fail("say how long to train: --steps N or --minutes M")
-    if observation not in (None, "info_state", "tensor"):
-        fail(f"--observation must be info_state or tensor, not {observation!r}")
     from ..rl.train import Config, train
 
     try:
