@@ -187,7 +187,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
                     f"bot parameter {quoted(part.strip())} in {quoted(spec)} must be written key=value"
                 )
             k, v = part.split("=", 1)
-            params[k.strip().lower()] = v.strip()
+            key = k.strip().lower()
+            if key in params:
+                raise BotSpecError(f"bot parameter {quoted(key)} is given twice in {quoted(spec)}")
+            params[key] = v.strip()
     return name, params
 
 

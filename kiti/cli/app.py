@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
 from typing import NoReturn
 
 import typer
@@ -65,3 +67,23 @@ def game_or_fail(game: str) -> type[State]:
         return get_game(game)
     except KitiError as exc:
         fail(str(exc))
+
+
+def check_out_folder(out: str) -> None:
+    """Refuse an ``--out`` folder that could not be made or written, before any game and
+    without leaving anything behind (a file is made and removed in its nearest folder)."""
+    if not out.strip():
+        fail("--out is empty: name the folder to write to")
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        fail(f"--out {out} is a file, not a folder")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        fail(f"cannot write to --out {out}: {probe} is a file, not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        fail(f"cannot write to --out {out}: {exc.strerror or exc}")

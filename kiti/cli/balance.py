@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from .app import ADDRESS_OPTION, BACKEND_OPTION, app, fail, game_or_fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail, game_or_fail
 
 
 @app.command("balance", short_help="Balance study: options x seat counts on the same deals, with a report.")
@@ -75,9 +75,8 @@ def balance_command(
 
 
 def _check_out(out: str) -> None:
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        fail(f"--out {out} is a file, not a folder")
+    """Refuse an --out folder that could not be written, or a study without matplotlib."""
+    check_out_folder(out)
     try:
         import matplotlib  # noqa: F401  (the plots are part of --out)
     except ImportError:

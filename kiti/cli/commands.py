@@ -67,7 +67,12 @@ def bench_command(
     game: str = typer.Argument(..., metavar="GAME", help="Game id."),
     as_json: bool = typer.Option(False, "--json", metavar="", help="Print a JSON list of results."),
     seconds: float = typer.Option(
-        2.0, "--seconds", metavar="SECONDS", min=0.01, help="Time spent on each measurement."
+        2.0,
+        "--seconds",
+        metavar="SECONDS",
+        min=0.01,
+        max=3600,
+        help="Time spent on each measurement (0.01 to 3600).",
     ),
     rl: bool = typer.Option(
         False, "--rl", help="Also the tensors' cost and the PettingZoo AEC env's speed (the [rl] extra)."
@@ -80,7 +85,8 @@ def bench_command(
 
     cls = game_or_fail(game)
     if rl:
-        try:
+        try:  # every package the measurements use, before the first one
+            from ..rl import pettingzoo, vector  # noqa: F401
             from ..rl.bench import print_rl, run_rl_bench
         except ImportError as exc:
             fail(f"--rl needs the [rl] extra (pip install 'kiti[rl]'): {exc}")

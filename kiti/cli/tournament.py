@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -12,19 +11,12 @@ import typer
 
 from ..core.errors import KitiError
 from ..core.options import parse_option_args
-from .app import ADDRESS_OPTION, BACKEND_OPTION, app, fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail
 
 
 def _check_out_dir(out: str) -> None:
     """Refuse an --out folder that could not be written, without creating anything."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        fail(f"--out {out} is a file, not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not os.access(probe, os.W_OK | os.X_OK):
-        fail(f"cannot write to --out {out}: permission denied")
+    check_out_folder(out)
     try:
         import matplotlib  # noqa: F401  (plots are part of --out)
     except ImportError:
@@ -140,7 +132,7 @@ def _play(plan: Any, out: str | None, resume: bool, quiet: bool) -> dict[str, An
     except KitiError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write to {out}: {exc.strerror}", 1)
+        fail(f"cannot write to {exc.filename or out}: {exc.strerror}", 1)
     except KeyboardInterrupt:
         if store is None:
             typer.echo("kiti: tournament stopped; nothing was written", err=True)
@@ -167,7 +159,7 @@ def _report(result: dict[str, Any], out: str | None, records: bool, as_json: boo
         except ImportError as exc:
             fail(str(exc), 1)
         except OSError as exc:
-            fail(f"cannot write results to {out}: {exc.strerror}", 1)
+            fail(f"cannot write results to {exc.filename or out}: {exc.strerror}", 1)
     if as_json:
         typer.echo(json.dumps(dict(slim_summary(result["summary"]), run=result["run"]), allow_nan=False))
         return
@@ -347,6 +339,6 @@ def tournament_merge_command(
     except KitiError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot merge into {out}: {exc.strerror}", 1)
+        fail(f"cannot merge into {exc.filename or out}: {exc.strerror}", 1)
     records = (Path(out) / "records").is_dir()
     _report(result, out, records, as_json)

@@ -29,8 +29,8 @@ def train_command(
     minutes: float | None = typer.Option(
         None, "--minutes", metavar="M", help="Stop after this much training time."
     ),
-    seed: int = typer.Option(
-        0, "--seed", metavar="SEED", help="Seed of the whole run (same seed, same run)."
+    seed: int | None = typer.Option(
+        None, "--seed", metavar="SEED", help="Seed of the whole run (same seed, same run; default 0)."
     ),
     resume: bool = typer.Option(False, "--resume", help="Go on from the checkpoint in DIR."),
     against: str | None = typer.Option(
@@ -45,20 +45,22 @@ def train_command(
     imitate: str | None = typer.Option(
         None, "--imitate", metavar="heuristic", help="First clone this player's moves, then PPO."
     ),
-    imitate_games: int = typer.Option(
-        2000, "--imitate-games", metavar="N", help="Games recorded to imitate (every seat)."
+    imitate_games: int | None = typer.Option(
+        None, "--imitate-games", metavar="N", help="Games recorded to imitate (every seat; default 2000)."
     ),
-    imitate_epochs: int = typer.Option(
-        10, "--imitate-epochs", metavar="N", help="Passes over the recorded games."
+    imitate_epochs: int | None = typer.Option(
+        None, "--imitate-epochs", metavar="N", help="Passes over the recorded games (default 10)."
     ),
-    lr: float = typer.Option(3e-4, "--lr", metavar="RATE", help="PPO's learning rate (Adam)."),
-    margin: float = typer.Option(
-        0.0,
+    lr: float | None = typer.Option(
+        None, "--lr", metavar="RATE", help="PPO's learning rate (Adam; default 0.0003)."
+    ),
+    margin: float | None = typer.Option(
+        None,
         "--margin",
         metavar="W",
-        help="Reward the share plus W x the score margin (-1..1): a denser signal.",
+        help="Reward the share plus W x the score margin (-1..1): a denser signal (default 0).",
     ),
-    games: int = typer.Option(16, "--games", metavar="N", help="Games an iteration."),
+    games: int | None = typer.Option(None, "--games", metavar="N", help="Games an iteration (default 16)."),
     hidden: int | None = typer.Option(
         None,
         "--hidden",
@@ -80,33 +82,36 @@ def train_command(
 ) -> None:
     """Train a policy-and-value network for GAME by masked PPO, against a pool of its past
     selves and the heuristic; DIR gets checkpoint.pt, policy.npz/.json (play it with
-    policy:DIR, written with a /) and history.json."""
+    policy:DIR, written with a /) and history.json.  With --resume, a setting left out is the
+    checkpoint's, and one given otherwise is refused (the run would not go on as it was)."""
     if importlib.util.find_spec("torch") is None:
         fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
-    if steps is None and minutes is None:
+    if steps is None and minutes is None and not resume:
         fail("say how long to train: --steps N or --minutes M")
     from ..rl.train import Config, train
+    from ..rl.train.ppo import resume_settings
 
     try:
-        config = Config(
-            game=game,
-            players=players,
-            options=parse_option_args(option),
-            seed=seed,
-            steps=steps,
-            minutes=minutes,
-            observation=observation,
-            hidden=hidden,
-            games=games,
-            lr=lr,
-            margin=margin,
-            checkpoint_every=checkpoint,
-            against=against,
-            init=init,
-            imitate=imitate,
-            imitate_games=imitate_games,
-            imitate_epochs=imitate_epochs,
-        )
+        said = {
+            "players": players,
+            "options": parse_option_args(option) if option else None,
+            "seed": seed,
+            "steps": steps,
+            "minutes": minutes,
+            "observation": observation,
+            "hidden": hidden,
+            "games": games,
+            "lr": lr,
+            "margin": margin,
+            "against": against,
+            "init": init,
+            "imitate": imitate,
+            "imitate_games": imitate_games,
+            "imitate_epochs": imitate_epochs,
+        }
+        given: dict[str, Any] = {k: v for k, v in said.items() if v is not None}
+        given["checkpoint_every"] = checkpoint
+        config = resume_settings(game, given, out) if resume else Config(game=game, **given)
         with _Bar(config) as bar:
             trainer = train(config, out, resume=resume, progress=bar.tick, device=device)
     except KitiError as exc:

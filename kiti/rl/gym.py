@@ -31,7 +31,7 @@ from ..core.load import Game
 from ..core.moves import Move
 from ..core.seatview import seat_view
 from . import play_bots_until
-from .pettingzoo import Table
+from .pettingzoo import Table, check_keywords
 
 
 class KitiGym(gymnasium.Env):
@@ -69,6 +69,7 @@ class KitiGym(gymnasium.Env):
         self.bots: dict[int, Any] = {}
         self._held: dict[int, Move] = {}
         self._ended = False
+        self._started = False  # reset() seats the bots: step() before it is refused
 
     @property
     def state(self) -> Any:
@@ -78,15 +79,16 @@ class KitiGym(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
         table = self.table
-        table.reset(seed)
+        table.reset(seed)  # (checks the seed first: Kiti's message, not Gymnasium's)
+        super().reset(seed=seed)
         rules = table.game.rules
         self.bots = {
             s: make_bot(spec, rules, table.rng.randrange(MAX_SEED)) for s, spec in self.specs.items()
         }
         self._held = {}
         self._ended = False  # an illegal action ended the episode ("penalty")
+        self._started = True
         self._play_bots()
         return table.observe(self.seat), {}
 
@@ -102,6 +104,8 @@ class KitiGym(gymnasium.Env):
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         table = self.table
         state = table.state
+        if not self._started:
+            raise KitiError("call reset() before step()")
         if state.over or self._ended:
             raise KitiError("the episode is over: call reset() before step()")
         info: dict[str, Any] = {}
@@ -146,6 +150,7 @@ def make(
     :class:`kiti.Game`); keywords: ``opponents`` ("random"; a spec or a list of specs),
     ``seat`` (0), ``observation`` ("tensor", "info_state", "dict"), ``illegal``, ``penalty``,
     ``render_mode`` (see :mod:`kiti.rl.pettingzoo`)."""
+    check_keywords(KitiGym, kwargs)
     return KitiGym(game, players, options, **kwargs)
 
 

@@ -160,6 +160,13 @@ class Table:
             self._seed = None
         return self._rng
 
+    def seat_of(self, agent: Any) -> int:
+        """The seat of ``agent`` (``player_N``); KitiError naming it where it is no agent here."""
+        seat = self.seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise KitiError(f"no agent {quoted(agent)} in this game (its agents: {', '.join(self.agents)})")
+        return seat
+
     def reset(self, seed: int | None) -> None:
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < MAX_SEED:
@@ -300,7 +307,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         return _AgentIter(self, max_iter)
 
     def observe(self, agent: str) -> dict[str, Any]:
-        return self.table.observe(self.table.seat[agent])
+        return self.table.observe(self.table.seat_of(agent))
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """As :meth:`pettingzoo.AECEnv.last` (the agent to act's observation, reward so far,
@@ -517,6 +524,8 @@ class KitiParallel(ParallelEnv):  # type: ignore[misc]
         table = self.table
         if not self.agents:
             raise KitiError("the episode is over: call reset() before step()")
+        if not actions.keys() <= table.seat.keys():  # a misspelled agent: say so, play nothing
+            table.seat_of(next(a for a in actions if a not in table.seat))
         state = table.state
         noop = table.actions.noop
         infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
@@ -586,6 +595,7 @@ def env(
     :class:`kiti.Game`); keywords: ``observation`` ("tensor", "info_state", "dict"),
     ``illegal`` ("raise", "penalty", "random"), ``penalty`` (-1.0), ``max_cycles`` (None),
     ``render_mode`` (None or "ansi")."""
+    check_keywords(KitiAEC, kwargs)
     return KitiAEC(game, players, options, **kwargs)
 
 
@@ -593,7 +603,22 @@ def parallel_env(
     game: Game | str, players: int | None = None, options: dict[str, Any] | None = None, **kwargs: Any
 ) -> KitiParallel:
     """A PettingZoo parallel env of ``game``: the keywords of :func:`env`."""
+    check_keywords(KitiParallel, kwargs)
     return KitiParallel(game, players, options, **kwargs)
+
+
+def check_keywords(cls: type, kwargs: dict[str, Any]) -> None:
+    """Refuse a keyword ``cls`` does not take, naming it and the ones it takes (a game option
+    given as a keyword, as ``kiti.load`` takes them, is pointed to ``options``)."""
+    import inspect
+
+    taken = [n for n in inspect.signature(cls).parameters if n not in ("game", "players", "options")]
+    for name in kwargs:
+        if name not in taken:
+            raise KitiError(
+                f"{cls.__name__} takes no keyword {quoted(name)} (its keywords: {', '.join(taken)}; "
+                "game options go in options={...})"
+            )
 
 
 __all__ = [

@@ -474,6 +474,7 @@ class KitiVectorEnv(VectorEnv):
         self._broken: str | None = "call reset() before step()"
         self._closed = False
         fields = _fields(spec, self.observation_layout.size, self.num_actions)
+        _check_fits(spec.num_envs, _nbytes(fields))
         self._processes: list[Any] = []
         self._conns: list[Any] = []
         self._ranges: list[tuple[int, int]] = []
@@ -625,6 +626,20 @@ def _opponents(opponents: Any, seat: Any, players: int, game: Game) -> dict[int,
     for spec in specs.values():
         make_bot(spec, game.rules, 0)  # a bad spec fails here, naming what is wrong
     return specs
+
+
+def _check_fits(num_envs: int, nbytes: int) -> None:
+    """Refuse ``num_envs`` whose shared arrays alone would not fit in this machine's memory
+    (rather than a MemoryError or an OSError from the allocator, or a machine swapping)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf: let the allocator say
+        return
+    if nbytes > total:
+        raise KitiError(
+            f"num_envs={num_envs:,}: their arrays alone would take {nbytes / 2**30:,.1f} GiB, "
+            f"more than this machine's {total / 2**30:,.1f} GiB of memory"
+        )
 
 
 def _count(name: str, value: Any, low: int) -> int:

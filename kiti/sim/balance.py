@@ -88,7 +88,7 @@ class Plan:
 
 
 def parse_players(text: str, cls: type[State]) -> list[int]:
-    """``4``, ``3..6`` or ``3,5``: the seat counts, each one the game allows."""
+    """``4``, ``3..6`` or ``3,5``: the seat counts, each one the game allows, none repeated."""
     low, high = cls.info.min_seats, cls.info.max_seats
     what = f"--players {quoted(text)}"
     t = text.strip()
@@ -97,13 +97,17 @@ def parse_players(text: str, cls: type[State]) -> list[int]:
         first, last = parse_int(a, what), parse_int(b, what)
         if first > last:
             raise BalanceError(f"{what}: the range must go up ({first}..{last} is empty)")
-        counts = list(range(first, last + 1))
+        counts = [first, last]  # its ends checked before the range is built (3..10**11)
     else:
         counts = [parse_int(part, what) for part in t.split(",")]
     for n in counts:
         if not low <= n <= high:
             raise BalanceError(f"{what}: {cls.info.name} is for {low}-{high} players, not {n}")
-    return sorted(set(counts))
+    if ".." in t:
+        return list(range(counts[0], counts[1] + 1))
+    if len(set(counts)) != len(counts):
+        raise BalanceError(f"{what}: a seat count is repeated")
+    return sorted(counts)
 
 
 def parse_grid(args: Sequence[str], cls: type[State]) -> dict[str, list[Any]]:
@@ -142,7 +146,7 @@ def plan_balance(config: BalanceConfig) -> Plan:
     if not config.bots:
         raise BalanceError("--bots: give at least one bot")
     try:
-        check_backend(config.backend, config.address)
+        check_backend(config.backend, config.address, config.jobs)
     except RunnerError as exc:
         raise BalanceError(str(exc)) from None
     cells, refused = [], []

@@ -61,8 +61,19 @@ def check_backend(backend: str, address: str | None = None, jobs: int | None = N
         raise RunnerError(f"unknown backend {quoted(backend)} (known backends: {', '.join(BACKENDS)})")
     if jobs is not None and jobs < 1:
         raise RunnerError(f"jobs must be at least 1, not {quoted(jobs)}")
+    if backend == "local" and jobs is not None and jobs > local_jobs_limit():
+        raise RunnerError(
+            f"jobs must be at most {local_jobs_limit()} on this machine, not {jobs}: a process "
+            "per core plays as fast as more (with --backend ray, jobs are games in flight)"
+        )
     if address is not None and backend != "ray":
         raise RunnerError("--address is for --backend ray only")
+
+
+def local_jobs_limit() -> int:
+    """The most worker processes the local pool starts: 4 a core, and at least 64 (beyond,
+    the processes would only share the cores, or fail to start at all)."""
+    return max(64, 4 * (os.cpu_count() or 1))
 
 
 def _call(job: tuple[int, Callable[[Any], Any], Any]) -> tuple[int, Any]:

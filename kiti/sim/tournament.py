@@ -121,8 +121,8 @@ def _spread_copies(perms: list[tuple[int, ...]], labels: list[str]) -> list[tupl
 
 def parse_shard(text: str) -> tuple[int, int]:
     """``"K/N"`` (1 <= K <= N) as ``(K, N)``; TournamentError naming what is wrong."""
-    parts = text.split("/")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+    parts = [p.strip() for p in text.split("/")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 9 for p in parts):
         raise TournamentError(f"--shard must be K/N, e.g. 1/3 (shard 1 of 3), not {quoted(text)}")
     k, n = int(parts[0]), int(parts[1])
     if n < 1 or not 1 <= k <= n:
@@ -321,7 +321,7 @@ def _check_running(plan: Plan) -> None:
             f"play none; split it into at most {plan.deals} shards"
         )
     try:
-        check_backend(config.backend, config.address)
+        check_backend(config.backend, config.address, config.jobs)
     except RunnerError as exc:
         raise TournamentError(str(exc)) from None
     if config.backend == "ray":

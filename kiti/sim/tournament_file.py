@@ -110,7 +110,7 @@ def open_deals(out: str | Path, plan: Plan, resume: bool = False) -> DealFile:
         )
     expected = iter(plan.deal_ids)
     for lineno, block in blocks:
-        _check_block(path, lineno, block, next(expected, None), len(plan.rotations))
+        _check_block(path, lineno, block, next(expected, None), header["config"])
         done[block["deal"]] = block["games"]
     handle = path.open("r+", encoding="utf-8")
     handle.truncate(good)  # drop a torn last line
@@ -134,6 +134,8 @@ def read_deals(path: Path) -> tuple[dict[str, Any] | None, list[tuple[int, dict[
         raise TournamentError(f"{path} is not the deal file of a Kiti tournament")
     if header.get("format") != FORMAT:
         raise TournamentError(f"{path} is in format {quoted(header.get('format'))}; this Kiti reads {FORMAT}")
+    if not _header_ok(header):
+        raise TournamentError(f"{path}, line 1, is damaged (not the header a tournament writes)")
     blocks = []
     for lineno, raw in enumerate(lines[1:], start=2):
         try:
@@ -143,15 +145,12 @@ def read_deals(path: Path) -> tuple[dict[str, Any] | None, list[tuple[int, dict[
     return header, blocks, len(whole)
 
 
-#: What every game of a deal line holds (see :func:`kiti.sim.tournament.game_facts`).
-_GAME_KEYS = frozenset(
-    ("deal", "rotation", "lineup", "scores", "returns", "parties", "truncated", "moves", "length", "margin")
-)
-
-
-def _check_block(path: Path, lineno: int, block: Any, deal: int | None, games: int) -> None:
+def _check_block(path: Path, lineno: int, block: Any, deal: int | None, config: dict[str, Any]) -> None:
+    """A deal line as this tournament (its header's ``config``) writes it: the deal expected,
+    its games in rotation order, every figure of the type and range a game gives it
+    (TournamentError naming the line otherwise: a damaged or hand-edited file)."""
+    games = config["games_per_deal"]
     ok = isinstance(block, dict) and isinstance(block.get("games"), list) and len(block["games"]) == games
-    ok = ok and all(isinstance(g, dict) and g.keys() >= _GAME_KEYS for g in block["games"])
     if not ok:
         raise TournamentError(f"{path}, line {lineno}, is not a deal of {games} game(s)")
     if block.get("deal") != deal:
@@ -159,6 +158,77 @@ def _check_block(path: Path, lineno: int, block: Any, deal: int | None, games: i
         raise TournamentError(
             f"{path}, line {lineno}, holds deal {quoted(block.get('deal'))} where {where} was expected"
         )
+    for rotation, game in enumerate(block["games"]):
+        if not _game_ok(game, deal, rotation, config["players"], len(config["bots"])):
+            raise TournamentError(
+                f"{path}, line {lineno}, is damaged (game {rotation + 1} of deal {deal} is not as "
+                "a tournament writes it): delete it and the lines after it, then --resume"
+            )
+
+
+def _game_ok(g: Any, deal: int | None, rotation: int, players: int, bots: int) -> bool:
+    """One game of a deal line as :func:`kiti.sim.tournament.game_facts` gives it."""
+    if not isinstance(g, dict):
+        return False
+    parties = g.get("parties")
+    return (
+        g.get("deal") == deal
+        and g.get("rotation") == rotation
+        and _is_int(g.get("seed"))
+        and _ints(g.get("lineup"), bots)
+        and _nums(g.get("scores"))
+        and _nums(g.get("returns"))
+        and len(g["scores"]) == len(g["returns"]) == players
+        and isinstance(parties, list)
+        and all(_party_ok(p, players, bots) for p in parties)
+        and isinstance(g.get("truncated"), bool)
+        and _is_int(g.get("moves"))
+        and (g.get("length") is None or _is_num(g["length"]))
+        and (
+            g.get("turn_order") is None
+            or (_ints(g["turn_order"], players) and len(g["turn_order"]) == players)
+        )
+        and (g.get("margin") is None or _is_num(g["margin"]))
+    )
+
+
+def _party_ok(p: Any, players: int, bots: int) -> bool:
+    return (
+        isinstance(p, dict)
+        and isinstance(p.get("name"), str)
+        and _ints(p.get("seats"), players)
+        and (p.get("contestant") is None or _ints([p["contestant"]], bots))
+        and all(_is_num(p.get(k)) for k in ("score", "rank", "share"))
+    )
+
+
+def _header_ok(header: dict[str, Any]) -> bool:
+    """The header's parts a resume or a merge reads: the tournament's size and its shard."""
+    config, shard = header.get("config"), header.get("shard")
+    return (
+        isinstance(config, dict)
+        and all(_is_int(config.get(k)) and config[k] >= 1 for k in ("deals", "games_per_deal", "players"))
+        and isinstance(config.get("bots"), list)
+        and len(config["bots"]) >= 1
+        and (shard is None or (_ints(shard, 10**9 + 1) and len(shard) == 2 and 1 <= shard[0] <= shard[1]))
+    )
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_num(x: Any) -> bool:
+    return (_is_int(x) or isinstance(x, float)) and abs(x) != float("inf") and x == x
+
+
+def _ints(x: Any, below: int) -> bool:
+    """A list of integers 0 to ``below - 1`` (seats, contestants)."""
+    return isinstance(x, list) and all(_is_int(v) and 0 <= v < below for v in x)
+
+
+def _nums(x: Any) -> bool:
+    return isinstance(x, list) and all(_is_num(v) for v in x)
 
 
 def _differences(old: dict[str, Any], new: dict[str, Any], there: str, here: str) -> list[str]:
@@ -229,10 +299,9 @@ def _read_shard(folder: Path) -> tuple[Path, dict[str, Any], dict[int, list[dict
         raise TournamentError(f"{path} is empty: that run stopped before its first deal")
     k, n = header["shard"] or (1, 1)
     expected = range(k - 1, header["config"]["deals"], n)
-    per_deal = header["config"]["games_per_deal"]
     deals: dict[int, list[dict[str, Any]]] = {}
     for (lineno, block), deal in zip(blocks, expected):
-        _check_block(path, lineno, block, deal, per_deal)
+        _check_block(path, lineno, block, deal, header["config"])
         deals[deal] = block["games"]
     if len(deals) != len(expected):
         which = f"shard {k}/{n}" if header["shard"] else "the tournament"

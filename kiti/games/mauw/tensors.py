@@ -25,7 +25,6 @@ seats' private draws, the referee's fields), never the public fields read here.
 
 from __future__ import annotations
 
-from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
 from itertools import pairwise
 from threading import get_ident
@@ -423,11 +422,7 @@ class MauwEncoder(Encoder):
     def _piles(self, state: MauwState, o: memoryview[float]) -> None:
         """The draw pile's size and the discard pile's cards by code (into zeros)."""
         o[self._draw_at] = len(state.draw)
-        counts: dict[str, int] = {}
-        _count_elements(counts, state.discard)  # collections.Counter's own counting, in C
-        base = self._discard_at
-        for c, k in counts.items():
-            o[base + CODE[c]] = k
+        _count(self._discard_at, state.discard, o)
 
     def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> list[int | None] | None:
         """Who is whose teammate, and my opponents; each seat's teammate (None without teams)."""

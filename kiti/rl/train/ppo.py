@@ -12,7 +12,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -144,26 +144,7 @@ class Trainer:
         if not path.is_file():
             raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(self.out))}")
         data = _read_checkpoint(path)
-        saved = Config(**data["config"])
-        if saved.players is None:  # the game's default seat count
-            saved.players = load(saved.game, **saved.options).players
-        names = (
-            "game",
-            "players",
-            "options",
-            "seed",
-            "observation",
-            "hidden",
-            "against",
-            "imitate",
-            "margin",
-        )
-        for name in names:
-            if getattr(saved, name) != getattr(self.config, name) and getattr(self.config, name) is not None:
-                raise TrainError(
-                    f"the checkpoint in {quoted(str(self.out))} was trained with {name}={getattr(saved, name)!r}, "
-                    f"not {getattr(self.config, name)!r}"
-                )
+        _check_same_run(_saved_config(data), self, self.out)
         self.net.load_state_dict(data["net"])
         self.opt.load_state_dict(data["opt"])
         self.rng.bit_generator.state = data["rng"]
@@ -411,14 +392,64 @@ def _check(c: Config) -> None:
         raise TrainError(f"the learning rate must be above 0, not {min(c.lr, c.imitate_lr)}")
 
 
+#: The settings that make a run what it is: a resumed run must have its checkpoint's, or it
+#: would not go on as the unbroken run.  The others (the budget, how often to checkpoint) may
+#: change; where the updates run is given anew each time (``device``).
+RUN_SETTINGS = tuple(f.name for f in fields(Config) if f.name not in ("steps", "minutes", "checkpoint_every"))
+#: Run settings whose ``None`` means "not said": a resumed run takes the checkpoint's.
+UNSAID = ("players", "observation", "hidden", "against", "init", "imitate")
+
+
 def _as_saved(c: Config, out: Path) -> Config:
-    """``c`` with the network's input and width the checkpoint's in ``out`` where ``c`` does
-    not say them (a resumed run keeps its network)."""
+    """``c`` with the checkpoint's settings in ``out`` where ``c`` leaves them unsaid (None:
+    the players, the network's input and width, ``against``, ``init``, ``imitate``) and its
+    budget where ``c`` gives none; restore refuses whatever else differs."""
     path = out / CHECKPOINT
-    if not path.is_file() or (c.hidden is not None and c.observation is not None):
-        return c  # (restore says what is missing or differs)
-    saved = _read_checkpoint(path)["config"]
-    return replace(c, hidden=c.hidden or saved["hidden"], observation=c.observation or saved["observation"])
+    if not path.is_file():
+        raise TrainError(f"nothing to resume: there is no {CHECKPOINT} in {quoted(str(out))}")
+    saved = _saved_config(_read_checkpoint(path))
+    unsaid = {name: getattr(saved, name) for name in UNSAID if getattr(c, name) is None}
+    if c.steps is None and c.minutes is None:
+        unsaid.update(steps=saved.steps, minutes=saved.minutes)
+    return replace(c, **unsaid)
+
+
+def resume_settings(game: str, given: dict[str, Any], out: str | Path) -> Config:
+    """The settings of ``kiti train --resume``: those given (by name) over the checkpoint's in
+    ``out``, and the budget given, else the checkpoint's.  A given setting that differs from
+    the checkpoint's is refused when the run resumes, naming it."""
+    path = Path(out) / CHECKPOINT
+    if not path.is_file():
+        return Config(game=game, **given)  # (restore says there is nothing to resume)
+    saved = _saved_config(_read_checkpoint(path))
+    if given.get("steps") is not None or given.get("minutes") is not None:
+        given = {"steps": None, "minutes": None, **given}
+    return replace(saved, game=game, **given)
+
+
+def _saved_config(data: dict[str, Any]) -> Config:
+    """The settings a checkpoint was trained with (its players the table's where left to it)."""
+    known = {f.name for f in fields(Config)}
+    saved = Config(**{k: v for k, v in data["config"].items() if k in known})
+    if saved.players is None:  # the game's default seat count
+        saved.players = load(saved.game, **saved.options).players
+    return saved
+
+
+def _check_same_run(saved: Config, trainer: Trainer, out: Path) -> None:
+    """Refuse to resume with a run setting other than the checkpoint's, naming the first."""
+    mine = replace(trainer.config, players=trainer.players)
+    for name in RUN_SETTINGS:
+        was, now = getattr(saved, name), getattr(mine, name)
+        if name == "options":
+            was = dict(load(saved.game, players=saved.players, **saved.options).options)
+            now = trainer.options
+        if was != now:
+            raise TrainError(
+                f"the checkpoint in {quoted(str(out))} was trained with {name}={getattr(saved, name)!r}, "
+                f"not {getattr(mine, name)!r}: resume with the checkpoint's settings (one left out is "
+                "taken from it), or start a new run in another folder"
+            )
 
 
 def _read_checkpoint(path: Path) -> dict[str, Any]:
@@ -479,7 +510,11 @@ def train(
     progress: Callable[[Trainer], None] | None = None,
     device: str | None = None,
 ) -> Trainer:
-    """Train (or resume) a run in ``out``; returns the trainer once the run's budget is spent."""
+    """Train (or resume) a run in ``out``; returns the trainer once the run's budget is spent.
+    A resumed run takes the checkpoint's settings that ``config`` leaves unsaid (None) and
+    refuses any other that differs from the checkpoint's (:data:`RUN_SETTINGS`)."""
+    if resume:
+        config = _as_saved(config, Path(out))
     if config.steps is None and config.minutes is None:
         raise TrainError("say how long to train: steps or minutes")
     torch.set_num_threads(1)
@@ -487,8 +522,6 @@ def train(
         raise TrainError(f"--device must be cpu or cuda (cuda:N), not {quoted(device)}")
     if device is not None and device.startswith("cuda") and not torch.cuda.is_available():
         raise TrainError(f"--device {quoted(device)}: this PyTorch sees no CUDA GPU (use --device cpu)")
-    if resume:
-        config = _as_saved(config, Path(out))
     trainer = Trainer(config, Path(out), device)
     if resume:
         trainer.restore()
