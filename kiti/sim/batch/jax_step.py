@@ -141,17 +141,28 @@ def _device_options(options: Mapping[str, Any] | None, n: int, players: int) -> 
 def _init(key: Array, opts: dict[str, Array], n: int, players: int) -> JaxState:
     deck = jnp.asarray(T.DECK, jnp.int32)
     shuffle, again = jax.random.split(key)
-    decks = deck[jnp.argsort(jax.random.uniform(shuffle, (n, len(T.DECK))), axis=1)]
+    decks = deck[_order(jax.random.bits(shuffle, (n, len(T.DECK))) >> 7)]
     stock = decks[:, 1:]
     eats = jnp.asarray(T.EATS)
     redo = eats[stock[:, : T.SPACES]].any(1)
     others = ~eats[stock]
-    place = jnp.cumsum(others, axis=1)  # the first three others go first, in their order
-    noise = jax.random.uniform(again, stock.shape)
-    keys = jnp.where(others & (place <= T.SPACES), place - T.SPACES - 1.0, noise)
-    redone = jnp.take_along_axis(stock, jnp.argsort(keys, axis=1), axis=1)
+    place = jnp.cumsum(others, axis=1, dtype=jnp.uint32)  # the first three others go first, in order
+    noise = (jax.random.bits(again, stock.shape) >> 7) + T.SPACES
+    redone = jnp.take_along_axis(
+        stock, _order(jnp.where(others & (place <= T.SPACES), place - 1, noise)), axis=1
+    )
     stock = jnp.where(redo[:, None], redone, stock)
     return _deal(decks[:, 0], stock, opts, players)
+
+
+def _order(keys: Array) -> Array:
+    """[N, K]: the order of each row of ``keys`` (uint32 below 2**26), ties by position: one
+    sort of each key with its position in the low bits (XLA sorts one array much faster)."""
+    width = keys.shape[1]
+    low = int(width - 1).bit_length()
+    return (jnp.sort((keys << low) | jnp.arange(width, dtype=jnp.uint32), axis=1) & ((1 << low) - 1)).astype(
+        jnp.int32
+    )
 
 
 def _deal(burned: Array, stock: Array, opts: dict[str, Array], players: int) -> JaxState:
@@ -308,9 +319,9 @@ def _hand_out(s: JaxState, active: Array) -> tuple[JaxState, Array]:
     mine = give[:, None] & (seat[:, None] == jnp.arange(players))  # [space, seat]
     held_by = (mine * length[:, None]).sum(0)  # [seat]: how many cards join each pile
 
-    def add(k: Array, s: JaxState) -> JaxState:
+    def add(k: Array, piles: _Piles) -> _Piles:
         card = (mine * cards[:, k, None]).sum(0)
-        return _add(s, card, k < held_by)
+        return _add(piles, card, k < held_by)
 
     return _loop(held_by.max(), add, s), active & ~paused
 
@@ -326,8 +337,8 @@ def _take(s: JaxState, actions: Array, taking: Array) -> tuple[JaxState, Array]:
     done = taking & ((left > 0).sum() <= 1)
     rest = left.argmax()
 
-    def add(k: Array, s: JaxState) -> JaxState:
-        return _add(s, jnp.full(players, jnp.where(k == 0, card, rest)), hers)
+    def add(k: Array, piles: _Piles) -> _Piles:
+        return _add(piles, jnp.full(players, jnp.where(k == 0, card, rest)), hers)
 
     count = taking + jnp.where(done, left.max(), 0)  # hers, then the rest once alike
     s = _loop(count, add, s._replace(taking=left, moves=s.moves + taking))
@@ -339,22 +350,33 @@ def _take(s: JaxState, actions: Array, taking: Array) -> tuple[JaxState, Array]:
     return s, done
 
 
-def _loop(count: Array, body: Callable[[Array, JaxState], JaxState], s: JaxState) -> JaxState:
-    """``body(k, s)`` for ``k`` below ``count`` (at most :data:`~.tables.ROUNDS`: a space holds a
-    card a round); mapped over games, it runs as often as the batch's largest ``count``."""
-    done: JaxState = lax.fori_loop(0, jnp.minimum(count, T.ROUNDS), body, s)
-    return done
+class _Piles(NamedTuple):
+    """The fields of one game's state that adding cards to piles changes."""
+
+    piles: Array
+    pile_len: Array
+    jellies: Array
+    points: Array
 
 
-def _add(s: JaxState, card: Array, valid: Array) -> JaxState:
+def _loop(count: Array, body: Callable[[Array, _Piles], _Piles], s: JaxState) -> JaxState:
+    """``body(k, piles)`` for ``k`` below ``count`` (at most :data:`~.tables.ROUNDS`: a space
+    holds a card a round), on the piles alone; mapped over games, it runs as often as the
+    batch's largest ``count``."""
+    start = _Piles(s.piles, s.pile_len, s.jellies, s.points)
+    done: _Piles = lax.fori_loop(0, jnp.minimum(count, T.ROUNDS), body, start)
+    return s._replace(**done._asdict())
+
+
+def _add(s: _Piles, card: Array, valid: Array) -> _Piles:
     """``card[p]`` joins pile ``p`` where ``valid[p]``, as
     :func:`~kiti.games.miaui.rules.add_to_pile`: a Seagull eats the top card, and a pile
     reaching the Jellyfish limit loses its Jellyfish.  A card that leaves a pile leaves a
     hole (:data:`_HOLE`) in its slot; a card joins above the pile's top card."""
     values, jelly = jnp.asarray(T.VALUES, jnp.int32), jnp.asarray(T.JELLY)
-    piles = s.piles
+    piles = s.piles.astype(jnp.int32)
     last = jnp.where(piles != _HOLE, _SLOTS, -1).max(1)  # the top card's slot, -1: empty
-    top = jnp.take_along_axis(piles, jnp.maximum(last, 0)[:, None], axis=1)[:, 0].astype(jnp.int32)
+    top = jnp.where(last[:, None] == _SLOTS, piles, 0).sum(1)
     eats = jnp.asarray(T.EATS)[card]
     ate = valid & eats & (last >= 0)
     put = valid & ~eats
@@ -362,8 +384,8 @@ def _add(s: JaxState, card: Array, valid: Array) -> JaxState:
     jellies = s.jellies - (ate & jelly[top]) + joins
     slot = jnp.where(ate, last, last + 1)[:, None] == _SLOTS
     piles = jnp.where(slot & ate[:, None], _HOLE, piles)
-    piles = jnp.where(slot & put[:, None], card[:, None].astype(_SMALL), piles)
-    s = s._replace(
+    piles = jnp.where(slot & put[:, None], card[:, None], piles)
+    s = _Piles(
         piles=piles,
         pile_len=s.pile_len - ate + put,
         jellies=jellies,
@@ -372,13 +394,17 @@ def _add(s: JaxState, card: Array, valid: Array) -> JaxState:
     return _drop_jellies(s, joins & (jellies >= T.JELLY_LIMIT))
 
 
-def _drop_jellies(s: JaxState, full: Array) -> JaxState:
-    """The piles ``full`` lose their Jellyfish (holes in their slots; the rest stay in order)."""
-    cards = s.piles.astype(jnp.int32)
-    gone = full[:, None] & (cards != _HOLE) & jnp.asarray(T.JELLY)[jnp.maximum(cards, 0)]
-    lost = (jnp.asarray(T.VALUES, jnp.int32)[jnp.maximum(cards, 0)] * gone).sum(1)
-    return s._replace(
-        piles=jnp.where(gone, _HOLE, s.piles),
+def _drop_jellies(s: _Piles, full: Array) -> _Piles:
+    """The piles ``full`` lose their Jellyfish (holes in their slots; the rest stay in order).
+    Compares the slots with each Jellyfish card (elementwise: no table looked up per slot)."""
+    gone = jnp.zeros(s.piles.shape, bool)
+    lost = jnp.zeros_like(s.points)
+    for code in np.flatnonzero(T.JELLY):
+        these = full[:, None] & (s.piles == code)
+        gone |= these
+        lost += these.sum(1) * int(T.VALUES[code])
+    return _Piles(
+        piles=jnp.where(gone, _HOLE, s.piles).astype(_SMALL),
         pile_len=s.pile_len - gone.sum(1),
         jellies=jnp.where(full, 0, s.jellies),
         points=s.points - lost,
