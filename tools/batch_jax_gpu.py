@@ -66,9 +66,14 @@ def measure(sizes: list[int], rounds: int, budget_s: float) -> dict[str, Any]:
     """Interleaved rounds (each size of ``play_random``, then NumPy at :data:`NUMPY_GAMES`),
     after one compiling call per size; stops early past ``budget_s`` seconds (3 rounds at least)."""
     compile_s = {}
-    for games in sizes:
+    for games in list(sizes):
         start = time.perf_counter()
-        jax_rate(games, 0)
+        try:
+            jax_rate(games, 0)
+        except Exception as error:  # out of device memory, say: measure the other sizes
+            print(f"play_random N={games:,} failed, left out: {type(error).__name__}: {error}", flush=True)
+            sizes.remove(games)
+            continue
         compile_s[games] = round(time.perf_counter() - start, 2)
         print(f"play_random N={games:,}: first call (compile and run) {compile_s[games]} s", flush=True)
     numpy_rate(1000, 0)  # warm-up
@@ -115,14 +120,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", action="store_true", help="small sizes, for a CPU")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="*", default=None, help="the N measured")
     parser.add_argument("--check-games", type=int, default=None, help="games per seat count")
     parser.add_argument("--out", type=Path, default=None, help="a folder for batch_jax_gpu.json")
     args = parser.parse_args()
     began = time.perf_counter()
     devices = [str(d) for d in jax.devices()]
-    print(f"jax {jax.__version__}, devices: {devices}", flush=True)
-    sizes = [1_000, 10_000] if args.small else [10_000, 100_000, 1_000_000]
-    result: dict[str, Any] = {"jax": jax.__version__, "devices": devices, "players": PLAYERS}
+    print(f"jax {jax.__version__}, backend {jax.default_backend()}, devices: {devices}", flush=True)
+    sizes = args.sizes or ([1_000, 10_000] if args.small else [10_000, 100_000, 1_000_000])
+    result: dict[str, Any] = {"jax": jax.__version__, "devices": devices, "players": PLAYERS, "sizes": sizes}
     result["speed"] = measure(sizes, args.rounds, budget_s=20 if args.small else 60)
     result["check"] = check(args.check_games or (200 if args.small else 1000))
     result["seconds"] = round(time.perf_counter() - began, 1)
