@@ -8,7 +8,9 @@ of the NumPy batch simulator at N = 10,000 on the CPU in the same round (``init`
 N's median over the rounds, with the lowest and highest, and the median of the same-round
 ratios.  Then the differential check (``jax_step.compare``: the same deals and actions
 through NumPy's step and this one, options drawn per game) on the device, with the count of
-games that differ.  Needs jax and numpy only (run from the checkout: ``PYTHONPATH=.``)::
+games that differ.  ``--budget`` (210 s) bounds the whole run: the timed rounds stop after a
+quarter of it (3 rounds at least), and no seat count's check starts in its last 30 s.  Needs
+jax and numpy only (run from the checkout: ``PYTHONPATH=.``)::
 
     PYTHONPATH=. python3 tools/batch_jax_gpu.py --out results/
     PYTHONPATH=. python3 tools/batch_jax_gpu.py --small  # a quick run on a CPU
@@ -102,10 +104,14 @@ def measure(sizes: list[int], rounds: int, budget_s: float) -> dict[str, Any]:
     return out
 
 
-def check(games: int) -> dict[str, Any]:
-    """The differential check at every seat count; the games that differ, in all."""
-    results = []
+def check(games: int, deadline: float) -> dict[str, Any]:
+    """The differential check at every seat count, the next one started only before
+    ``deadline`` (``time.perf_counter()``); the games that differ, in all."""
+    results: list[dict[str, Any]] = []
     for players in range(T.MIN_SEATS, T.MAX_SEATS + 1):
+        if results and time.perf_counter() > deadline:
+            print(f"check: stopped before {players} seats (time)", flush=True)
+            break
         start = time.perf_counter()
         result = J.compare(games, players, seed=2026 + players)
         result["seconds"] = round(time.perf_counter() - start, 1)
@@ -122,6 +128,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sizes", type=int, nargs="*", default=None, help="the N measured")
     parser.add_argument("--check-games", type=int, default=None, help="games per seat count")
+    parser.add_argument("--budget", type=float, default=210, help="seconds in all, about (default 210)")
     parser.add_argument("--out", type=Path, default=None, help="a folder for batch_jax_gpu.json")
     args = parser.parse_args()
     began = time.perf_counter()
@@ -129,8 +136,9 @@ def main() -> None:
     print(f"jax {jax.__version__}, backend {jax.default_backend()}, devices: {devices}", flush=True)
     sizes = args.sizes or ([1_000, 10_000] if args.small else [10_000, 100_000, 1_000_000])
     result: dict[str, Any] = {"jax": jax.__version__, "devices": devices, "players": PLAYERS, "sizes": sizes}
-    result["speed"] = measure(sizes, args.rounds, budget_s=20 if args.small else 60)
-    result["check"] = check(args.check_games or (200 if args.small else 1000))
+    result["speed"] = measure(sizes, args.rounds, budget_s=args.budget / 4)
+    deadline = began + args.budget - 30  # a seat count's check takes well under 30 s
+    result["check"] = check(args.check_games or (200 if args.small else 1000), deadline)
     result["seconds"] = round(time.perf_counter() - began, 1)
     speed = result["speed"]
     numpy_figure = speed["numpy_games_per_s"]
