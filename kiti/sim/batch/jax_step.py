@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from .policies import greedy_actions
 from .policies import random_actions as numpy_random_actions
 
 Array = jax.Array
+_Out = TypeVar("_Out")
 
 _SMALL = jnp.int8  # cards (stock, lagoon, piles); every other count or seat is int32
 _SLOTS = np.arange(T.STOCKED)
@@ -241,31 +242,51 @@ def random_actions(jstate: JaxState, key: Array) -> Array:
 @jax.jit
 def step(jstate: JaxState, actions: Array) -> JaxState:
     """The games after one step of every game still on (a pure function): ``actions`` [N, P]
-    holds every seat's action, read only for the seats to act; ``rewards`` hold this step's."""
-    return jax.vmap(_step_one)(jstate, jnp.asarray(actions, jnp.int32))
+    holds every seat's action, read only for the seats to act; ``rewards`` hold this step's.
+
+    Each part is written for one game and mapped over the batch; a part that no game of the
+    batch needs this step (a take, the last round's hand-out) is skipped (``lax.cond``, and
+    a ``lax.while_loop`` of two passes at most for the hand-outs)."""
+    actions = jnp.asarray(actions, jnp.int32)
+    live = ~jstate.terminated
+    diving = live & (jstate.taker < 0)
+    s = jax.vmap(_dive)(jstate, actions, diving)
+    taking = live & (jstate.taker >= 0)
+    s, done = _when(taking, jax.vmap(_take), (s, actions, taking), (s, taking))
+
+    def hand_out(carry: tuple[JaxState, Array, Array]) -> tuple[JaxState, Array, Array]:
+        s, active, passes = carry
+        return (*jax.vmap(_hand_out_round)(s, active), passes + 1)
+
+    # A round's catches, then (in the games that reach the last round) the last divers' own.
+    s, _, _ = lax.while_loop(lambda c: c[1].any() & (c[2] < 2), hand_out, (s, diving | done, jnp.int32(0)))
+    return s
 
 
-def _step_one(s: JaxState, actions: Array) -> JaxState:
-    """One game's step: its dives or its take, the catches handed out, the round ended, and
-    (when the next round is the last) that round's dives played and handed out too."""
+def _when(games: Array, part: Callable[..., _Out], args: tuple[Any, ...], skip: _Out) -> _Out:
+    """``part(*args)`` if any of ``games``, else ``skip`` (every game stays as it is)."""
+    out: _Out = lax.cond(games.any(), lambda: part(*args), lambda: skip)
+    return out
+
+
+def _dive(s: JaxState, actions: Array, diving: Array) -> JaxState:
+    """One game's dives (when ``diving``), revealed: each depth's winner in ``catches``;
+    every game's ``rewards`` back to 0."""
     players = s.hands.shape[0]
-    live = ~s.terminated
-    diving = live & (s.taker < 0)
     dive = jnp.where(diving, actions, 0)
-    s = s._replace(
+    return s._replace(
         rewards=jnp.zeros_like(s.rewards),
         hands=jnp.where(diving, s.hands ^ (1 << dive), s.hands),
         moves=s.moves + jnp.where(diving, players, 0),
         catches=jnp.where(diving, _resolve(dive + 1, s.kiti), s.catches),
     )
-    s, done = _take(s, actions, live & (s.taker >= 0))
 
-    def hand_out(_: Array, carry: tuple[JaxState, Array]) -> tuple[JaxState, Array]:
-        s, ended = _hand_out(*carry)
-        return _end_round(s, ended)
 
-    s, _ = lax.fori_loop(0, 2, hand_out, (s, diving | done))
-    return s
+def _hand_out_round(s: JaxState, active: Array) -> tuple[JaxState, Array]:
+    """One game's catches handed out and, unless its taker must order one, the round ended
+    (the second value: the next round is the last, whose dives wait to be handed out)."""
+    s, ended = _hand_out(s, active)
+    return _end_round(s, ended)
 
 
 def _resolve(dives: Array, kiti: Array) -> Array:
