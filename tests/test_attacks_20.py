@@ -95,6 +95,35 @@ def test_the_python_api_refuses_a_resume_with_another_setting_and_takes_the_unsa
     assert resumed.config.against == "heuristic", "left unsaid, the checkpoint's best response goes on"
 
 
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--seed", "-1"], "--seed must be 0 to 2**63-1, not -1"),  # was NumPy's ValueError
+        (["--seed", "99999999999999999999999"], "--seed must be 0 to 2**63-1"),  # PyTorch's
+        (["--lr", "inf"], "the learning rate must be a finite number, not inf"),  # trained NaNs
+        (["--minutes", "inf"], "--minutes must be a finite number"),  # never ended
+        (["--checkpoint-every", "-1"], "--checkpoint-every must be 0 seconds or more"),
+        (["--checkpoint-every", "nan"], "--checkpoint-every must be 0 seconds or more"),
+        (["--games", "100000000"], "--games must be at most 100,000 an iteration"),  # an endless iteration
+        (["--imitate-games", "0"], "--imitate-games and --imitate-epochs go with --imitate"),  # ignored
+        (["--out", ""], "--out is empty"),  # wrote checkpoint.pt into the current folder
+        (["--out", "FILE/run"], "FILE is a file, not a folder"),  # a traceback after the training
+    ],
+)
+def test_train_refuses_bad_settings_before_anything_is_trained(
+    tmp_path: Path, args: list[str], named: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("torch", reason="kiti train needs the [train] extra")
+    monkeypatch.chdir(tmp_path)
+    Path("FILE").write_text("a file\n")
+    args = ["--steps", "5", *args] if "--minutes" not in args else args
+    if "--out" not in args:
+        args += ["--out", "run"]
+    code, out = kiti("train", "miaui", "--hidden", "8", *args)
+    assert code == 2 and named in out and "Traceback" not in out, out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
+
+
 # -- kiti balance ------------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ import typer
 
 from ..core.errors import KitiError
 from ..core.options import parse_option_args
-from .app import app, fail
+from .app import app, check_out_folder, fail
 
 
 @app.command("train", short_help="Train a learned player by self-play (needs the [train] extra).")
@@ -88,6 +88,9 @@ def train_command(
         fail("kiti train needs the [train] extra: pip install 'kiti[train]'")
     if steps is None and minutes is None and not resume:
         fail("say how long to train: --steps N or --minutes M")
+    if imitate is None and not resume and (imitate_games, imitate_epochs) != (None, None):
+        fail("--imitate-games and --imitate-epochs go with --imitate heuristic")
+    check_out_folder(out)
     from ..rl.train import Config, train
     from ..rl.train.ppo import resume_settings
 

@@ -9,6 +9,7 @@ checkpoint and resumed goes on exactly as if it had not stopped."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from .net import PolicyValueNet
 from .selfplay import HEURISTIC, LEARNER, Batch, Rollouts, lineup_for
 
 CHECKPOINT = "checkpoint.pt"
+MAX_GAMES = 100_000  # games an iteration (more would hold an iteration's decisions for hours)
 POLICY = "policy"
 FROZEN = "frozen"
 
@@ -378,18 +380,29 @@ def _check(c: Config) -> None:
         raise TrainError("imitation needs at least one game and one epoch")
     if c.games < 1:
         raise TrainError(f"--games must be at least 1 an iteration, not {quoted(c.games)}")
+    if c.games > MAX_GAMES:
+        raise TrainError(f"--games must be at most {MAX_GAMES:,} an iteration, not {quoted(c.games)}")
+    if not 0 <= c.seed < 2**63:
+        raise TrainError(f"--seed must be 0 to 2**63-1, not {quoted(c.seed)}")
     if c.steps is not None and c.steps < 0:
         raise TrainError(f"--steps must be 0 or more, not {quoted(c.steps)}")
     if c.minutes is not None and not c.minutes > 0:
         raise TrainError(f"--minutes must be above 0, not {quoted(c.minutes)}")
+    if c.minutes is not None and c.minutes == math.inf:
+        raise TrainError("--minutes must be a finite number (stop an endless run with Ctrl-C)")
+    if not 0 <= c.checkpoint_every < math.inf:
+        raise TrainError(f"--checkpoint-every must be 0 seconds or more, not {quoted(c.checkpoint_every)}")
     if c.hidden is not None and not 1 <= c.hidden <= 4096:
         raise TrainError(f"--hidden must be 1 to 4096 units, not {quoted(c.hidden)}")
     if c.observation not in (None, "info_state", "tensor"):
         raise TrainError(f"--observation must be info_state or tensor, not {quoted(c.observation)}")
     if not 0 <= c.margin <= 10:
         raise TrainError(f"--margin must be 0 to 10, not {quoted(c.margin)}")
-    if not c.lr > 0 or not c.imitate_lr > 0:
-        raise TrainError(f"the learning rate must be above 0, not {min(c.lr, c.imitate_lr)}")
+    for lr in (c.lr, c.imitate_lr):
+        if not lr > 0:
+            raise TrainError(f"the learning rate must be above 0, not {lr}")
+        if lr == math.inf:
+            raise TrainError("the learning rate must be a finite number, not inf")
 
 
 #: The settings that make a run what it is: a resumed run must have its checkpoint's, or it
@@ -450,6 +463,15 @@ def _check_same_run(saved: Config, trainer: Trainer, out: Path) -> None:
                 f"not {getattr(mine, name)!r}: resume with the checkpoint's settings (one left out is "
                 "taken from it), or start a new run in another folder"
             )
+
+
+def _check_out(out: Path) -> None:
+    """Refuse a folder that a file stands in the way of, before anything is trained."""
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise TrainError(f"{quoted(str(out))} cannot be a folder: {quoted(str(probe))} is a file")
 
 
 def _read_checkpoint(path: Path) -> dict[str, Any]:
@@ -513,6 +535,7 @@ def train(
     """Train (or resume) a run in ``out``; returns the trainer once the run's budget is spent.
     A resumed run takes the checkpoint's settings that ``config`` leaves unsaid (None) and
     refuses any other that differs from the checkpoint's (:data:`RUN_SETTINGS`)."""
+    _check_out(Path(out))
     if resume:
         config = _as_saved(config, Path(out))
     if config.steps is None and config.minutes is None:
