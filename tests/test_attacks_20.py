@@ -317,3 +317,21 @@ def test_a_damaged_header_is_named_by_the_merge(tmp_path: Path) -> None:
         "tournament-merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")
     )
     assert code == 2 and "s1/deals.jsonl, line 1, is damaged" in out, out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["tournament", "miaui", "--bots", "random,random,random", "--games", "3"],
+        ["play", "miaui", "--seats", "random,random,random", "--seed", "1"],
+        ["train", "miaui", "--steps", "1", "--out", "run"],
+    ],
+)
+def test_an_option_given_twice_is_refused(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-o no_fighting=true -o no-fighting=false played the last one (balance's --grid refused it)."""
+    monkeypatch.chdir(tmp_path)
+    code, out = kiti(*command, "-o", "no_fighting=true", "-o", "no-fighting=false")
+    assert code == 2 and "option no_fighting is given twice" in out, out
+    assert list(tmp_path.iterdir()) == []

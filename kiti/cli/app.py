@@ -9,8 +9,9 @@ from typing import NoReturn
 import typer
 
 from .. import __version__
-from ..core.errors import KitiError
+from ..core.errors import KitiError, OptionError
 from ..core.game import State
+from ..core.options import parse_option_args
 from ..core.registry import get_game
 
 app = typer.Typer(
@@ -87,3 +88,14 @@ def check_out_folder(out: str) -> None:
             pass
     except OSError as exc:
         fail(f"cannot write to --out {out}: {exc.strerror or exc}")
+
+
+def option_args(args: list[str] | None) -> dict[str, str]:
+    """``-o NAME=VALUE`` arguments as a dict (:func:`kiti.core.options.parse_option_args`),
+    refusing an option given twice (the last one silently won)."""
+    options = parse_option_args(args)
+    if len(options) != len(args or []):
+        names = [a.split("=", 1)[0].strip().replace("-", "_") for a in args or []]
+        twice = next(n for n in names if names.count(n) > 1)
+        raise OptionError(f"option {twice} is given twice: give each option once")
+    return options

@@ -20,10 +20,9 @@ import typer
 from ..bots.registry import BOTS, BotSpecError, check_table, split_bot_specs
 from ..core.errors import KitiError, RecordError
 from ..core.game import State
-from ..core.options import parse_option_args
 from ..core.records import replay
 from ..games import game_ids, get_game
-from .app import app, fail
+from .app import app, fail, option_args
 from .saves import HUMAN, Lineup, Opened, Saver, data_dir, names_of, open_game, reason
 from .screen import Leave, Screen, silence_stdout
 from .session import Session, Settings
@@ -118,7 +117,7 @@ def plan_game(
 ) -> Plan:
     """Every argument checked and the game set up (or loaded); fails with a clear message."""
     try:
-        options = parse_option_args(option)
+        options = option_args(option)
         opened: Opened | None = None
         if load is not None:
             state, opened = load_plan(load, game, players)

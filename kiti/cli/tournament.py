@@ -10,8 +10,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from ..core.options import parse_option_args
-from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail, option_args
 
 
 def _check_out_dir(out: str) -> None:
@@ -103,7 +102,7 @@ def tournament_command(
             bots=split_bot_specs(bots, "--bots"),
             games=games,
             players=players,
-            options=parse_option_args(option),
+            options=option_args(option),
             jobs=jobs,
             seed=seed,
             rotation=rotation,

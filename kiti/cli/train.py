@@ -9,8 +9,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from ..core.options import parse_option_args
-from .app import app, check_out_folder, fail
+from .app import app, check_out_folder, fail, option_args
 
 
 @app.command("train", short_help="Train a learned player by self-play (needs the [train] extra).")
@@ -97,7 +96,7 @@ def train_command(
     try:
         said = {
             "players": players,
-            "options": parse_option_args(option) if option else None,
+            "options": option_args(option) if option else None,
             "seed": seed,
             "steps": steps,
             "minutes": minutes,
