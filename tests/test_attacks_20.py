@@ -106,6 +106,8 @@ def test_the_python_api_refuses_a_resume_with_another_setting_and_takes_the_unsa
         (["--checkpoint-every", "nan"], "--checkpoint-every must be 0 seconds or more"),
         (["--games", "100000000"], "--games must be at most 100,000 an iteration"),  # an endless iteration
         (["--imitate-games", "0"], "--imitate-games and --imitate-epochs go with --imitate"),  # ignored
+        (["--against", "random"], "--against takes heuristic or a learned policy"),  # "a random policy"
+        (["--init", "bogus"], "--init takes a learned policy (policy:miaui"),
         (["--out", ""], "--out is empty"),  # wrote checkpoint.pt into the current folder
         (["--out", "FILE/run"], "FILE is a file, not a folder"),  # a traceback after the training
     ],

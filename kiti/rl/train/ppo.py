@@ -22,6 +22,7 @@ import torch
 
 from ...core.errors import KitiError, quoted
 from ...core.load import Game, load
+from ...core.registry import game_ids
 from .. import learned
 from ..learned import ActionHeads, Features, Network, fingerprint
 from ..tensors import encoder_for
@@ -97,7 +98,8 @@ class Trainer:
         if config.init:
             try:
                 self.net.load(
-                    _policy_weights(config.init, self.game), f"the weights of --init {quoted(config.init)}"
+                    _policy_weights(config.init, self.game, "--init"),
+                    f"the weights of --init {quoted(config.init)}",
                 )
             except ValueError as exc:
                 raise TrainError(f"{exc}: give --hidden and --observation as it was trained") from None
@@ -115,7 +117,7 @@ class Trainer:
         against = self.config.against
         if against is None or against == HEURISTIC:
             return None
-        return _policy_weights(against, self.game)
+        return _policy_weights(against, self.game, "--against")
 
     # -- checkpoints --------------------------------------------------------------------
 
@@ -493,9 +495,7 @@ def _network_of(c: Config, game: Game) -> tuple[str, int]:
     where the run starts from one (its weights fit only a network of its shape), else the
     information state and 64 units."""
     start = (
-        learned.resolve(_unprefixed(c.init), game)
-        if c.init and (c.hidden is None or c.observation is None)
-        else None
+        _resolve(c.init, game, "--init") if c.init and (c.hidden is None or c.observation is None) else None
     )
     observation = c.observation or (start.observation if start else "info_state")
     hidden = c.hidden or (int(start.net.w["w1"].shape[1]) if start else 64)
@@ -519,9 +519,22 @@ def _unprefixed(spec: str) -> str:
     return spec.strip().removeprefix("policy:")
 
 
-def _policy_weights(spec: str, game: Game) -> dict[str, np.ndarray]:
+def _resolve(spec: str, game: Game, flag: str) -> learned.LearnedPolicy:
+    """The learned policy ``flag`` (``--against``, ``--init``) names; TrainError saying what
+    it takes where the name is no policy's (``--against random`` is no game's policy)."""
+    target = _unprefixed(spec)
+    if not learned.is_path(target) and target.partition(".")[0] not in game_ids():
+        takes = "heuristic or a learned policy" if flag == "--against" else "a learned policy"
+        raise TrainError(
+            f"{flag} takes {takes} (policy:{game.id}, {game.id}.NAME, or a training run's folder "
+            f"written with a /), not {quoted(spec)}"
+        )
+    return learned.resolve(target, game)
+
+
+def _policy_weights(spec: str, game: Game, flag: str) -> dict[str, np.ndarray]:
     """The float32 weights of a policy (a saved file, or a shipped name) that plays ``game``."""
-    policy = learned.resolve(_unprefixed(spec), game)
+    policy = _resolve(spec, game, flag)
     return {k: v.astype(np.float32) for k, v in policy.net.w.items()}
 
 
