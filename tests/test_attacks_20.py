@@ -337,3 +337,21 @@ def test_an_option_given_twice_is_refused(
     code, out = kiti(*command, "-o", "no_fighting=true", "-o", "no-fighting=false")
     assert code == 2 and "option no_fighting is given twice" in out, out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_faces_check_options_max_cycles_and_the_batch_backends_size() -> None:
+    pytest.importorskip("pettingzoo")
+    from kiti.core.errors import KitiError
+    from kiti.rl import gym, pettingzoo, vector
+
+    with pytest.raises(KitiError, match=r"options must be a dict .*, not \['no_fighting'\]"):
+        pettingzoo.env("miaui", options=["no_fighting"])  # was a TypeError from load(**options)
+    with pytest.raises(KitiError, match="options must be a dict"):
+        gym.make("miaui", options="teams")
+    with pytest.raises(KitiError, match="options must be a dict"):
+        vector.make("miaui", 2, options=["x"], workers=0)
+    for bad in (-1, 0, "x"):  # taken, then a TypeError (or at once truncated) at a step
+        with pytest.raises(KitiError, match="max_cycles must be None or an integer of at least 1"):
+            pettingzoo.parallel_env("miaui", players=4, max_cycles=bad)
+    with pytest.raises(KitiError, match=r"num_envs=1,000,000,000,000: .* GiB"):
+        vector.make("miaui", 10**12, players=4, backend="batch")  # was NumPy's MemoryError

@@ -33,7 +33,7 @@ system's entropy before any seed was given).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -84,7 +84,7 @@ class Table:
         illegal: str,
         penalty: float,
     ) -> None:
-        self.game = load_game(game, players, options)
+        self.game = load_game(game, players, check_options(options))
         if observation not in OBSERVATIONS:
             raise KitiError(
                 f"observation must be one of {', '.join(OBSERVATIONS)}, not {quoted(observation)}"
@@ -267,7 +267,7 @@ class KitiAEC(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise KitiError(f"render_mode must be None or 'ansi', not {quoted(render_mode)}")
         self.render_mode = render_mode
-        self.max_cycles = max_cycles
+        self.max_cycles = _max_cycles(max_cycles)
         self.possible_agents = list(self.table.agents)
         self.observation_spaces, self.action_spaces = self.table.spaces()
         self._observe = self.table.observe  # (last() runs at every step)
@@ -489,7 +489,7 @@ class KitiParallel(ParallelEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise KitiError(f"render_mode must be None or 'ansi', not {quoted(render_mode)}")
         self.render_mode = render_mode
-        self.max_cycles = max_cycles
+        self.max_cycles = _max_cycles(max_cycles)
         self.possible_agents = list(self.table.agents)
         self.observation_spaces, self.action_spaces = self.table.spaces()
         self.agents: list[str] = []
@@ -605,6 +605,19 @@ def parallel_env(
     """A PettingZoo parallel env of ``game``: the keywords of :func:`env`."""
     check_keywords(KitiParallel, kwargs)
     return KitiParallel(game, players, options, **kwargs)
+
+
+def check_options(options: Any) -> dict[str, Any] | None:
+    """``options`` as the faces take them: None or a mapping of option names to values."""
+    if options is not None and not isinstance(options, Mapping):
+        raise KitiError(f"options must be a dict of option names to values, not {quoted(options)}")
+    return None if options is None else dict(options)
+
+
+def _max_cycles(value: Any) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise KitiError(f"max_cycles must be None or an integer of at least 1, not {quoted(value)}")
+    return value
 
 
 def check_keywords(cls: type, kwargs: dict[str, Any]) -> None:
