@@ -355,3 +355,19 @@ def test_the_faces_check_options_max_cycles_and_the_batch_backends_size() -> Non
             pettingzoo.parallel_env("miaui", players=4, max_cycles=bad)
     with pytest.raises(KitiError, match=r"num_envs=1,000,000,000,000: .* GiB"):
         vector.make("miaui", 10**12, players=4, backend="batch")  # was NumPy's MemoryError
+
+
+def test_a_resume_that_adds_save_records_is_refused_rather_than_leaving_records_out(tmp_path: Path) -> None:
+    args = ["tournament", "miaui", "--bots", "random,random,random", "--games", "6", "--jobs", "1"]
+    assert kiti(*args, "--out", str(tmp_path / "run"))[0] == 0
+    deals = tmp_path / "run" / "deals.jsonl"
+    deals.write_text("".join(deals.read_text().splitlines(keepends=True)[:2]))  # stopped after deal 0
+    before = digest(tmp_path / "run")
+    code, out = kiti(*args, "--out", str(tmp_path / "run"), "--resume", "--save-records")
+    assert code == 2 and "--save-records: 3 game(s) on file" in out and "have no record" in out, out
+    assert digest(tmp_path / "run") == before
+    assert kiti(*args, "--out", str(tmp_path / "kept"), "--save-records")[0] == 0
+    deals = tmp_path / "kept" / "deals.jsonl"
+    deals.write_text("".join(deals.read_text().splitlines(keepends=True)[:2]))
+    assert kiti(*args, "--out", str(tmp_path / "kept"), "--resume", "--save-records")[0] == 0
+    assert len(list((tmp_path / "kept" / "records").iterdir())) == 6

@@ -72,8 +72,7 @@ class DealFile:
             if record is not None:
                 folder = self.out / "records"
                 folder.mkdir(exist_ok=True)
-                name = f"deal{g['deal']:05d}-rot{g['rotation']:02d}.json"
-                (folder / name).write_text(json.dumps(record) + "\n", "utf-8")
+                (folder / record_name(g)).write_text(json.dumps(record) + "\n", "utf-8")
         self.handle.write(_line({"deal": block[0]["deal"], "games": block}))
         self.handle.flush()
 
@@ -112,10 +111,31 @@ def open_deals(out: str | Path, plan: Plan, resume: bool = False) -> DealFile:
     for lineno, block in blocks:
         _check_block(path, lineno, block, next(expected, None), header["config"])
         done[block["deal"]] = block["games"]
+    if plan.config.save_records:
+        _check_records(out, done)
     handle = path.open("r+", encoding="utf-8")
     handle.truncate(good)  # drop a torn last line
     handle.seek(good)
     return DealFile(out, handle, done)
+
+
+def record_name(game: dict[str, Any]) -> str:
+    """The file in ``records/`` of one game of a deal line."""
+    return f"deal{game['deal']:05d}-rot{game['rotation']:02d}.json"
+
+
+def _check_records(out: Path, done: dict[int, list[dict[str, Any]]]) -> None:
+    """With ``--save-records``, a resumed run's deals on file must have their records: a run
+    begun without them would end with a records folder that lacks its first deals."""
+    missing = [
+        g for games in done.values() for g in games if not (out / "records" / record_name(g)).is_file()
+    ]
+    if missing:
+        raise TournamentError(
+            f"--save-records: {len(missing)} game(s) on file in {out / DEALS} have no record in "
+            f"{out / 'records'} (the run began without --save-records): resume without it, or "
+            "start afresh without --resume"
+        )
 
 
 def read_deals(path: Path) -> tuple[dict[str, Any] | None, list[tuple[int, dict[str, Any]]], int]:
