@@ -371,3 +371,14 @@ def test_a_resume_that_adds_save_records_is_refused_rather_than_leaving_records_
     deals.write_text("".join(deals.read_text().splitlines(keepends=True)[:2]))
     assert kiti(*args, "--out", str(tmp_path / "kept"), "--resume", "--save-records")[0] == 0
     assert len(list((tmp_path / "kept" / "records").iterdir())) == 6
+
+
+def test_a_merge_of_shards_with_and_without_records_is_refused(tmp_path: Path) -> None:
+    args = ["tournament", "miaui", "--bots", "random,random,random", "--games", "6", "--jobs", "1"]
+    assert kiti(*args, "--shard", "1/2", "--save-records", "--out", str(tmp_path / "s1"))[0] == 0
+    assert kiti(*args, "--shard", "2/2", "--out", str(tmp_path / "s2"))[0] == 0
+    code, out = kiti(
+        "tournament-merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")
+    )
+    assert code == 2 and "keeps its games' records and" in out, out  # merged half the records
+    assert not (tmp_path / "m").exists()

@@ -296,6 +296,13 @@ def merge_deals(folders: Sequence[str | Path], out: str | Path) -> dict[str, Any
                 f"{folder} is not a shard of the tournament in {first} (" + "; ".join(diff) + ")"
             )
     blocks = _cover(shards, first_header["config"]["deals"])
+    with_records = [folder for folder, _, _ in shards if (folder / "records").is_dir()]
+    if with_records and len(with_records) != len(shards):
+        without = next(folder for folder, _, _ in shards if folder not in with_records)
+        raise TournamentError(
+            f"{with_records[0]} keeps its games' records and {without} does not: play every shard "
+            "with --save-records, or move the records folders away to merge without them"
+        )
     out.mkdir(parents=True, exist_ok=True)
     with (out / DEALS).open("w", encoding="utf-8") as handle:
         handle.write(_line(dict(first_header, shard=None)))
