@@ -382,3 +382,18 @@ def test_a_merge_of_shards_with_and_without_records_is_refused(tmp_path: Path) -
     )
     assert code == 2 and "keeps its games' records and" in out, out  # merged half the records
     assert not (tmp_path / "m").exists()
+
+
+def test_a_run_started_from_a_policy_resumes_after_that_policy_is_gone(tmp_path: Path) -> None:
+    """The checkpoint's weights replace the start's on resume: the --init policy is not needed."""
+    pytest.importorskip("torch", reason="kiti train needs the [train] extra")
+    import shutil
+
+    base = ("train", "miaui", "--games", "2", "--checkpoint-every", "999")
+    assert kiti(*base, "--hidden", "8", "--steps", "5", "--out", str(tmp_path / "start"))[0] == 0
+    assert (
+        kiti(*base, "--init", str(tmp_path / "start"), "--steps", "5", "--out", str(tmp_path / "run"))[0] == 0
+    )
+    shutil.rmtree(tmp_path / "start")
+    code, out = kiti("train", "miaui", "--steps", "40", "--resume", "--out", str(tmp_path / "run"))
+    assert code == 0, out

@@ -73,7 +73,9 @@ class Config:
 
 
 class Trainer:
-    def __init__(self, config: Config, out: Path, device: str | None = None) -> None:
+    def __init__(self, config: Config, out: Path, device: str | None = None, resume: bool = False) -> None:
+        """A run of ``config`` writing to ``out``; ``resume``: its checkpoint's weights will
+        replace the start's, so the ``--init`` policy is not read (it may be gone since)."""
         _check(config)
         self.game: Game = load(config.game, players=config.players, **config.options)
         observation, hidden = _network_of(config, self.game)
@@ -95,7 +97,7 @@ class Trainer:
         torch.manual_seed(config.seed)
         self.net = PolicyValueNet(self.features.size, hidden, self.heads).to(self.device)
         self.frozen = self._frozen()
-        if config.init:
+        if config.init and not resume:
             try:
                 self.net.load(
                     _policy_weights(config.init, self.game, "--init"),
@@ -558,7 +560,7 @@ def train(
         raise TrainError(f"--device must be cpu or cuda (cuda:N), not {quoted(device)}")
     if device is not None and device.startswith("cuda") and not torch.cuda.is_available():
         raise TrainError(f"--device {quoted(device)}: this PyTorch sees no CUDA GPU (use --device cpu)")
-    trainer = Trainer(config, Path(out), device)
+    trainer = Trainer(config, Path(out), device, resume=resume)
     if resume:
         trainer.restore()
     elif (trainer.out / CHECKPOINT).exists():
