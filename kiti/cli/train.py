@@ -31,7 +31,9 @@ def train_command(
     seed: int | None = typer.Option(
         None, "--seed", metavar="SEED", help="Seed of the whole run (same seed, same run; default 0)."
     ),
-    resume: bool = typer.Option(False, "--resume", help="Go on from the checkpoint in DIR."),
+    resume: bool = typer.Option(
+        False, "--resume", help="Go on from the checkpoint in DIR, with its settings (one given must match)."
+    ),
     against: str | None = typer.Option(
         None,
         "--against",
