@@ -181,3 +181,26 @@ def test_a_tracker_moved_onto_a_resample_equals_a_fresh_one() -> None:
         guess = state.resample(seat, random.Random(seat))
         assert (tracker(guess) == enc.info_state(guess, seat)).all(), f"seat {seat} on its resample"
         assert (tracker(state) == enc.info_state(state, seat)).all(), f"seat {seat} back on the game"
+
+
+def test_the_discard_segment_counts_the_discard_pile_short_or_long() -> None:
+    """The discard segment holds, by code, the cards of the rules' discard pile: checked
+    after every move of random games, whose piles grow past the length from which the
+    encoder counts them another way."""
+    import random
+
+    rng = random.Random(5)
+    longest = 0
+    for seed in range(6):
+        state = MauwState.new(4, None, seed)
+        enc = _encoder(state)
+        while state.acting:
+            discard = _seg(enc, enc.observation(state, 0), "discard")
+            expected = np.zeros_like(discard)
+            for c in state.discard:
+                expected[CODE[c]] += 1
+            assert (discard == expected).all(), f"move {len(state.history)}: {list(state.discard)}"
+            longest = max(longest, len(state.discard))
+            seat = min(state.acting)
+            state.apply(seat, state.random_move(seat, rng))
+    assert longest >= 45, f"the premise: a pile of 45 cards or more was checked (longest {longest})"

@@ -25,6 +25,7 @@ seats' private draws, the referee's fields), never the public fields read here.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from itertools import pairwise
 from threading import get_ident
@@ -422,7 +423,13 @@ class MauwEncoder(Encoder):
     def _piles(self, state: MauwState, o: memoryview[float]) -> None:
         """The draw pile's size and the discard pile's cards by code (into zeros)."""
         o[self._draw_at] = len(state.draw)
-        _count(self._discard_at, state.discard, o)
+        discard = state.discard
+        if len(discard) < _LONG:
+            _count(self._discard_at, discard, o)
+            return
+        base = self._discard_at  # a long pile: counted in C (Counter), then one write a code
+        for c, k in Counter(discard).items():
+            o[base + CODE[c]] = k
 
     def _teams(self, state: MauwState, seat: int, o: memoryview[float]) -> list[int | None] | None:
         """Who is whose teammate, and my opponents; each seat's teammate (None without teams)."""
@@ -1084,6 +1091,10 @@ def _area_block(tops: list[str | None], nines: list[int]) -> tuple[bytes, int]:
 def _put(h: np.ndarray, row: int, **fields: int) -> None:
     for name, value in fields.items():
         h[row + _FIELD[name]] = value
+
+
+#: From this many cards on, a pile is counted by Counter (in C) rather than card by card.
+_LONG = 40
 
 
 def _count(base: int, cards: list[str], o: memoryview[float]) -> None:
