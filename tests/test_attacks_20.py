@@ -188,6 +188,18 @@ def test_a_bot_parameter_given_twice_is_refused() -> None:
     assert code == 2 and "parameter 'iters' is given twice" in out, out
 
 
+def test_a_policy_that_fails_is_named_with_its_error_not_a_traceback(tmp_path: Path) -> None:
+    """A ``policy:module:callable`` whose call raises (os.getcwd takes no arguments) ended a
+    tournament in a traceback."""
+    pytest.importorskip("numpy", reason="policy bots need the [rl] extra")
+    code, out = kiti(
+        "tournament", "miaui", "--bots", "policy:os:getcwd,random,random", "--games", "3",
+        "--out", str(tmp_path / "t"), "--jobs", "1",
+    )  # fmt: skip
+    assert code != 0 and "Traceback" not in out, out
+    assert "policy os:getcwd failed at seat" in out and "TypeError" in out, out
+
+
 # -- kiti bench --------------------------------------------------------------------------------
 
 

@@ -124,7 +124,12 @@ class PolicyBot:
             tensor = encoder.info_state(guess, seat)
         actions = Actions(game)
         mask = actions.mask(guess, seat)
-        action = self.policy(tensor, mask)
+        try:
+            action = self.policy(tensor, mask)
+        except Exception as exc:  # the user's own code: its failure named, not its traceback
+            raise PolicyError(
+                f"policy {self.target} failed at seat {seat}: {type(exc).__name__}: {quoted(str(exc))}"
+            ) from exc
         try:
             value = actions.as_int(action, seat)
         except IllegalActionError as exc:
