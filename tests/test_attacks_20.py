@@ -109,7 +109,7 @@ def test_the_python_api_refuses_a_resume_with_another_setting_and_takes_the_unsa
         (["--against", "random"], "--against takes heuristic or a learned policy"),  # "a random policy"
         (["--init", "bogus"], "--init takes a learned policy (policy:miaui"),
         (["--out", ""], "--out is empty"),  # wrote checkpoint.pt into the current folder
-        (["--out", "FILE/run"], "FILE is a file, not a folder"),  # a traceback after the training
+        (["--out", "FILE/run"], "'FILE' is a file, not a folder"),  # a traceback after the training
     ],
 )
 def test_train_refuses_bad_settings_before_anything_is_trained(
@@ -158,6 +158,8 @@ def test_an_out_folder_that_cannot_be_written_is_refused_before_any_game(
     assert code == 2 and "cannot write to --out" in out and "file" in out, out
     code, out = kiti(*args, "--out", " ")
     assert code == 2 and "--out is empty" in out, out
+    code, out = kiti(*args, "--out", "n" * 300 + "/run")  # was OSError's traceback, from a stat
+    assert code == 2 and "cannot write to --out 'nnn" in out and "..." in out and len(out) < 300, out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
 
 
@@ -347,7 +349,7 @@ def test_an_option_given_twice_is_refused(
     """-o no_fighting=true -o no-fighting=false played the last one (balance's --grid refused it)."""
     monkeypatch.chdir(tmp_path)
     code, out = kiti(*command, "-o", "no_fighting=true", "-o", "no-fighting=false")
-    assert code == 2 and "option no_fighting is given twice" in out, out
+    assert code == 2 and "option 'no_fighting' is given twice" in out, out
     assert list(tmp_path.iterdir()) == []
 
 

@@ -9,7 +9,7 @@ from typing import NoReturn
 import typer
 
 from .. import __version__
-from ..core.errors import KitiError, OptionError
+from ..core.errors import KitiError, OptionError, quoted
 from ..core.game import State
 from ..core.options import parse_option_args
 from ..core.registry import get_game
@@ -75,27 +75,29 @@ def check_out_folder(out: str) -> None:
     without leaving anything behind (a file is made and removed in its nearest folder)."""
     if not out.strip():
         fail("--out is empty: name the folder to write to")
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        fail(f"--out {out} is a file, not a folder")
-    probe = path
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir():
-        fail(f"cannot write to --out {out}: {probe} is a file, not a folder")
-    try:
+    try:  # (a name too long, or a folder that may not be looked into, is an OSError)
+        path = Path(out)
+        if path.exists() and not path.is_dir():
+            fail(f"--out {quoted(out)} is a file, not a folder")
+        probe = path
+        while not probe.exists():
+            probe = probe.parent
+        if not probe.is_dir():
+            fail(f"cannot write to --out {quoted(out)}: {quoted(str(probe))} is a file, not a folder")
         with tempfile.TemporaryFile(dir=probe):
             pass
     except OSError as exc:
-        fail(f"cannot write to --out {out}: {exc.strerror or exc}")
+        fail(f"cannot write to --out {quoted(out)}: {exc.strerror or exc}")
 
 
 def option_args(args: list[str] | None) -> dict[str, str]:
-    """``-o NAME=VALUE`` arguments as a dict (:func:`kiti.core.options.parse_option_args`),
-    refusing an option given twice (the last one silently won)."""
-    options = parse_option_args(args)
-    if len(options) != len(args or []):
-        names = [a.split("=", 1)[0].strip().replace("-", "_") for a in args or []]
-        twice = next(n for n in names if names.count(n) > 1)
-        raise OptionError(f"option {twice} is given twice: give each option once")
+    """``-o NAME=VALUE`` arguments as a dict (each read by
+    :func:`kiti.core.options.parse_option_args`), refusing an option given twice under any of
+    its spellings (the last one silently won)."""
+    options: dict[str, str] = {}
+    for arg in args or []:
+        ((name, value),) = parse_option_args([arg]).items()
+        if name in options:
+            raise OptionError(f"option {quoted(name)} is given twice: give each option once")
+        options[name] = value
     return options
