@@ -11,7 +11,7 @@ Importing :mod:`kiti.rl` imports none of the extra's packages; each face is its 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.errors import KitiError, quoted
@@ -21,7 +21,10 @@ from ..core.moves import Move
 
 
 def load_game(game: Game | str, players: int | None, options: dict[str, Any] | None) -> Game:
-    """``game`` as a loaded :class:`kiti.Game` (an id is loaded with players and options)."""
+    """``game`` as a loaded :class:`kiti.Game` (an id is loaded with players and options, a
+    mapping of option names to values); KitiError naming what is wrong."""
+    if options is not None and not isinstance(options, Mapping):
+        raise KitiError(f"options must be a dict of option names to values, not {quoted(options)}")
     if isinstance(game, Game):
         if players is not None or options:
             raise KitiError("players and options go with a game id, not with a loaded Game")

@@ -33,7 +33,7 @@ system's entropy before any seed was given).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -84,7 +84,7 @@ class Table:
         illegal: str,
         penalty: float,
     ) -> None:
-        self.game = load_game(game, players, check_options(options))
+        self.game = load_game(game, players, options)
         if observation not in OBSERVATIONS:
             raise KitiError(
                 f"observation must be one of {', '.join(OBSERVATIONS)}, not {quoted(observation)}"
@@ -607,14 +607,8 @@ def parallel_env(
     return KitiParallel(game, players, options, **kwargs)
 
 
-def check_options(options: Any) -> dict[str, Any] | None:
-    """``options`` as the faces take them: None or a mapping of option names to values."""
-    if options is not None and not isinstance(options, Mapping):
-        raise KitiError(f"options must be a dict of option names to values, not {quoted(options)}")
-    return None if options is None else dict(options)
-
-
 def _max_cycles(value: Any) -> int | None:
+    """``max_cycles`` as the envs take it: None or an integer of at least 1 (KitiError otherwise)."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
         raise KitiError(f"max_cycles must be None or an integer of at least 1, not {quoted(value)}")
     return value

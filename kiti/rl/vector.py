@@ -57,7 +57,6 @@ import signal
 import traceback
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -674,8 +673,6 @@ def make(
     next call, instead of copies.  ``backend``: "engine" (the game's rules, in ``workers``
     processes) or "batch" (:mod:`kiti.rl.batch`: Miaui's batch simulator, every env in one
     NumPy batch in this process; the same arrays for the same seed and actions)."""
-    if options is not None and not isinstance(options, Mapping):
-        raise KitiError(f"options must be a dict of option names to values, not {quoted(options)}")
     loaded = load_game(game, players, options)
     num_envs = _count("num_envs", num_envs, 1)
     if backend not in BACKENDS:
