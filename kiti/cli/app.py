@@ -90,6 +90,16 @@ def check_out_folder(out: str) -> None:
         fail(f"cannot write to --out {quoted(out)}: {exc.strerror or exc}")
 
 
+def check_plots_folder(out: str) -> None:
+    """:func:`check_out_folder`, and matplotlib there to draw the plots a tournament's or a
+    balance study's ``--out`` holds."""
+    check_out_folder(out)
+    try:
+        import matplotlib  # noqa: F401  (the plots are part of --out)
+    except ImportError:
+        fail("--out draws plots with matplotlib: pip install 'kiti[sim]' (or pip install matplotlib)")
+
+
 def option_args(args: list[str] | None) -> dict[str, str]:
     """``-o NAME=VALUE`` arguments as a dict (each read by
     :func:`kiti.core.options.parse_option_args`), refusing an option given twice under any of

@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail, game_or_fail
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_plots_folder, fail, game_or_fail
 
 
 @app.command("balance", short_help="Balance study: options x seat counts on the same deals, with a report.")
@@ -55,7 +55,7 @@ def balance_command(
     from ..sim.balance import BalanceConfig, parse_grid, parse_players, plan_balance
 
     cls = game_or_fail(game)
-    _check_out(out)
+    check_plots_folder(out)
     try:
         config = BalanceConfig(
             game=game,
@@ -72,15 +72,6 @@ def balance_command(
     except KitiError as exc:
         fail(str(exc))
     _run(plan, out)
-
-
-def _check_out(out: str) -> None:
-    """Refuse an --out folder that could not be written, or a study without matplotlib."""
-    check_out_folder(out)
-    try:
-        import matplotlib  # noqa: F401  (the plots are part of --out)
-    except ImportError:
-        fail("kiti balance draws plots with matplotlib: pip install 'kiti[sim]'")
 
 
 def _run(plan: Any, out: str) -> None:

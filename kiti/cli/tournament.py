@@ -10,16 +10,7 @@ from typing import Any
 import typer
 
 from ..core.errors import KitiError
-from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_out_folder, fail, option_args
-
-
-def _check_out_dir(out: str) -> None:
-    """Refuse an --out folder that could not be written, without creating anything."""
-    check_out_folder(out)
-    try:
-        import matplotlib  # noqa: F401  (plots are part of --out)
-    except ImportError:
-        fail("--out draws plots with matplotlib: pip install 'kiti[sim]' (or pip install matplotlib)")
+from .app import ADDRESS_OPTION, BACKEND_OPTION, app, check_plots_folder, fail, option_args
 
 
 @app.command("tournament", short_help="Bots against bots on duplicate deals, with statistics.")
@@ -95,7 +86,7 @@ def tournament_command(
         if given and out is None:
             fail(f"{flag} needs --out DIR")
     if out is not None:
-        _check_out_dir(out)
+        check_plots_folder(out)
     try:
         config = TournamentConfig(
             game=game,
@@ -332,7 +323,7 @@ def tournament_merge_command(
     write the outputs of the whole tournament, as one unsharded run writes them."""
     from ..sim.tournament_file import merge_deals
 
-    _check_out_dir(out)
+    check_plots_folder(out)
     try:
         result = merge_deals(folders, out)
     except KitiError as exc:
