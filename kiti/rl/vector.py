@@ -728,7 +728,7 @@ def _batch(
         )
     if seed is not None:
         _check_seed(seed)
-    _check_fits(num_envs, num_envs * encoder_for(game).observation_layout.size * 4)  # its tensors
+    _check_fits(num_envs, num_envs * encoder_for(game).observation_layout.size * np.dtype(FLOAT).itemsize)
     return BatchVectorEnv(game, num_envs, seed, copy)
 
 
