@@ -95,6 +95,15 @@ def test_the_python_api_refuses_a_resume_with_another_setting_and_takes_the_unsa
     assert resumed.config.against == "heuristic", "left unsaid, the checkpoint's best response goes on"
 
 
+def test_the_python_api_refuses_a_folder_name_too_long_with_a_train_error(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="kiti train needs the [train] extra")
+    from kiti.rl.train import Config, TrainError, train
+
+    with pytest.raises(TrainError, match=r"nnn\.\.\. cannot be a folder: File name too long"):
+        train(Config("miaui", steps=1, hidden=8), tmp_path / ("n" * 300) / "run")  # was an OSError
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from ...core.errors import KitiError, quoted
+from ...core.game import MAX_SEED
 from ...core.load import Game, load
 from ...core.registry import game_ids
 from .. import learned
@@ -386,7 +387,7 @@ def _check(c: Config) -> None:
         raise TrainError(f"--games must be at least 1 an iteration, not {quoted(c.games)}")
     if c.games > MAX_GAMES:
         raise TrainError(f"--games must be at most {MAX_GAMES:,} an iteration, not {quoted(c.games)}")
-    if not 0 <= c.seed < 2**63:
+    if not 0 <= c.seed < MAX_SEED:
         raise TrainError(f"--seed must be 0 to 2**63-1, not {quoted(c.seed)}")
     if c.steps is not None and c.steps < 0:
         raise TrainError(f"--steps must be 0 or more, not {quoted(c.steps)}")
@@ -470,10 +471,14 @@ def _check_same_run(saved: Config, trainer: Trainer, out: Path) -> None:
 
 
 def _check_out(out: Path) -> None:
-    """Refuse a folder that a file stands in the way of, before anything is trained."""
+    """Refuse a folder that a file stands in the way of, or whose name the system refuses (too
+    long), before anything is trained."""
     probe = out
-    while not probe.exists():
-        probe = probe.parent
+    try:
+        while not probe.exists():
+            probe = probe.parent
+    except OSError as exc:
+        raise TrainError(f"{quoted(str(out))} cannot be a folder: {exc.strerror or exc}") from None
     if not probe.is_dir():
         raise TrainError(f"{quoted(str(out))} cannot be a folder: {quoted(str(probe))} is a file")
 
