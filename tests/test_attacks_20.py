@@ -260,6 +260,8 @@ def test_the_faces_refuse_misuse_with_kiti_errors_naming_it() -> None:
     before = list(par.state.history)
     with pytest.raises(KitiError, match="no agent 'player4'"):
         par.step({**dict.fromkeys(par.agents, 0), "player4": 1})
+    with pytest.raises(KitiError, match=r"actions must be a dict of agents to actions, not \[0, 0, 0, 0\]"):
+        par.step([0, 0, 0, 0])  # was an AttributeError
     assert par.state.history == before, "nothing was played"
     with pytest.raises(KitiError, match=r"num_envs=1,000,000,000,000: .* GiB"):
         vector.make("miaui", 10**12, players=4, workers=0)  # was a MemoryError or an OSError

@@ -33,7 +33,7 @@ system's entropy before any seed was given).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -524,6 +524,8 @@ class KitiParallel(ParallelEnv):  # type: ignore[misc]
         table = self.table
         if not self.agents:
             raise KitiError("the episode is over: call reset() before step()")
+        if not isinstance(actions, Mapping):
+            raise KitiError(f"actions must be a dict of agents to actions, not {quoted(actions)}")
         if not actions.keys() <= table.seat.keys():  # a misspelled agent: say so, play nothing
             table.seat_of(next(a for a in actions if a not in table.seat))
         state = table.state
