@@ -313,6 +313,8 @@ DAMAGES = {
     "a contestant out of range": lambda d: d["games"][0].update(lineup=[7, 0]),
     "a rotation out of order": lambda d: d["games"][1].update(rotation=0),
     "a party without its figures": lambda d: d["games"][0].update(parties=[{"name": "a"}]),
+    "no parties": lambda d: d["games"][0].update(parties=[]),  # was openskill's ValueError
+    "a seat in two parties": lambda d: d["games"][0]["parties"][0].update(seats=[0, 1]),
 }
 
 

@@ -187,7 +187,8 @@ def _check_block(path: Path, lineno: int, block: Any, deal: int | None, config: 
 
 
 def _game_ok(g: Any, deal: int | None, rotation: int, players: int, bots: int) -> bool:
-    """One game of a deal line as :func:`kiti.sim.tournament.game_facts` gives it."""
+    """One game of a deal line as :func:`kiti.sim.tournament.game_facts` gives it (its parties
+    two at least, each seat in one of them: the ratings rank them)."""
     if not isinstance(g, dict):
         return False
     parties = g.get("parties")
@@ -200,7 +201,9 @@ def _game_ok(g: Any, deal: int | None, rotation: int, players: int, bots: int) -
         and _nums(g.get("returns"))
         and len(g["scores"]) == len(g["returns"]) == players
         and isinstance(parties, list)
+        and len(parties) >= 2
         and all(_party_ok(p, players, bots) for p in parties)
+        and sorted(s for p in parties for s in p["seats"]) == list(range(players))  # each seat once
         and isinstance(g.get("truncated"), bool)
         and _is_int(g.get("moves"))
         and (g.get("length") is None or _is_num(g["length"]))
