@@ -337,11 +337,20 @@ def test_a_hand_damaged_deal_line_is_named_on_resume_and_merge(tmp_path: Path, d
     assert not (tmp_path / "m").exists()
 
 
-def test_a_damaged_header_is_named_by_the_merge(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"deals": "x"},
+        {"bots": [1, 2, 3]},  # a TypeError from a merge of this one folder
+        {"options": "x"},  # an AttributeError
+        {"game": 5},
+    ],
+)
+def test_a_damaged_header_is_named_by_the_merge(tmp_path: Path, damage: dict[str, Any]) -> None:
     args = ["tournament", "miaui", "--bots", "random,random,random", "--games", "6", "--jobs", "1"]
     for k in (1, 2):
         assert kiti(*args, "--shard", f"{k}/2", "--out", str(tmp_path / f"s{k}"))[0] == 0
-    _damage(tmp_path / "s1" / "deals.jsonl", 0, lambda h: h["config"].update(deals="x"))
+    _damage(tmp_path / "s1" / "deals.jsonl", 0, lambda h: h["config"].update(damage))
     code, out = kiti(
         "tournament-merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")
     )

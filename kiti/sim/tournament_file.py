@@ -226,13 +226,17 @@ def _party_ok(p: Any, players: int, bots: int) -> bool:
 
 
 def _header_ok(header: dict[str, Any]) -> bool:
-    """The header's parts a resume or a merge reads: the tournament's size and its shard."""
+    """The header's parts a resume or a merge reads: the game, its options, the bots, the
+    tournament's size and its shard."""
     config, shard = header.get("config"), header.get("shard")
     return (
         isinstance(config, dict)
+        and isinstance(config.get("game"), str)
+        and isinstance(config.get("options"), dict)
         and all(_is_int(config.get(k)) and config[k] >= 1 for k in ("deals", "games_per_deal", "players"))
         and isinstance(config.get("bots"), list)
         and len(config["bots"]) >= 1
+        and all(isinstance(b, str) for b in config["bots"])
         and (shard is None or (_ints(shard, 10**9 + 1) and len(shard) == 2 and 1 <= shard[0] <= shard[1]))
     )
 
