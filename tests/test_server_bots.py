@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
+import pytest
 import waits
 from server_kit import client, create, hello, hub, recv, tokens, until
 
 from kiti.core.events import REFEREE
 from kiti.core.records import replay
+from kiti.server import queries
+from kiti.server.store import Closed
 
 #: a table's seconds per decision that no test here reaches (a seat's time runs out when the
 #: test runs it out: ``run_out``)
@@ -132,3 +136,15 @@ def test_a_bot_over_its_time_is_replaced_by_a_legal_move(tmp_path) -> None:
         while not any(s == 0 for s, _ in table.state.history):
             assert time.monotonic() < deadline
             time.sleep(0.02)
+
+
+def test_a_change_asked_once_the_server_stopped_is_refused(tmp_path) -> None:
+    """The server stops while bots play: the store closes in its event loop (the changes still
+    pending first), and a change asked afterwards is refused, not written on a connection
+    opened anew beside the close (in a thread, the close freed SQLite's connection under a
+    bot's commit in the loop: the process crashed)."""
+    with client(tmp_path) as c:
+        create(c, seats=("random", "random", "random"))
+        store = hub(c).store
+    with pytest.raises(Closed):
+        asyncio.run(store.write(queries.update_table("nowhere", status="over")))

@@ -99,7 +99,7 @@ class Hub:
         for handle in self._evictions.values():
             handle.cancel()
         self.bots.close()
-        await asyncio.to_thread(self.store.close)
+        await self.store.aclose()
 
     async def _revive(self, row: TableRow) -> Table | None:
         """The table a stored row describes, its game replayed from the record."""

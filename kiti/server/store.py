@@ -51,6 +51,10 @@ TRANSIENT = ("40P01", "40001")
 MIGRATION_LOCK = 0x6B697469  # PostgreSQL advisory lock held while migrating ("kiti")
 
 
+class Closed(RuntimeError):
+    """A change asked of a closed store (the server is stopping): nothing is written."""
+
+
 def engine_url(url: str) -> str:
     """``postgresql://`` means psycopg 3 here (SQLAlchemy's default driver is psycopg2)."""
     if url.startswith(("postgresql://", "postgres://")):
@@ -113,6 +117,7 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._conn: Connection | None = None  # the writer's connection (see _writer)
         self.fencing = False  # cluster mode: commits carry Fence ops (see fenced)
+        self.closed = False
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration (Alembic, shipped in the package)."""
@@ -135,7 +140,23 @@ class Store:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="kiti-wal", daemon=True)
             self._checkpointer.start()
 
+    async def aclose(self) -> None:
+        """Close from the event loop that writes (the server's stop).  Inline, the changes
+        still pending are committed and the writer's connection is closed here, in the loop
+        that uses it, so that no commit runs beside the close (a close in a thread freed the
+        connection under a commit of the loop: SQLite crashed); the rest (writer thread,
+        checkpoints, pool) is closed in a thread."""
+        if self._inline:
+            self._flush()
+            self.closed = True
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+        await asyncio.to_thread(self.close)
+
     def close(self) -> None:
+        """Close now (no change may be asked any more: one is refused with :class:`Closed`)."""
+        self.closed = True
         if self._thread is not None:
             self._queue.put(None)
             self._thread.join()
@@ -164,7 +185,10 @@ class Store:
             log.exception("WAL checkpoint failed")
 
     async def write(self, *ops: Op) -> None:
-        """Run ``ops`` in one transaction; return once it is committed."""
+        """Run ``ops`` in one transaction; return once it is committed (:class:`Closed` once
+        the store is closed: a connection opened anew would never be closed)."""
+        if self.closed:
+            raise Closed("the store is closed: the server is stopping")
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         if self._inline:  # in the loop, once per loop turn: such commits take microseconds
