@@ -13,7 +13,7 @@ from motu_helpers import random_games  # noqa: E402
 
 from kiti.core.load import load  # noqa: E402
 from kiti.games.motu.island import ROTATIONS  # noqa: E402
-from kiti.games.motu.tensors import GROWTH, MotuEncoder, _Grid  # noqa: E402
+from kiti.games.motu.tensors import _LINEAGE, GROWTH, MotuEncoder, _Grid  # noqa: E402
 from kiti.rl.tensors import encoder_for  # noqa: E402
 
 
@@ -68,3 +68,24 @@ def test_spots_and_actions_are_the_rules_legal_placements(players: int) -> None:
             at = encoder._at["spots"]
             assert sorted(np.flatnonzero(obs[at : at + len(ROTATIONS) * hw]).tolist()) == cells
     assert placing > 10
+
+
+def test_an_island_made_again_stays_the_parent_its_children_grow_from() -> None:
+    """An encoder keeps the grids it made last (``_lineage``, bounded): a village made again
+    in a later game (the same placements, a new island) must count as made last, or a full
+    lineage drops it at the next island, whose child then cannot grow (the test above failed
+    so once in the whole suite, its encoder shared with earlier tests)."""
+    encoder = MotuEncoder(load("motu", players=4))  # its own, not the shared one
+    (first,) = random_games(4, 1, seed=7)
+    (again,) = random_games(4, 1, seed=7)  # the same game, its islands made anew
+    for island in first[0].islands:
+        encoder._grid(island)
+    while len(encoder._lineage) < _LINEAGE - 1:  # full at the next new island; villages oldest
+        encoder._lineage[(len(encoder._lineage),)] = encoder._grid(first[0].islands[0])  # type: ignore[index]
+    grown = 0
+    for state in again:
+        for island in state.islands:
+            encoder._grid(island)
+            assert encoder._grown(island) is not None, f"an island of {len(island.placements)} cards"
+            grown += len(island.placements) == 2
+    assert grown >= 4  # the premise: every seat's first card was checked

@@ -697,6 +697,9 @@ class MotuEncoder(Encoder):
         grid = self._grown(island) or self._read(island)
         if len(lineage) >= _LINEAGE:  # the older half goes (the next islands' parents are newer)
             self._lineage = lineage = dict(list(lineage.items())[_LINEAGE // 2 :])
+        # made last, so kept longest: an island of placements made before (a village, in game
+        # after game) moves to the end, where a dict would leave it at its first place
+        lineage.pop(island.placements, None)
         lineage[island.placements] = grid
         return grid
 
