@@ -369,6 +369,8 @@ def test_an_option_given_twice_is_refused(
     command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """-o no_fighting=true -o no-fighting=false played the last one (balance's --grid refused it)."""
+    if command[0] == "train":  # without torch, kiti train first says that it needs the extra
+        pytest.importorskip("torch", reason="kiti train needs the [train] extra")
     monkeypatch.chdir(tmp_path)
     code, out = kiti(*command, "-o", "no_fighting=true", "-o", "no-fighting=false")
     assert code == 2 and "option 'no_fighting' is given twice" in out, out
