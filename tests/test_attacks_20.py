@@ -199,6 +199,14 @@ def test_a_bot_parameter_given_twice_is_refused() -> None:
     assert code == 2 and "parameter 'iters' is given twice" in out, out
 
 
+def test_an_ismcts_value_weight_without_a_policy_is_refused() -> None:
+    """``value`` weighs a policy's value at the leaves: without ``policy=`` it was ignored."""
+    code, out = kiti(
+        "tournament", "miaui", "--bots", "ismcts:value=0.5;iters=5,random,random", "--games", "3"
+    )
+    assert code == 2 and "give policy= with it" in out and "Traceback" not in out, out
+
+
 def test_a_policy_that_fails_is_named_with_its_error_not_a_traceback(tmp_path: Path) -> None:
     """A ``policy:module:callable`` whose call raises (os.getcwd takes no arguments) ended a
     tournament in a traceback."""

@@ -272,7 +272,7 @@ class ISMCTSBot:
         prior: float = 1.0,
         mix: float = 3.0,
         policy: str | Guide | None = None,
-        value: float = 1.0,
+        value: float | None = None,
         game: type[State] | None = None,
     ) -> None:
         if iters is None and seconds is None:
@@ -285,8 +285,10 @@ class ISMCTSBot:
             raise ValueError(f"rollout must be auto, random or heuristic, not {quoted(rollout)}")
         if reward not in ("win", "margin"):
             raise ValueError(f"reward must be win or margin, not {quoted(reward)}")
-        if not 0.0 <= value <= 1.0:
+        if value is not None and not 0.0 <= value <= 1.0:
             raise ValueError(f"value must be between 0 and 1, not {quoted(value)}")
+        if value is not None and policy is None:
+            raise ValueError("value weighs a policy's value at the leaves: give policy= with it")
         self.rng = random.Random(seed)
         self.iters = iters
         self.seconds = seconds
@@ -303,7 +305,7 @@ class ISMCTSBot:
         self._per_table = isinstance(policy, str) and "." not in policy
         self._policy_game = policy.partition(".")[0] if isinstance(policy, str) else ""  # its game
         self._tables: dict[tuple[Any, ...], Guide] = {}
-        self.value = float(value)
+        self.value = 1.0 if value is None else float(value)  # 1: the policy's value alone
         self.last_iterations = 0
         self._evaluate: Any = None
         self._depth = depth or 120
