@@ -273,6 +273,9 @@ def test_the_faces_refuse_misuse_with_kiti_errors_naming_it() -> None:
     assert par.state.history == before, "nothing was played"
     with pytest.raises(KitiError, match=r"num_envs=1,000,000,000,000: .* GiB"):
         vector.make("miaui", 10**12, players=4, workers=0)  # was a MemoryError or an OSError
+    for backend in ("engine", "batch"):
+        with pytest.raises(KitiError, match="copy must be True or False, not 'no'"):
+            vector.make("miaui", 2, players=4, workers=0, copy="no", backend=backend)  # was taken as True
 
 
 def test_mauws_encoder_imports_nothing_private() -> None:

@@ -677,6 +677,8 @@ def make(
     num_envs = _count("num_envs", num_envs, 1)
     if backend not in BACKENDS:
         raise KitiError(f"backend must be one of {', '.join(BACKENDS)}, not {quoted(backend)}")
+    if not isinstance(copy, (bool, np.bool_)):  # "no" is true, and would be taken as copy=True
+        raise KitiError(f"copy must be True or False, not {quoted(copy)}")
     if backend == "batch":
         return _batch(loaded, num_envs, observation, seed, workers, opponents, copy)
     if workers is None:
