@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import NoReturn
 
 import typer
 
 from .. import __version__
 from ..core.errors import KitiError, OptionError, quoted
+from ..core.files import folder_problem
 from ..core.game import State
 from ..core.options import parse_option_args
 from ..core.registry import get_game
@@ -72,22 +71,12 @@ def game_or_fail(game: str) -> type[State]:
 
 def check_out_folder(out: str) -> None:
     """Refuse an ``--out`` folder that could not be made or written, before any game and
-    without leaving anything behind (a file is made and removed in its nearest folder)."""
+    without leaving anything behind (:func:`kiti.core.files.folder_problem`)."""
     if not out.strip():
         fail("--out is empty: name the folder to write to")
-    try:  # (a name too long, or a folder that may not be looked into, is an OSError)
-        path = Path(out)
-        if path.exists() and not path.is_dir():
-            fail(f"--out {quoted(out)} is a file, not a folder")
-        probe = path
-        while not probe.exists():
-            probe = probe.parent
-        if not probe.is_dir():
-            fail(f"cannot write to --out {quoted(out)}: {quoted(str(probe))} is a file, not a folder")
-        with tempfile.TemporaryFile(dir=probe):
-            pass
-    except OSError as exc:
-        fail(f"cannot write to --out {quoted(out)}: {exc.strerror or exc}")
+    problem = folder_problem(out)
+    if problem is not None:
+        fail(f"cannot write to --out {quoted(out)}: {problem}")
 
 
 def check_plots_folder(out: str) -> None:

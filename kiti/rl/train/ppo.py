@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from ...core.errors import KitiError, quoted
+from ...core.files import folder_problem
 from ...core.game import MAX_SEED
 from ...core.load import Game, load
 from ...core.registry import game_ids
@@ -471,16 +472,11 @@ def _check_same_run(saved: Config, trainer: Trainer, out: Path) -> None:
 
 
 def _check_out(out: Path) -> None:
-    """Refuse a folder that a file stands in the way of, or whose name the system refuses (too
-    long), before anything is trained."""
-    probe = out
-    try:
-        while not probe.exists():
-            probe = probe.parent
-    except OSError as exc:
-        raise TrainError(f"{quoted(str(out))} cannot be a folder: {exc.strerror or exc}") from None
-    if not probe.is_dir():
-        raise TrainError(f"{quoted(str(out))} cannot be a folder: {quoted(str(probe))} is a file")
+    """Refuse a folder that could not be made or written (a file in the way, a name the
+    system refuses), before anything is trained."""
+    problem = folder_problem(out)
+    if problem is not None:
+        raise TrainError(f"{quoted(str(out))} cannot be a folder: {problem}")
 
 
 def _read_checkpoint(path: Path) -> dict[str, Any]:
