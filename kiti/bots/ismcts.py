@@ -374,7 +374,7 @@ class ISMCTSBot:
         self._evaluate = getattr(strategy, "evaluate", None)
         self._depth = self.depth or (2 * view.players if self._evaluate else 120)
         if self._per_table:
-            self.guide = self._table_guide(view)
+            self.guide = self._guide_for(view.players, view.options)
         codec = view.codec()  # moves go in through the unchecked integer path
         if codec is not self._codec:  # plain dicts: faster to read than the codec's read-only views
             self._codec = codec
@@ -423,10 +423,6 @@ class ISMCTSBot:
         game = load(game_id, players, **options)
         if not fits(game):
             raise KitiError(f"its policy plays {getattr(self.guide, 'game', '?')!r}, not {game!r}")
-
-    def _table_guide(self, view: SeatView) -> Guide:
-        """The game's shipped policy for ``view``'s table (see :meth:`_guide_for`)."""
-        return self._guide_for(view.players, view.options)
 
     def _guide_for(self, players: int, options: Mapping[str, Any]) -> Guide:
         """The game's shipped policy for a table of ``players`` seats with ``options``
