@@ -678,10 +678,15 @@ def write_outputs(result: dict[str, Any], out: str | Path, records: bool = False
         rec_dir.mkdir(exist_ok=True)
         for g in result["games"]:
             if "record" in g:
-                p = rec_dir / f"deal{g['deal']:05d}-rot{g['rotation']:02d}.json"
+                p = rec_dir / record_name(g)
                 p.write_text(json.dumps(g["record"]) + "\n", "utf-8")
         written.append(rec_dir)
     return written
+
+
+def record_name(game: dict[str, Any]) -> str:
+    """The file in ``records/`` of one game (its deal and rotation)."""
+    return f"deal{game['deal']:05d}-rot{game['rotation']:02d}.json"
 
 
 def write_run(result: dict[str, Any], out: str | Path) -> Path:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.errors import quoted
-from .tournament import Plan, TournamentError, tournament_summary
+from .tournament import Plan, TournamentError, record_name, tournament_summary
 
 DEALS = "deals.jsonl"
 KIND = "kiti tournament deals"
@@ -117,11 +117,6 @@ def open_deals(out: str | Path, plan: Plan, resume: bool = False) -> DealFile:
     handle.truncate(good)  # drop a torn last line
     handle.seek(good)
     return DealFile(out, handle, done)
-
-
-def record_name(game: dict[str, Any]) -> str:
-    """The file in ``records/`` of one game of a deal line."""
-    return f"deal{game['deal']:05d}-rot{game['rotation']:02d}.json"
 
 
 def _check_records(out: Path, done: dict[int, list[dict[str, Any]]]) -> None:
